@@ -1,0 +1,5 @@
+import sys
+
+from mechanics.rules.cli import main
+
+sys.exit(main())
