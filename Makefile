@@ -1,0 +1,61 @@
+# Crónica: `make run` serves the demo site, `make test` runs the whole suite.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PORT ?= 8000
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+# The interpreter named in .python-version (pyenv), or any python3.12 on PATH.
+BASE_PYTHON := $(shell (command -v pyenv >/dev/null && pyenv which python 2>/dev/null) || command -v python3.12)
+APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: help run test lint system-deps messages clean
+
+help:
+	@echo "make run   - install, migrate, load demo data and serve http://127.0.0.1:$(PORT)"
+	@echo "make test  - install test dependencies and run the whole suite on SQLite and PostgreSQL"
+
+$(VENV)/.installed: pyproject.toml constraints.txt build-constraints.txt
+	@test -n "$(BASE_PYTHON)" || { echo "Python 3.12 not found (pyenv install 3.12)"; exit 1; }
+	test -x $(PY) || $(BASE_PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet --build-constraint build-constraints.txt -c constraints.txt -e ".[test]"
+	touch $@
+
+# msgfmt compiles translations; Chromium and PostgreSQL 15 are only needed by the tests.
+system-deps:
+	@missing=""; \
+	command -v msgfmt >/dev/null || missing="$$missing gettext"; \
+	if [ "$(WITH_TEST_DEPS)" = 1 ]; then \
+	  [ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	  [ -x /usr/lib/postgresql/15/bin/initdb ] || missing="$$missing postgresql-15"; \
+	fi; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) $(APT_GET) update -qq && $(SUDO) $(APT_GET) install -y -qq $$missing; \
+	fi
+
+messages: $(VENV)/.installed system-deps
+	DJANGO_DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv -v0
+
+run: $(VENV)/.installed messages
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py migrate --noinput -v0
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py seed_demo
+	@echo "Crónica at http://127.0.0.1:$(PORT)/"
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test: WITH_TEST_DEPS = 1
+test: $(VENV)/.installed system-deps messages lint
+	@echo "== SQLite =="
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	@echo "== PostgreSQL 15 =="
+	scripts/with-postgres.sh $(VENV)/bin/pytest $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache test-results

@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+
+from campaigns.models import Campaign, Invitation, Membership
+from campaigns.permissions import campaigns_run_by, may_administer_campaign
+
+
+class CampaignScopedAdmin(admin.ModelAdmin):
+    """Shows and edits only objects of campaigns the user runs (superusers: all).
+
+    `campaign_field` is the path from the model to its campaign ("" for Campaign).
+    Access follows campaigns.permissions, not Django's model permissions, so a GM
+    needs no staff flag or permission rows.
+    """
+
+    campaign_field = "campaign"
+
+    def _campaign_id(self, obj) -> int | None:
+        if obj is None:
+            return None
+        if not self.campaign_field:
+            return obj.pk
+        target = obj
+        for part in self.campaign_field.split("__"):
+            target = getattr(target, part, None)
+        return target.pk if target is not None else None
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        lookup = f"{self.campaign_field}__in" if self.campaign_field else "pk__in"
+        return queryset.filter(**{lookup: campaigns_run_by(request.user).values("pk")})
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "campaign" and not request.user.is_superuser:
+            kwargs["queryset"] = campaigns_run_by(request.user)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def has_module_permission(self, request) -> bool:
+        return self.admin_site.has_permission(request)
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return self._allowed(request, obj)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return self._allowed(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return self._allowed(request, obj)
+
+    def has_add_permission(self, request) -> bool:
+        return self.admin_site.has_permission(request)
+
+    def _allowed(self, request, obj) -> bool:
+        if not self.admin_site.has_permission(request):
+            return False
+        return obj is None or may_administer_campaign(request.user, self._campaign_id(obj))
+
+    def save_model(self, request, obj, form, change):
+        # The campaign choices are already scoped; this guards forged POSTs.
+        if not may_administer_campaign(request.user, self._campaign_id(obj)):
+            raise PermissionDenied
+        super().save_model(request, obj, form, change)
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    raw_id_fields = ("user",)
+
+    # The parent campaign is already scoped to the user, so its inlines follow the site.
+    def has_view_permission(self, request, obj=None) -> bool:
+        return self.admin_site.has_permission(request)
+
+    has_change_permission = has_add_permission = has_delete_permission = has_view_permission
+
+
+@admin.register(Campaign)
+class CampaignAdmin(CampaignScopedAdmin):
+    campaign_field = ""
+    list_display = ("name", "system", "created_at")
+    list_filter = ("system",)
+    search_fields = ("name",)
+    inlines = [MembershipInline]
+
+    def has_add_permission(self, request) -> bool:
+        # New campaigns go through the site so their creator becomes GM.
+        return request.user.is_superuser
+
+
+@admin.register(Membership)
+class MembershipAdmin(CampaignScopedAdmin):
+    list_display = ("user", "campaign", "role", "joined_at")
+    list_filter = ("role",)
+    search_fields = ("user__username", "campaign__name")
+    raw_id_fields = ("user",)
+
+
+@admin.register(Invitation)
+class InvitationAdmin(CampaignScopedAdmin):
+    list_display = ("campaign", "role", "expires_at", "uses", "max_uses", "revoked_at")
+    list_filter = ("role",)
+    readonly_fields = ("token", "uses")

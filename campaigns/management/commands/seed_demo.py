@@ -1,0 +1,43 @@
+"""Demo data: one campaign per rule system, with a GM and two players. Idempotent."""
+
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from campaigns.models import Campaign, Membership, Role, System
+
+DEMO_PASSWORD = "cronica-demo"
+DEMO_USERS = (("master", Role.GM), ("ana", Role.PLAYER), ("bruno", Role.PLAYER))
+DEMO_CAMPAIGNS = {
+    System.TINIEBLAS: ("Sombras sobre Madrid", "Una crónica urbana de Mundo de Tinieblas."),
+    System.HITOS: ("La Biblioteca Sumergida", "Misterio y aspectos en una ciudad costera."),
+    System.NDP: ("Las Marcas del Norte", "Exploración, maná y acero en la frontera."),
+    System.OBJETIVO: ("Operación Medianoche", "Espionaje y tiroteos con el dado objetivo."),
+}
+
+
+class Command(BaseCommand):
+    help = "Create the demo campaigns, a GM and two players (safe to run again)."
+
+    @transaction.atomic
+    def handle(self, *args, **options):
+        users = {}
+        for username, _role in DEMO_USERS:
+            user, created = User.objects.get_or_create(username=username)
+            if created:
+                user.set_password(DEMO_PASSWORD)
+                user.save()
+            users[username] = user
+        for system, (name, description) in DEMO_CAMPAIGNS.items():
+            campaign, _created = Campaign.objects.get_or_create(
+                name=name,
+                system=system,
+                defaults={"description": description, "created_by": users["master"]},
+            )
+            for username, role in DEMO_USERS:
+                Membership.objects.get_or_create(
+                    campaign=campaign, user=users[username], defaults={"role": role}
+                )
+        self.stdout.write("Demo logins (password: %s):" % DEMO_PASSWORD)
+        for username, role in DEMO_USERS:
+            self.stdout.write(f"  {username:<8} {role.label}")

@@ -1,0 +1,164 @@
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from mechanics.rules.settings import SYSTEM_SETTINGS, resolve_settings
+
+
+class System(models.TextChoices):
+    TINIEBLAS = "tinieblas", "Mundo de Tinieblas"
+    HITOS = "hitos", "Hitos"
+    NDP = "ndp", "3d6 + NdP"
+    OBJETIVO = "objetivo", "Dado objetivo (1o3d10)"
+
+
+class Role(models.TextChoices):
+    GM = "gm", _("Game master")
+    PLAYER = "player", _("Player")
+    OBSERVER = "observer", _("Observer")
+
+
+class Campaign(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    description = models.TextField(_("description"), blank=True)
+    system = models.CharField(_("rule system"), max_length=20, choices=System.choices)
+    # Only the house rules a GM changed; defaults live in mechanics.rules.settings.
+    house_rules = models.JSONField(_("house rules"), default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("campaign")
+        verbose_name_plural = _("campaigns")
+        ordering = ["name", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(system__in=System.values), name="campaign_system_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaigns:detail", args=[self.pk])
+
+    @property
+    def rules(self) -> dict[str, bool | int]:
+        """House rules with defaults filled in."""
+        return resolve_settings(self.system, self.house_rules)
+
+    @property
+    def house_rule_defs(self):
+        return SYSTEM_SETTINGS[self.system]
+
+
+class Membership(models.Model):
+    campaign = models.ForeignKey(
+        Campaign, verbose_name=_("campaign"), on_delete=models.CASCADE, related_name="memberships"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="memberships",
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        ordering = ["campaign", "role", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="membership_unique"),
+            models.CheckConstraint(condition=Q(role__in=Role.values), name="membership_role_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.campaign} ({self.get_role_display()})"
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == Role.GM
+
+
+def new_invitation_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def default_invitation_expiry():
+    return timezone.now() + timedelta(days=7)
+
+
+class InvitationQuerySet(models.QuerySet):
+    def usable(self):
+        return self.filter(revoked_at__isnull=True, expires_at__gt=timezone.now()).filter(
+            Q(max_uses__isnull=True) | Q(uses__lt=F("max_uses"))
+        )
+
+
+class Invitation(models.Model):
+    campaign = models.ForeignKey(
+        Campaign, verbose_name=_("campaign"), on_delete=models.CASCADE, related_name="invitations"
+    )
+    token = models.CharField(max_length=64, unique=True, default=new_invitation_token)
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.PLAYER)
+    expires_at = models.DateTimeField(_("expires"), default=default_invitation_expiry)
+    max_uses = models.PositiveIntegerField(_("maximum uses"), null=True, blank=True)
+    uses = models.PositiveIntegerField(_("uses"), default=0)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(role__in=Role.values), name="invitation_role_valid"),
+            models.CheckConstraint(
+                condition=Q(max_uses__isnull=True) | Q(uses__lte=F("max_uses")),
+                name="invitation_uses_within_max",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} · {self.get_role_display()} · {self.token[:6]}…"
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaigns:invitation", args=[self.token])
+
+    @property
+    def status(self) -> str:
+        """"active", "revoked", "expired" or "used_up": why a link does or doesn't work."""
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at <= timezone.now():
+            return "expired"
+        if self.max_uses is not None and self.uses >= self.max_uses:
+            return "used_up"
+        return "active"

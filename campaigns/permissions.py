@@ -1,0 +1,94 @@
+"""The one place that answers "may this user do X to this campaign object".
+
+Every view, HTMX endpoint, admin page, feed and export asks here. A user who is not a
+member of a campaign gets a 404 for anything in it, so URLs leak nothing; a member
+without the right gets a 403.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404
+
+from campaigns.models import Campaign, Membership, Role
+
+
+@dataclass(frozen=True)
+class CampaignAccess:
+    """What one user may do in one campaign."""
+
+    campaign: Campaign
+    membership: Membership
+
+    @property
+    def role(self) -> str:
+        return self.membership.role
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == Role.GM
+
+    @property
+    def is_player(self) -> bool:
+        return self.role == Role.PLAYER
+
+    @property
+    def is_observer(self) -> bool:
+        return self.role == Role.OBSERVER
+
+    @property
+    def can_view(self) -> bool:
+        return True
+
+    @property
+    def can_write(self) -> bool:
+        """Observers read and never write."""
+        return self.role in (Role.GM, Role.PLAYER)
+
+    @property
+    def can_manage(self) -> bool:
+        """Edit the campaign, its house rules, members and invitations."""
+        return self.is_gm
+
+
+def campaign_access(user, campaign_id: int) -> CampaignAccess:
+    """The user's access to a campaign, or 404 when they are not a member."""
+    if not user.is_authenticated:
+        raise Http404
+    membership = (
+        Membership.objects.select_related("campaign").filter(user=user, campaign_id=campaign_id).first()
+    )
+    if membership is None:
+        raise Http404
+    return CampaignAccess(campaign=membership.campaign, membership=membership)
+
+
+def require(allowed: bool) -> None:
+    if not allowed:
+        raise PermissionDenied
+
+
+def campaigns_run_by(user) -> QuerySet[Campaign]:
+    """Campaigns the user may administer: all for superusers, those they GM otherwise."""
+    if user.is_superuser:
+        return Campaign.objects.all()
+    if not user.is_authenticated:
+        return Campaign.objects.none()
+    return Campaign.objects.filter(memberships__user=user, memberships__role=Role.GM)
+
+
+def may_use_admin(user) -> bool:
+    if not (user.is_active and user.is_authenticated):
+        return False
+    return user.is_superuser or Membership.objects.filter(user=user, role=Role.GM).exists()
+
+
+def may_administer_campaign(user, campaign_id: int | None) -> bool:
+    if user.is_superuser:
+        return True
+    if campaign_id is None:
+        return False
+    return campaigns_run_by(user).filter(pk=campaign_id).exists()

@@ -1,0 +1,11 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import RedirectView
+
+urlpatterns = [
+    path("", RedirectView.as_view(pattern_name="campaigns:list", permanent=False), name="home"),
+    path("accounts/", include("accounts.urls")),
+    path("campaigns/", include("campaigns.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]

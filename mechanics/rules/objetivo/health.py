@@ -1,0 +1,171 @@
+"""Puntos de Vida for Dado objetivo: damage, states and healing.
+
+States (RULES.md §4): PV ≤ threshold (setting `incapacitated_threshold`, 10) is
+Incapacitado, target die one level down; PV ≤ 0 unconscious; PV ≤ −20 dead. PV never go
+below −20: dead is dead, more damage changes nothing.
+
+Healing (the seed is silent; our decision): the GM enters healed PV (`heal`), or
+advances days of rest (`rest`), each full day healing HEALING_PV_PER_DAY = 1 PV, as in
+other d10 games of this kind. Unconscious characters heal too; the dead do not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mechanics.rules.errors import RuleError, gettext_noop
+from mechanics.rules.objetivo.catalogue import (
+    DEAD_AT,
+    DEFAULT_INCAPACITATED_THRESHOLD,
+    HEALTH_STATE_BY_KEY,
+    UNCONSCIOUS_AT,
+)
+from mechanics.rules.objetivo.traits import pv as pv_for
+
+HEALING_PV_PER_DAY = 1
+MAX_PV_LIMIT = 200
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class ObjetivoHealth:
+    max_pv: int
+    pv: int
+
+    def __post_init__(self) -> None:
+        if not _whole(self.max_pv) or not 1 <= self.max_pv <= MAX_PV_LIMIT:
+            raise RuleError(
+                gettext_noop("maximum PV out of range 1..%(high)s"), high=MAX_PV_LIMIT
+            )
+        if not _whole(self.pv) or not DEAD_AT <= self.pv <= self.max_pv:
+            raise RuleError(
+                gettext_noop("PV must be between %(low)s and the maximum %(high)s"),
+                low=DEAD_AT,
+                high=self.max_pv,
+            )
+
+    @classmethod
+    def for_resistencia(cls, resistencia: int) -> ObjetivoHealth:
+        """Unhurt, with PV = Resistencia × 2."""
+        max_pv = pv_for(resistencia)
+        return cls(max_pv, max_pv)
+
+    @property
+    def damage_taken(self) -> int:
+        return self.max_pv - self.pv
+
+    @property
+    def dead(self) -> bool:
+        return self.pv <= DEAD_AT
+
+    @property
+    def unconscious(self) -> bool:
+        return self.pv <= UNCONSCIOUS_AT
+
+    def to_dict(self) -> dict:
+        return {"max_pv": self.max_pv, "pv": self.pv}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ObjetivoHealth:
+        try:
+            return cls(data["max_pv"], data["pv"])
+        except (KeyError, TypeError) as error:
+            raise RuleError(gettext_noop("health data needs max_pv and pv")) from error
+
+
+@dataclass(frozen=True)
+class HealthStatus:
+    """What the sheet shows and what rolls need (`level_shift` goes to spec.incapacitated)."""
+
+    key: str  # healthy / incapacitated / unconscious / dead
+    name: str
+    incapacitated: bool
+    unconscious: bool
+    dead: bool
+
+    @property
+    def level_shift(self) -> int:
+        return -1 if self.incapacitated else 0
+
+    @property
+    def can_act(self) -> bool:
+        return not self.unconscious
+
+    def to_dict(self) -> dict:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "incapacitated": self.incapacitated,
+            "unconscious": self.unconscious,
+            "dead": self.dead,
+            "level_shift": self.level_shift,
+            "can_act": self.can_act,
+        }
+
+
+def status(
+    health: ObjetivoHealth, threshold: int = DEFAULT_INCAPACITATED_THRESHOLD
+) -> HealthStatus:
+    """The worst state that applies; an unconscious or dead character is also Incapacitado."""
+    incapacitated = health.pv <= threshold
+    if health.dead:
+        key = "dead"
+    elif health.unconscious:
+        key = "unconscious"
+    elif incapacitated:
+        key = "incapacitated"
+    else:
+        key = "healthy"
+    return HealthStatus(
+        key=key,
+        name=HEALTH_STATE_BY_KEY[key].name,
+        incapacitated=incapacitated,
+        unconscious=health.unconscious,
+        dead=health.dead,
+    )
+
+
+def _amount(value: int, what: str) -> None:
+    if not _whole(value) or value < 0:
+        raise RuleError(gettext_noop("%(what)s must be zero or more"), what=what)
+
+
+def apply_damage(health: ObjetivoHealth, damage: int) -> ObjetivoHealth:
+    """Lose `damage` PV (never below −20)."""
+    _amount(damage, "damage")
+    return ObjetivoHealth(health.max_pv, max(DEAD_AT, health.pv - damage))
+
+
+def heal(health: ObjetivoHealth, amount: int) -> ObjetivoHealth:
+    """Regain `amount` PV (GM-entered), up to the maximum; the dead do not heal."""
+    _amount(amount, "healing")
+    if health.dead and amount:
+        raise RuleError(gettext_noop("a dead character does not heal"))
+    return ObjetivoHealth(health.max_pv, min(health.max_pv, health.pv + amount))
+
+
+def rest(
+    health: ObjetivoHealth, days: int, pv_per_day: int = HEALING_PV_PER_DAY
+) -> ObjetivoHealth:
+    """Full days of rest: `pv_per_day` PV each (1 by default)."""
+    _amount(days, "days")
+    _amount(pv_per_day, "PV per day")
+    return heal(health, days * pv_per_day)
+
+
+def days_to_heal(health: ObjetivoHealth, pv_per_day: int = HEALING_PV_PER_DAY) -> int | None:
+    """Full days of rest until unhurt; None for the dead."""
+    if health.dead:
+        return None
+    if not _whole(pv_per_day) or pv_per_day < 1:
+        raise RuleError(gettext_noop("PV healed per day must be at least 1"))
+    return -(-health.damage_taken // pv_per_day)
+
+
+def resize(health: ObjetivoHealth, max_pv: int) -> ObjetivoHealth:
+    """New maximum (Resistencia changed), keeping the damage taken."""
+    pv = max(DEAD_AT, min(max_pv, max_pv - health.damage_taken))
+    return ObjetivoHealth(max_pv, pv)

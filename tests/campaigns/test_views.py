@@ -1,0 +1,422 @@
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from campaigns.models import Campaign, Invitation, Membership, Role
+from characters.models import Character
+from tests.factories import InvitationFactory, MembershipFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def detail_url(campaign):
+    return reverse("campaigns:detail", args=[campaign.pk])
+
+
+def valid_campaign_data(**overrides):
+    """What a browser posts: checkboxes checked by default are sent as "on"."""
+    data = {
+        "name": "La Casa Usher",
+        "description": "Terror gótico.",
+        "system": "tinieblas",
+        "rule_tinieblas_unskilled_penalty": "on",
+        "rule_tinieblas_aggravated_heals_as_lethal": "on",
+    }
+    data.update(overrides)
+    return data
+
+
+# "Mis campañas"
+
+
+def test_my_campaigns_lists_each_campaign_with_my_role(client, campaign, player):
+    client.force_login(player)
+    response = client.get(reverse("campaigns:list"))
+    assert response.status_code == 200
+    assert campaign.name in response.text
+    assert "Jugador" in response.text
+
+
+def test_my_campaigns_hides_campaigns_i_am_not_in(client, campaign, stranger):
+    client.force_login(stranger)
+    response = client.get(reverse("campaigns:list"))
+    assert campaign.name not in response.text
+
+
+def test_my_campaigns_requires_login(client):
+    response = client.get(reverse("campaigns:list"))
+    assert response.status_code == 302
+    assert reverse("login") in response["Location"]
+
+
+def test_my_campaigns_runs_constant_queries(client, player, django_assert_max_num_queries):
+    for _ in range(10):
+        MembershipFactory(user=player)
+    client.force_login(player)
+    with django_assert_max_num_queries(5):
+        client.get(reverse("campaigns:list"))
+
+
+# Create
+
+
+def test_anyone_logged_in_creates_a_campaign_and_becomes_its_gm(client, stranger):
+    client.force_login(stranger)
+    response = client.post(reverse("campaigns:create"), valid_campaign_data())
+    campaign = Campaign.objects.get(name="La Casa Usher")
+    assert response.status_code == 302
+    assert response["Location"] == detail_url(campaign)
+    assert Membership.objects.get(campaign=campaign, user=stranger).role == Role.GM
+    assert campaign.house_rules == {}
+
+
+def test_create_stores_only_house_rules_that_differ_from_defaults(client, gm):
+    client.force_login(gm)
+    client.post(
+        reverse("campaigns:create"),
+        valid_campaign_data(system="hitos", rule_hitos_starting_drama_points=5),
+    )
+    campaign = Campaign.objects.get(name="La Casa Usher")
+    assert campaign.house_rules == {"starting_drama_points": 5}
+    assert campaign.rules == {"equal_succeeds": False, "starting_drama_points": 5}
+
+
+def test_create_with_empty_name_shows_an_error_and_keeps_the_input(client, gm):
+    client.force_login(gm)
+    response = client.post(
+        reverse("campaigns:create"), valid_campaign_data(name="", description="Mi texto")
+    )
+    assert response.status_code == 200
+    assert "Este campo es obligatorio" in response.text
+    assert "Mi texto" in response.text
+    assert not Campaign.objects.exists()
+
+
+def test_create_with_an_invalid_system_shows_an_error(client, gm):
+    client.force_login(gm)
+    response = client.post(reverse("campaigns:create"), valid_campaign_data(system="d20"))
+    assert response.status_code == 200
+    assert "Escoja una opción válida" in response.text
+    assert not Campaign.objects.exists()
+
+
+def test_create_with_house_rule_out_of_range_shows_an_error(client, gm):
+    client.force_login(gm)
+    response = client.post(
+        reverse("campaigns:create"),
+        valid_campaign_data(system="hitos", rule_hitos_starting_drama_points=99),
+    )
+    assert response.status_code == 200
+    assert not Campaign.objects.exists()
+
+
+def test_create_form_in_english(client, gm):
+    client.force_login(gm)
+    response = client.get(reverse("campaigns:create"), headers={"accept-language": "en"})
+    client.cookies.load({"django_language": "en"})
+    response = client.get(reverse("campaigns:create"))
+    assert "New campaign" in response.text
+    assert "House rules" in response.text
+
+
+# Dashboard
+
+
+def test_gm_sees_the_dashboard_with_invitations(client, campaign, gm):
+    client.force_login(gm)
+    response = client.get(detail_url(campaign))
+    assert response.status_code == 200
+    assert campaign.description in response.text
+    assert 'id="invitations"' in response.text
+
+
+def test_player_sees_the_dashboard_without_invitations(client, campaign, player):
+    client.force_login(player)
+    response = client.get(detail_url(campaign))
+    assert response.status_code == 200
+    assert "alice" in response.text  # the GM among the members
+    assert 'id="invitations"' not in response.text
+
+
+def test_stranger_gets_404_on_the_dashboard(client, campaign, stranger):
+    client.force_login(stranger)
+    assert client.get(detail_url(campaign)).status_code == 404
+
+
+def test_anonymous_is_sent_to_login_from_the_dashboard(client, campaign):
+    response = client.get(detail_url(campaign))
+    assert response.status_code == 302
+
+
+def test_dashboard_runs_constant_queries(client, campaign, gm, django_assert_max_num_queries):
+    for _ in range(15):
+        MembershipFactory(campaign=campaign)
+        InvitationFactory(campaign=campaign)
+    client.force_login(gm)
+    with django_assert_max_num_queries(9):
+        response = client.get(detail_url(campaign))
+    assert response.status_code == 200
+
+
+# Edit
+
+
+def test_gm_edits_the_campaign(client, campaign, gm):
+    client.force_login(gm)
+    response = client.post(
+        reverse("campaigns:edit", args=[campaign.pk]),
+        valid_campaign_data(name="Nuevo nombre", rule_tinieblas_health_from_stamina="on"),
+    )
+    assert response.status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.name == "Nuevo nombre"
+    assert campaign.rules["health_from_stamina"] is True
+
+
+def test_player_cannot_edit_the_campaign(client, campaign, player):
+    client.force_login(player)
+    url = reverse("campaigns:edit", args=[campaign.pk])
+    assert client.get(url).status_code == 403
+    assert client.post(url, valid_campaign_data(name="Hackeada")).status_code == 403
+    campaign.refresh_from_db()
+    assert campaign.name != "Hackeada"
+
+
+def test_stranger_gets_404_on_edit(client, campaign, stranger):
+    client.force_login(stranger)
+    assert client.get(reverse("campaigns:edit", args=[campaign.pk])).status_code == 404
+
+
+def test_system_changes_while_the_campaign_has_no_characters(client, campaign, gm):
+    client.force_login(gm)
+    client.post(reverse("campaigns:edit", args=[campaign.pk]), valid_campaign_data(system="ndp"))
+    campaign.refresh_from_db()
+    assert campaign.system == "ndp"
+
+
+def test_system_cannot_change_once_the_campaign_has_characters(client, campaign, gm):
+    Character.objects.create(campaign=campaign, name="Lucía")
+    client.force_login(gm)
+    response = client.post(
+        reverse("campaigns:edit", args=[campaign.pk]), valid_campaign_data(system="ndp")
+    )
+    assert response.status_code == 200
+    assert "sistema de reglas solo puede cambiar" in response.text
+    campaign.refresh_from_db()
+    assert campaign.system == "tinieblas"
+
+
+# Invitations
+
+
+def test_gm_creates_an_invitation_link(client, campaign, gm):
+    client.force_login(gm)
+    response = client.post(
+        reverse("campaigns:invitation_create", args=[campaign.pk]),
+        {"role": "observer", "expires_in_days": 3, "max_uses": 2},
+    )
+    assert response.status_code == 302
+    invitation = Invitation.objects.get(campaign=campaign)
+    assert invitation.role == Role.OBSERVER
+    assert invitation.max_uses == 2
+    assert timedelta(days=2, hours=23) < invitation.expires_at - timezone.now() <= timedelta(days=3)
+
+
+def test_invitation_with_a_forged_role_is_refused(client, campaign, gm):
+    client.force_login(gm)
+    response = client.post(
+        reverse("campaigns:invitation_create", args=[campaign.pk]),
+        {"role": "superuser", "expires_in_days": 3},
+        follow=True,
+    )
+    assert not Invitation.objects.exists()
+    assert "Escoja una opción válida" in response.text
+
+
+def test_player_cannot_create_or_revoke_invitations(client, campaign, player):
+    invitation = InvitationFactory(campaign=campaign)
+    client.force_login(player)
+    create = client.post(
+        reverse("campaigns:invitation_create", args=[campaign.pk]),
+        {"role": "gm", "expires_in_days": 3},
+    )
+    revoke = client.post(
+        reverse("campaigns:invitation_revoke", args=[campaign.pk, invitation.pk])
+    )
+    assert create.status_code == 403
+    assert revoke.status_code == 403
+    assert Invitation.objects.count() == 1
+    invitation.refresh_from_db()
+    assert invitation.revoked_at is None
+
+
+def test_stranger_gets_404_on_invitation_management(client, campaign, stranger):
+    invitation = InvitationFactory(campaign=campaign)
+    client.force_login(stranger)
+    url = reverse("campaigns:invitation_revoke", args=[campaign.pk, invitation.pk])
+    assert client.post(url).status_code == 404
+
+
+def test_gm_revokes_an_invitation_and_the_link_says_so(client, campaign, gm, stranger):
+    invitation = InvitationFactory(campaign=campaign)
+    client.force_login(gm)
+    client.post(reverse("campaigns:invitation_revoke", args=[campaign.pk, invitation.pk]))
+    client.force_login(stranger)
+    response = client.get(invitation.get_absolute_url())
+    assert response.status_code == 410
+    assert "revocado" in response.text
+    response = client.post(invitation.get_absolute_url(), follow=True)
+    assert not Membership.objects.filter(user=stranger).exists()
+
+
+def test_gm_cannot_revoke_another_campaigns_invitation(client, campaign, gm):
+    other = InvitationFactory()
+    client.force_login(gm)
+    url = reverse("campaigns:invitation_revoke", args=[campaign.pk, other.pk])
+    assert client.post(url).status_code == 404
+
+
+def test_a_logged_in_user_joins_through_a_valid_link(client, campaign, stranger):
+    invitation = InvitationFactory(campaign=campaign, role=Role.PLAYER, max_uses=1)
+    client.force_login(stranger)
+    page = client.get(invitation.get_absolute_url())
+    assert page.status_code == 200
+    assert campaign.name in page.text
+    response = client.post(invitation.get_absolute_url())
+    assert response.status_code == 302
+    assert Membership.objects.get(campaign=campaign, user=stranger).role == Role.PLAYER
+    invitation.refresh_from_db()
+    assert invitation.uses == 1
+
+
+def test_an_expired_link_shows_a_clear_message(client, campaign, stranger):
+    invitation = InvitationFactory(
+        campaign=campaign, expires_at=timezone.now() - timedelta(minutes=1)
+    )
+    client.force_login(stranger)
+    response = client.get(invitation.get_absolute_url())
+    assert response.status_code == 410
+    assert "caducado" in response.text
+    client.post(invitation.get_absolute_url())
+    assert not Membership.objects.filter(user=stranger).exists()
+
+
+def test_a_used_up_link_refuses_new_members(client, campaign):
+    invitation = InvitationFactory(campaign=campaign, max_uses=1, uses=1)
+    newcomer = UserFactory()
+    client.force_login(newcomer)
+    client.post(invitation.get_absolute_url())
+    assert not Membership.objects.filter(user=newcomer).exists()
+
+
+def test_an_unknown_link_is_404(client, stranger):
+    client.force_login(stranger)
+    response = client.get(reverse("campaigns:invitation", args=["no-such-token"]))
+    assert response.status_code == 404
+    assert "no existe" in response.text
+
+
+def test_a_member_opening_a_link_keeps_their_role(client, campaign, gm):
+    invitation = InvitationFactory(campaign=campaign, role=Role.OBSERVER)
+    client.force_login(gm)
+    client.post(invitation.get_absolute_url())
+    assert Membership.objects.get(campaign=campaign, user=gm).role == Role.GM
+    invitation.refresh_from_db()
+    assert invitation.uses == 0
+
+
+def test_anonymous_visitor_is_offered_sign_up_and_log_in(client, campaign):
+    invitation = InvitationFactory(campaign=campaign)
+    response = client.get(invitation.get_absolute_url())
+    assert response.status_code == 200
+    assert reverse("signup") in response.text
+    assert client.post(invitation.get_absolute_url()).status_code == 302
+
+
+# Members
+
+
+def member_url(name, campaign, membership):
+    return reverse(f"campaigns:{name}", args=[campaign.pk, membership.pk])
+
+
+def test_gm_changes_a_members_role(client, campaign, gm, player):
+    membership = Membership.objects.get(campaign=campaign, user=player)
+    client.force_login(gm)
+    client.post(member_url("member_role", campaign, membership), {"role": "gm"})
+    membership.refresh_from_db()
+    assert membership.role == Role.GM
+
+
+def test_a_forged_role_is_refused(client, campaign, gm, player):
+    membership = Membership.objects.get(campaign=campaign, user=player)
+    client.force_login(gm)
+    response = client.post(
+        member_url("member_role", campaign, membership), {"role": "admin"}, follow=True
+    )
+    membership.refresh_from_db()
+    assert membership.role == Role.PLAYER
+    assert "rol válido" in response.text
+
+
+def test_player_cannot_change_roles(client, campaign, player, observer):
+    membership = Membership.objects.get(campaign=campaign, user=observer)
+    client.force_login(player)
+    response = client.post(member_url("member_role", campaign, membership), {"role": "gm"})
+    assert response.status_code == 403
+    membership.refresh_from_db()
+    assert membership.role == Role.OBSERVER
+
+
+def test_stranger_gets_404_on_member_management(client, campaign, stranger, player):
+    membership = Membership.objects.get(campaign=campaign, user=player)
+    client.force_login(stranger)
+    assert client.post(member_url("member_remove", campaign, membership)).status_code == 404
+    assert Membership.objects.filter(pk=membership.pk).exists()
+
+
+def test_gm_removes_a_member(client, campaign, gm, player):
+    membership = Membership.objects.get(campaign=campaign, user=player)
+    client.force_login(gm)
+    client.post(member_url("member_remove", campaign, membership))
+    assert not Membership.objects.filter(pk=membership.pk).exists()
+
+
+def test_player_cannot_remove_another_member(client, campaign, player, observer):
+    membership = Membership.objects.get(campaign=campaign, user=observer)
+    client.force_login(player)
+    assert client.post(member_url("member_remove", campaign, membership)).status_code == 403
+
+
+def test_player_leaves_the_campaign(client, campaign, player):
+    membership = Membership.objects.get(campaign=campaign, user=player)
+    client.force_login(player)
+    response = client.post(member_url("member_remove", campaign, membership))
+    assert response["Location"] == reverse("campaigns:list")
+    assert not Membership.objects.filter(pk=membership.pk).exists()
+
+
+def test_the_last_gm_cannot_leave(client, campaign, gm):
+    membership = Membership.objects.get(campaign=campaign, user=gm)
+    client.force_login(gm)
+    response = client.post(member_url("member_remove", campaign, membership), follow=True)
+    assert Membership.objects.filter(pk=membership.pk).exists()
+    assert "al menos un máster" in response.text
+
+
+def test_the_last_gm_cannot_be_demoted(client, campaign, gm):
+    membership = Membership.objects.get(campaign=campaign, user=gm)
+    client.force_login(gm)
+    client.post(member_url("member_role", campaign, membership), {"role": "player"})
+    membership.refresh_from_db()
+    assert membership.role == Role.GM
+
+
+def test_a_gm_can_leave_when_another_gm_remains(client, campaign, gm, player):
+    Membership.objects.filter(campaign=campaign, user=player).update(role=Role.GM)
+    membership = Membership.objects.get(campaign=campaign, user=gm)
+    client.force_login(gm)
+    client.post(member_url("member_remove", campaign, membership))
+    assert not Membership.objects.filter(pk=membership.pk).exists()

@@ -1,0 +1,42 @@
+import pytest
+
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory
+
+
+@pytest.fixture(autouse=True)
+def _test_settings(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # The manifest storage needs collectstatic; tests render templates without it.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture
+def gm(db):
+    return UserFactory(username="alice")
+
+
+@pytest.fixture
+def player(db):
+    return UserFactory(username="bob")
+
+
+@pytest.fixture
+def stranger(db):
+    return UserFactory(username="charlie")
+
+
+@pytest.fixture
+def observer(db):
+    return UserFactory(username="olga")
+
+
+@pytest.fixture
+def campaign(gm, player, observer):
+    campaign = CampaignFactory(created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    MembershipFactory(campaign=campaign, user=player, role="player")
+    MembershipFactory(campaign=campaign, user=observer, role="observer")
+    return campaign

@@ -1,0 +1,42 @@
+import factory
+from django.contrib.auth.models import User
+
+from campaigns.models import Campaign, Invitation, Membership, Role
+
+PASSWORD = "correct-horse-battery"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = User
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    password = factory.django.Password(PASSWORD)
+
+
+class CampaignFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Campaign
+
+    name = factory.Sequence(lambda n: f"Campaña {n}")
+    description = "Una campaña de prueba."
+    system = "tinieblas"
+    created_by = factory.SubFactory(UserFactory)
+
+
+class MembershipFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Membership
+
+    campaign = factory.SubFactory(CampaignFactory)
+    user = factory.SubFactory(UserFactory)
+    role = Role.PLAYER
+
+
+class InvitationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Invitation
+
+    campaign = factory.SubFactory(CampaignFactory)
+    role = Role.PLAYER
