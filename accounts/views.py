@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -29,6 +30,12 @@ def _safe_next(request: HttpRequest) -> str | None:
     return None
 
 
+def _pending_invitation(request: HttpRequest) -> str | None:
+    """The invitation this visitor opened before signing up, so they land back on it."""
+    token = request.session.get("invitation_token")
+    return reverse("campaigns:invitation", args=[token]) if token else None
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
@@ -40,5 +47,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Crónica, %(name)s.") % {"name": user.username})
-        return redirect(_safe_next(request) or settings.LOGIN_REDIRECT_URL)
+        return redirect(
+            _safe_next(request) or _pending_invitation(request) or settings.LOGIN_REDIRECT_URL
+        )
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})

@@ -84,6 +84,7 @@ class CampaignAdmin(CampaignScopedAdmin):
     list_display = ("name", "system", "created_at")
     list_filter = ("system",)
     search_fields = ("name",)
+    readonly_fields = ("created_by", "created_at", "updated_at")
     inlines = [MembershipInline]
 
     def has_add_permission(self, request) -> bool:
@@ -103,4 +104,4 @@ class MembershipAdmin(CampaignScopedAdmin):
 class InvitationAdmin(CampaignScopedAdmin):
     list_display = ("campaign", "role", "expires_at", "uses", "max_uses", "revoked_at")
     list_filter = ("role",)
-    readonly_fields = ("token", "uses")
+    readonly_fields = ("token", "uses", "created_by")

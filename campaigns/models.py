@@ -154,7 +154,7 @@ class Invitation(models.Model):
 
     @property
     def status(self) -> str:
-        """"active", "revoked", "expired" or "used_up": why a link does or doesn't work."""
+        """ "active", "revoked", "expired" or "used_up": why a link does or doesn't work."""
         if self.revoked_at is not None:
             return "revoked"
         if self.expires_at <= timezone.now():

@@ -59,7 +59,9 @@ def campaign_access(user, campaign_id: int) -> CampaignAccess:
     if not user.is_authenticated:
         raise Http404
     membership = (
-        Membership.objects.select_related("campaign").filter(user=user, campaign_id=campaign_id).first()
+        Membership.objects.select_related("campaign")
+        .filter(user=user, campaign_id=campaign_id)
+        .first()
     )
     if membership is None:
         raise Http404

@@ -12,7 +12,9 @@ from campaigns.models import Campaign, Invitation, Membership, Role
 
 
 @transaction.atomic
-def campaign_create(*, user, name: str, description: str, system: str, house_rules: dict) -> Campaign:
+def campaign_create(
+    *, user, name: str, description: str, system: str, house_rules: dict
+) -> Campaign:
     campaign = Campaign.objects.create(
         name=name, description=description, system=system, house_rules=house_rules, created_by=user
     )
@@ -69,7 +71,9 @@ def invitation_accept(*, token: str, user) -> Membership:
     if invitation.status != "active":
         raise ValidationError(messages[invitation.status], code=invitation.status)
     Invitation.objects.filter(pk=invitation.pk).update(uses=F("uses") + 1)
-    return Membership.objects.create(campaign_id=invitation.campaign_id, user=user, role=invitation.role)
+    return Membership.objects.create(
+        campaign_id=invitation.campaign_id, user=user, role=invitation.role
+    )
 
 
 def _lock_gms(campaign_id: int) -> list[int]:

@@ -86,7 +86,9 @@ def resolve_settings(system: str, values: dict | None) -> dict[str, bool | int]:
             value = bool(value)
         else:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise RuleError(gettext_noop("%(setting)s must be a whole number"), setting=setting.key)
+                raise RuleError(
+                    gettext_noop("%(setting)s must be a whole number"), setting=setting.key
+                )
             low, high = setting.minimum, setting.maximum
             if (low is not None and value < low) or (high is not None and value > high):
                 raise RuleError(

@@ -242,9 +242,7 @@ def test_player_cannot_create_or_revoke_invitations(client, campaign, player):
         reverse("campaigns:invitation_create", args=[campaign.pk]),
         {"role": "gm", "expires_in_days": 3},
     )
-    revoke = client.post(
-        reverse("campaigns:invitation_revoke", args=[campaign.pk, invitation.pk])
-    )
+    revoke = client.post(reverse("campaigns:invitation_revoke", args=[campaign.pk, invitation.pk]))
     assert create.status_code == 403
     assert revoke.status_code == 403
     assert Invitation.objects.count() == 1

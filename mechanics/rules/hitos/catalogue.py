@@ -28,9 +28,7 @@ SKILL_MAX = 10
 
 
 def _characteristic(name: str) -> TraitDef:
-    return TraitDef(
-        slug(name), name, "caracteristica", "", CHARACTERISTIC_MIN, CHARACTERISTIC_MAX
-    )
+    return TraitDef(slug(name), name, "caracteristica", "", CHARACTERISTIC_MIN, CHARACTERISTIC_MAX)
 
 
 def _skill(name: str) -> TraitDef:
@@ -219,8 +217,7 @@ DRUG_KINDS: tuple[DrugKind, ...] = (
         "Droga suave",
         2,
         None,
-        "Anulan 2 puntos de la penalización del personaje, pero apenas tienen efectos "
-        "secundarios.",
+        "Anulan 2 puntos de la penalización del personaje, pero apenas tienen efectos secundarios.",
     ),
     DrugKind(
         "fuerte",

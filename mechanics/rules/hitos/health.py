@@ -42,14 +42,11 @@ from mechanics.rules.hitos.rolls import HitosSpec, roll_check, roll_test
 
 MASSIVE_DAMAGE_DIFFICULTY = 12
 ACTIVITY_TEST_DIFFICULTY = 15
-HOURS_PER_DAY = 24
+DAY = 24  # hours
+WEEK = 7 * DAY
+MONTH = 30 * DAY
 # Setting-style table (RULES.md): one Resistencia point per period.
-PERIOD_HOURS = {
-    "sano": 1 * HOURS_PER_DAY,
-    "herido": 7 * HOURS_PER_DAY,
-    "incapacitado": 30 * HOURS_PER_DAY,
-    "moribundo": 30 * HOURS_PER_DAY,
-}
+PERIOD_HOURS = {"sano": DAY, "herido": WEEK, "incapacitado": MONTH, "moribundo": MONTH}
 # Resting less than this fraction of the time uses the next worse state's period.
 REST_THRESHOLD = Fraction(3, 4)
 NEXT_WORSE = {"sano": "herido", "herido": "incapacitado", "incapacitado": None, "moribundo": None}

@@ -6,14 +6,22 @@ crítico and pifia, independently of the closed form in `odds.py`.
 
 from __future__ import annotations
 
+from functools import cache
+
 import icepool
 
 from mechanics.rules.hitos.rolls import HitosSpec, succeeds
 from mechanics.rules.odds import Odds
 
 
+@cache
+def _sorted_throws() -> icepool.Die:
+    """A die over the sorted (m, C, M) tuples of 3d10, weighted by how often each occurs."""
+    return icepool.d10.pool(3).expand()
+
+
 def reference_odds(spec: HitosSpec) -> Odds:
-    sorted_throws = icepool.d10.pool(3).expand()  # Die over sorted (m, C, M) tuples
+    sorted_throws = _sorted_throws()
     denominator = sorted_throws.denominator()
     position = 1 + spec.shift
     distribution: dict[int, float] = {}

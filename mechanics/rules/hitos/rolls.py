@@ -24,7 +24,6 @@ from mechanics.rules.hitos.catalogue import (
     ASPECT_TYPES_BY_KEY,
     DAMAGE_CATEGORIES,
     DamageCategory,
-    damage_category,
 )
 from mechanics.rules.hitos.traits import check_wound_penalty, initiative_base
 
@@ -200,11 +199,14 @@ class HitosSpec:
 def spec_for_bonus(
     bonus: int, difficulty: int, shift: int = 0, equal_succeeds: bool = False
 ) -> HitosSpec:
-    """A spec whose characteristic + skill equals `bonus` (characteristic up to 10 first)."""
+    """A spec whose characteristic + skill equals `bonus` (characteristic up to 10 first,
+    skill up to 20)."""
     if shift not in (-1, 0, 1):
         raise RuleError(gettext_noop("shift must be -1, 0 or 1"))
-    _check_range(bonus, 0, 2 * RATING_LIMIT, gettext_noop("bonus must be between %(low)s and %(high)s"))
-    characteristic = min(bonus, 10)
+    _check_range(
+        bonus, 0, 2 * RATING_LIMIT, gettext_noop("bonus must be between %(low)s and %(high)s")
+    )
+    characteristic = max(min(bonus, 10), bonus - RATING_LIMIT)
     return HitosSpec(
         characteristic,
         bonus - characteristic,
@@ -368,7 +370,9 @@ def roll_test(
         "shift": shift,
         "equal_succeeds": equal_succeeds,
     }
-    record, _, _, _ = _resolve(_throw(rng), kind, spec_dict, base, difficulty, shift, equal_succeeds)
+    record, _, _, _ = _resolve(
+        _throw(rng), kind, spec_dict, base, difficulty, shift, equal_succeeds
+    )
     return record
 
 
@@ -376,7 +380,8 @@ _WEAPON_RE = re.compile(r"^([mCM](?:\+[mCM])*)([+-]\d+)?$")
 
 
 def parse_weapon(text: str) -> tuple[DamageCategory, int]:
-    """"C+1" -> (C, 1); "m+C+M" -> (m+C+M, 0); also a category key ("menor_central")."""
+    """Split weapon notation into category and constant: "C+1" -> (C, 1),
+    "m+C+M" -> (m+C+M, 0); a category key ("menor_central") is accepted too."""
     compact = text.replace(" ", "")
     for category in DAMAGE_CATEGORIES:
         if compact == category.key:

@@ -12,6 +12,7 @@ the skill gains 1 PdP (RULES.md: "at least"; the seed says "superando").
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 
 from mechanics.rules.dice import Die, Effects, RandomSource, RollRecord, default_rng
 from mechanics.rules.errors import RuleError, gettext_noop
@@ -51,6 +52,11 @@ def _check_int(name: str, value: object, low: int, high: int) -> None:
             low=low,
             high=high,
         )
+
+
+def _check_dice(dice: object) -> None:
+    if isinstance(dice, bool) or not isinstance(dice, int) or dice not in DICE_MODES:
+        raise RuleError(gettext_noop("dice must be 2 (desventaja), 3 or 4 (ventaja)"))
 
 
 def _from_dict(cls, data: dict):
@@ -121,8 +127,7 @@ class NdpSpec:
 
     def __post_init__(self) -> None:
         _check_int("NdP", self.level, 0, MAX_LEVEL)
-        if self.dice not in DICE_MODES or isinstance(self.dice, bool):
-            raise RuleError(gettext_noop("dice must be 2 (desventaja), 3 or 4 (ventaja)"))
+        _check_dice(self.dice)
         _check_int("Gracias", self.gracias, 0, MAX_GRACIAS)
         _check_int("Desgracias", self.desgracias, 0, MAX_GRACIAS)
         _check_int("bonus", self.bonus, -MAX_BONUS, MAX_BONUS)
@@ -172,20 +177,32 @@ class NdpSpec:
         return _from_dict(cls, data)
 
 
+# Dice are immutable values: share one instance per face instead of building each time.
+_D6 = {v: Die(6, v, ("kept",)) for v in range(1, 7)}
+_GRACIA = {v: Die(4, v, ("gracia", "kept")) for v in range(1, 5)}
+_DESGRACIA = {v: Die(4, v, ("desgracia", "negative", "kept")) for v in range(1, 5)}
+
+
+@lru_cache(maxsize=4_096)
+def _spec_facts(spec: NdpSpec) -> tuple[dict, int | None, int, str | None]:
+    """Per-spec values every roll needs: spec dict, threshold, DP, adversity name."""
+    name = adversity_level(spec.adversity).name if spec.adversity is not None else None
+    return spec.to_dict(), spec.threshold, min(DP_BASE + spec.level, DP_CAP), name
+
+
 def _check_record(
     spec: NdpSpec, d6: list[int], gracias: list[int], desgracias: list[int], kind: str
 ) -> RollRecord:
+    spec_dict, threshold, progression_dp, adversity_name = _spec_facts(spec)
     d6_sum = sum(d6)
     total = d6_sum + sum(gracias) - sum(desgracias) + spec.level + spec.bonus
-    threshold = spec.threshold
     outcome = "rolled" if threshold is None else "success" if total >= threshold else "failure"
-    progression_dp = min(DP_BASE + spec.level, DP_CAP)
     progress = d6_sum >= progression_dp
-    dice = tuple(Die(6, v, ("kept",)) for v in d6)
+    dice = tuple(_D6[v] for v in d6)
     if gracias:
-        dice += tuple(Die(4, v, ("gracia", "kept")) for v in gracias)
+        dice += tuple(_GRACIA[v] for v in gracias)
     if desgracias:
-        dice += tuple(Die(4, v, ("desgracia", "negative", "kept")) for v in desgracias)
+        dice += tuple(_DESGRACIA[v] for v in desgracias)
     details = {
         "d6_sum": d6_sum,
         "dp": progression_dp,
@@ -193,12 +210,12 @@ def _check_record(
         "mode": DICE_MODES[spec.dice],
         "threshold": threshold,
     }
-    if spec.adversity is not None:
-        details["adversity_name"] = adversity_level(spec.adversity).name
+    if adversity_name is not None:
+        details["adversity_name"] = adversity_name
     return RollRecord(
         system=SYSTEM,
         kind=kind,
-        spec=spec.to_dict(),
+        spec=dict(spec_dict),  # a copy: records must not share a mutable dict
         dice=dice,
         # Every die counts; Desgracias are kept as negative values so sum(kept) + NdP
         # + bonus is the result.
@@ -354,7 +371,7 @@ def damage_result(
     attacker takes a leve wound instead); exceeding it costs the armour 1 integrity,
     when there is armour (RD > 0) to lose it.
     """
-    _check_int("damage", raw, 0, 1_000)
+    _check_int("damage", raw, 0, 100_000)
     rd_applied = effective_rd(rd, damage_type, armour_integrity)
     net = raw - rd_applied
     exceeded = net > 0
@@ -513,8 +530,7 @@ def roll_divine(spec: DivineSpec, rng: RandomSource | None = None) -> RollRecord
 
 def _magic_fields(spec) -> None:
     _check_int("Voluntad", spec.level, 0, MAX_LEVEL)
-    if spec.dice not in DICE_MODES or isinstance(spec.dice, bool):
-        raise RuleError(gettext_noop("dice must be 2 (desventaja), 3 or 4 (ventaja)"))
+    _check_dice(spec.dice)
     _check_int("Gracias", spec.gracias, 0, MAX_GRACIAS)
     _check_int("Desgracias", spec.desgracias, 0, MAX_GRACIAS)
 

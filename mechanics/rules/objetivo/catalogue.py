@@ -25,9 +25,7 @@ SKILL_CATEGORY = "Habilidades"
 
 
 def _attribute(name: str, description: str = "") -> TraitDef:
-    return TraitDef(
-        slug(name), name, ATTRIBUTE_CATEGORY, description, ATTRIBUTE_MIN, ATTRIBUTE_MAX
-    )
+    return TraitDef(slug(name), name, ATTRIBUTE_CATEGORY, description, ATTRIBUTE_MIN, ATTRIBUTE_MAX)
 
 
 def _skill(name: str, description: str = "") -> TraitDef:

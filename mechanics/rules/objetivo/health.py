@@ -37,9 +37,7 @@ class ObjetivoHealth:
 
     def __post_init__(self) -> None:
         if not _whole(self.max_pv) or not 1 <= self.max_pv <= MAX_PV_LIMIT:
-            raise RuleError(
-                gettext_noop("maximum PV out of range 1..%(high)s"), high=MAX_PV_LIMIT
-            )
+            raise RuleError(gettext_noop("maximum PV out of range 1..%(high)s"), high=MAX_PV_LIMIT)
         if not _whole(self.pv) or not DEAD_AT <= self.pv <= self.max_pv:
             raise RuleError(
                 gettext_noop("PV must be between %(low)s and the maximum %(high)s"),
@@ -147,9 +145,7 @@ def heal(health: ObjetivoHealth, amount: int) -> ObjetivoHealth:
     return ObjetivoHealth(health.max_pv, min(health.max_pv, health.pv + amount))
 
 
-def rest(
-    health: ObjetivoHealth, days: int, pv_per_day: int = HEALING_PV_PER_DAY
-) -> ObjetivoHealth:
+def rest(health: ObjetivoHealth, days: int, pv_per_day: int = HEALING_PV_PER_DAY) -> ObjetivoHealth:
     """Full days of rest: `pv_per_day` PV each (1 by default)."""
     _amount(days, "days")
     _amount(pv_per_day, "PV per day")

@@ -16,6 +16,7 @@ Decisions where RULES.md is silent (see also odds.py):
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from typing import NamedTuple
 
 from mechanics.rules.dice import Die, Effects, RandomSource, RollRecord, default_rng
@@ -184,7 +185,15 @@ def _throw(
     )
 
 
+@lru_cache(maxsize=8)
+def _plain_effects(destiny_point: bool, specialization: bool) -> Effects:
+    # Shared frozen instances: building Effects is the slowest part of a roll.
+    return Effects(destiny_points_spent=int(destiny_point), specialization_used=specialization)
+
+
 def _effects(spec: ObjetivoSpec, damage: int | None = None) -> Effects:
+    if damage is None:
+        return _plain_effects(spec.destiny_point, spec.specialization)
     return Effects(
         destiny_points_spent=int(spec.destiny_point),
         specialization_used=spec.specialization,

@@ -73,9 +73,7 @@ def ranged_bonus(destreza: int, armas_dist: int, precision: int = 0) -> int:
     return destreza + armas_dist + precision
 
 
-def ranged_difficulty(
-    distance_m: float, ranges: Sequence[int], cover: bool = False
-) -> int:
+def ranged_difficulty(distance_m: float, ranges: Sequence[int], cover: bool = False) -> int:
     """Difficulty to hit at `distance_m` with a weapon of `ranges` (short, medium, long).
 
     Up to short 15, up to medium 20, up to long 25 (each limit inclusive: "a 35 metros o

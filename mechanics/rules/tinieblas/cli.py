@@ -1,10 +1,10 @@
 """CLI commands for tinieblas: `python -m mechanics.rules COMMAND tinieblas [--json] ...`.
 
-    odds    --pool N [--again {10,9,8,none}] [--rote]     (N ≤ 0: chance die)
-    roll    --pool N [--again ...] [--rote] [--seed N]
-    health  [--boxes N] [--apply 2B 1L 3A ...] [--heal HOURS]
-    xp-cost --trait {attribute,skill,specialty,merit,morality,willpower} --current N
-            [--merit-key KEY]
+odds    --pool N [--again {10,9,8,none}] [--rote]     (N ≤ 0: chance die)
+roll    --pool N [--again ...] [--rote] [--seed N]
+health  [--boxes N] [--apply 2B 1L 3A ...] [--heal HOURS]
+xp-cost --trait {attribute,skill,specialty,merit,morality,willpower} --current N
+        [--merit-key KEY]
 """
 
 from __future__ import annotations

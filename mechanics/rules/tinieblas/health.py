@@ -237,7 +237,7 @@ def heal(track: HealthTrack, hours: int, *, aggravated_as_lethal: bool = True) -
     """Advance `hours` of in-game rest: boxes heal from the rightmost marked one leftwards."""
     if not _is_int(hours) or hours < 0:
         raise RuleError(gettext_noop("hours must be a whole number, 0 or more"))
-    if track.dead or not track.marks:
+    if track.dead:
         return track
     marks = track.marks
     progress = track.healing_progress_hours

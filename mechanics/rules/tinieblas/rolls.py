@@ -181,9 +181,8 @@ def pool_breakdown(spec: PoolSpec) -> tuple[int, tuple[Step, ...]]:
     if spec.skill_category is not None:
         steps.append((LABEL_SKILL, spec.skill))
         if spec.skill == 0 and spec.unskilled_penalty:
-            label = LABEL_UNSKILLED_MENTAL if spec.skill_category == "mental" else (
-                LABEL_UNSKILLED_OTHER
-            )
+            mental = spec.skill_category == "mental"
+            label = LABEL_UNSKILLED_MENTAL if mental else LABEL_UNSKILLED_OTHER
             steps.append((label, UNSKILLED_PENALTY[spec.skill_category]))
     if spec.specialty:
         steps.append((LABEL_SPECIALTY, 1))
@@ -424,9 +423,7 @@ def roll_extended(
     )
 
 
-def roll_opposed(
-    spec_a: PoolSpec, spec_b: PoolSpec, rng: RandomSource | None = None
-) -> RollRecord:
+def roll_opposed(spec_a: PoolSpec, spec_b: PoolSpec, rng: RandomSource | None = None) -> RollRecord:
     """Both sides roll; more successes wins, equal is a tie.
 
     `outcome` is "a_wins", "b_wins" or "tie"; `result` is side A's successes. `dice` are
@@ -471,7 +468,8 @@ def roll_opposed(
 
 
 def roll_teamwork(
-    main_spec: PoolSpec, helper_specs: tuple[PoolSpec, ...] | list[PoolSpec],
+    main_spec: PoolSpec,
+    helper_specs: tuple[PoolSpec, ...] | list[PoolSpec],
     rng: RandomSource | None = None,
 ) -> RollRecord:
     """Each helper rolls first; the main actor's pool gains one die per helper success.

@@ -9,12 +9,13 @@ from collections.abc import Mapping
 
 from mechanics.rules.errors import RuleError, gettext_noop
 from mechanics.rules.tinieblas.catalogue import ATTRIBUTES, attribute
+from mechanics.rules.tinieblas.health import DEFAULT_BOXES, track_size
 
 TAMANO_DEFAULT = 5
 MORALIDAD_START = 7
 MORALIDAD_MAX = 10
 WILLPOWER_MAX = 10
-HEALTH_BOXES_DEFAULT = 7
+HEALTH_BOXES_DEFAULT = DEFAULT_BOXES
 
 
 def defensa(astucia: int, destreza: int) -> int:
@@ -39,12 +40,10 @@ def health_boxes(
 ) -> int:
     """7 boxes, or Resistencia + Tamaño with the `health_from_stamina` setting.
 
-    With the setting the track never drops below the seven named levels: a character
-    with Resistencia 1 and Tamaño 5 would otherwise lose the last named boxes.
+    Delegates to `health.track_size` so the sheet and the track always agree (that
+    module bounds the track and right-aligns the seven names on it).
     """
-    if not health_from_stamina:
-        return HEALTH_BOXES_DEFAULT
-    return max(HEALTH_BOXES_DEFAULT, resistencia + tamano)
+    return track_size(resistencia, tamano, health_from_stamina=health_from_stamina)
 
 
 def _rating(attributes: Mapping[str, int], key: str) -> int:

@@ -53,7 +53,7 @@ def test_triple_ten_offers_a_temporary_aspect_for_the_session(fixed_dice):
 
 
 def test_triple_one_is_a_session_long_pifia(fixed_dice):
-    record = roll_check(HitosSpec(5, 5, 10), fixed_dice(1, 1, 1))
+    record = roll_check(HitosSpec(5, 5, 15), fixed_dice(1, 1, 1))
     assert record.outcome == "dramatic_failure"
     assert record.effects.temporary_aspect == "session"
 
@@ -104,7 +104,9 @@ def test_activating_an_aspect_with_a_drama_point_spends_it(fixed_dice):
 
 def test_exhausting_an_own_aspect_costs_no_drama_point(fixed_dice):
     activation = AspectActivation("Espadachín", pay="exhaust")
-    record = roll_check(HitosSpec(4, 2, 15, improve=True, activation=activation), fixed_dice(8, 3, 5))
+    record = roll_check(
+        HitosSpec(4, 2, 15, improve=True, activation=activation), fixed_dice(8, 3, 5)
+    )
     assert record.effects.drama_points_spent == 0
     assert record.effects.aspects_exhausted == ("Espadachín",)
 

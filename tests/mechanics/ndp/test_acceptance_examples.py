@@ -63,14 +63,18 @@ def test_example_espada_larga_vs_rd_4():
     spec = espada.damage_spec(casco)
 
     four = damage_result(4, 4, "cortante")
-    assert four.net == 0 and four.tier is None
-    assert four.weapon_integrity_loss == 1 and four.armour_integrity_loss == 0
+    assert four.net == 0
+    assert four.tier is None
+    assert four.weapon_integrity_loss == 1
+    assert four.armour_integrity_loss == 0
     record = roll_damage(spec, Scripted(4))
-    assert record.outcome == "none" and record.result == 0
+    assert record.outcome == "none"
+    assert record.result == 0
     assert espada.worn(record.details["weapon_integrity_loss"]).integrity == 4
 
     eight = roll_damage(spec, Scripted(8))
-    assert eight.result == 4 and eight.outcome == "grave"
+    assert eight.result == 4
+    assert eight.outcome == "grave"
     assert eight.details["armour_integrity_loss"] == 1
     assert eight.details["weapon_integrity_loss"] == 0
     assert eight.effects.damage == 4

@@ -67,11 +67,11 @@ def test_unknown_skill_is_a_rule_error():
 
 
 def test_athletic_skills_are_the_atleticas_group():
-    assert cat.ATHLETIC_SKILLS == {"acrobacias", "correr", "escalar", "nadar", "saltar"}
+    assert {"acrobacias", "correr", "escalar", "nadar", "saltar"} == cat.ATHLETIC_SKILLS
 
 
 def test_mastery_names_run_from_ignorante_to_leyenda_and_beyond():
-    assert [m.name for m in cat.MASTERY][0] == "Ignorante"
+    assert next(m.name for m in cat.MASTERY) == "Ignorante"
     assert cat.mastery(4).name == "Practicante"
     assert cat.mastery(4).description == "Competencia en condiciones normales"
     assert cat.mastery(10).name == "Leyenda"
@@ -82,9 +82,19 @@ def test_mastery_names_run_from_ignorante_to_leyenda_and_beyond():
 
 @pytest.mark.parametrize(
     ("value", "name"),
-    [(2, "Fácil"), (4, "Fácil"), (8, "Fácil"), (9, "Intermedia"), (13, "Intermedia")]
-    + [(14, "Difícil"), (18, "Difícil"), (19, "Muy difícil"), (23, "Muy difícil")]
-    + [(24, "Extrema"), (40, "Extrema")],
+    [
+        (2, "Fácil"),
+        (4, "Fácil"),
+        (8, "Fácil"),
+        (9, "Intermedia"),
+        (13, "Intermedia"),
+        (14, "Difícil"),
+        (18, "Difícil"),
+        (19, "Muy difícil"),
+        (23, "Muy difícil"),
+        (24, "Extrema"),
+        (40, "Extrema"),
+    ],
 )
 def test_adversity_bands(value, name):
     assert cat.adversity_level(value).name == name

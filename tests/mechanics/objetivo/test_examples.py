@@ -84,9 +84,11 @@ def test_example_5_fred_bonuses(scripted):
     assert medium == 20
     # 12 + die vs 20: an 8 hits, a 7 misses.
     hit = roll_attack(ObjetivoSpec(bonus=bonus), medium, revolver.damage, scripted(8, 8, 8, 3))
-    assert hit.details["hit"] and hit.effects.damage == 3
+    assert hit.details["hit"]
+    assert hit.effects.damage == 3
     miss = roll_attack(ObjetivoSpec(bonus=bonus), medium, revolver.damage, scripted(7, 7, 7))
-    assert not miss.details["hit"] and miss.effects.damage is None
+    assert not miss.details["hit"]
+    assert miss.effects.damage is None
 
 
 def test_example_6_mandoble_exploding_damage(scripted):

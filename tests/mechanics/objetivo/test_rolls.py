@@ -211,7 +211,7 @@ def test_initiative_adds_the_target_die_and_explodes(scripted):
 def test_rolls_work_with_the_default_cryptographic_source():
     record = roll_check(ObjetivoSpec(bonus=5, difficulty=15))
     assert isinstance(record, RollRecord)
-    assert 6 <= record.result
+    assert record.result >= 6
 
 
 def test_record_serialises_to_plain_json_types():

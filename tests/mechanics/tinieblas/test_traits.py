@@ -48,16 +48,17 @@ def test_starting_willpower_is_aplomo_plus_compostura():
 def test_health_is_seven_boxes_by_default():
     assert health_boxes(4) == 7
     assert health_boxes(1, 3) == 7
+    assert health_boxes(5, 6) == 7
 
 
 def test_health_from_stamina_is_resistencia_plus_tamano():
-    # The seed's barman: Resistencia 4 has 9 health levels; the thug, Resistencia 5... 7.
+    # The seed's barman: Resistencia 4 and 9 health levels.
     assert health_boxes(4, 5, health_from_stamina=True) == 9
     assert health_boxes(3, 6, health_from_stamina=True) == 9
 
 
-def test_health_from_stamina_never_drops_below_the_seven_named_levels():
-    assert health_boxes(1, 5, health_from_stamina=True) == 7
+def test_health_from_stamina_may_give_fewer_than_seven_boxes():
+    assert health_boxes(1, 5, health_from_stamina=True) == 6
 
 
 def test_derived_returns_every_derived_trait():
