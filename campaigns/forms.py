@@ -24,7 +24,13 @@ class CampaignForm(forms.ModelForm):
 
     class Meta:
         model = Campaign
-        fields = ["name", "description", "system"]
+        fields = [
+            "name",
+            "description",
+            "system",
+            "max_characters_per_player",
+            "players_see_full_sheets",
+        ]
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
 
     def __init__(self, *args, **kwargs):

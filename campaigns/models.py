@@ -32,6 +32,12 @@ class Campaign(models.Model):
     system = models.CharField(_("rule system"), max_length=20, choices=System.choices)
     # Only the house rules a GM changed; defaults live in mechanics.rules.settings.
     house_rules = models.JSONField(_("house rules"), default=dict, blank=True)
+    max_characters_per_player = models.PositiveSmallIntegerField(
+        _("characters per player"), default=1
+    )
+    players_see_full_sheets = models.BooleanField(
+        _("players see each other's full sheets"), default=False
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("created by"),

@@ -14,6 +14,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from campaigns.models import Campaign, Membership, Role
+from characters.models import Character
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,39 @@ class CampaignAccess:
         return self.is_gm
 
 
+@dataclass(frozen=True)
+class CharacterAccess:
+    """What one user may do with one character sheet."""
+
+    access: CampaignAccess
+    character: Character
+
+    @property
+    def is_owner(self) -> bool:
+        return self.character.owner_id == self.access.membership.user_id
+
+    @property
+    def can_view_full(self) -> bool:
+        """The owner and GMs see everything; other players only if the campaign allows."""
+        if self.access.is_gm or self.is_owner:
+            return True
+        return self.access.is_player and self.access.campaign.players_see_full_sheets
+
+    @property
+    def can_edit_story(self) -> bool:
+        """Name, concept, description, notes and the current resource pools."""
+        return self.access.is_gm or (self.is_owner and self.access.can_write)
+
+    @property
+    def can_edit_traits(self) -> bool:
+        """Ratings change through XP spending or by a GM."""
+        return self.access.is_gm
+
+    @property
+    def can_view_history(self) -> bool:
+        return self.access.is_gm or self.is_owner
+
+
 def campaign_access(user, campaign_id: int) -> CampaignAccess:
     """The user's access to a campaign, or 404 when they are not a member."""
     if not user.is_authenticated:
@@ -66,6 +100,26 @@ def campaign_access(user, campaign_id: int) -> CampaignAccess:
     if membership is None:
         raise Http404
     return CampaignAccess(campaign=membership.campaign, membership=membership)
+
+
+def character_access(user, campaign_id: int, character_id: int) -> CharacterAccess:
+    """Access to a character of a campaign; 404 for non-members or a character elsewhere."""
+    access = campaign_access(user, campaign_id)
+    character = Character.objects.filter(pk=character_id, campaign_id=campaign_id).first()
+    if character is None:
+        raise Http404
+    character.campaign = access.campaign
+    return CharacterAccess(access=access, character=character)
+
+
+def may_create_character(access: CampaignAccess, owner_id: int | None) -> bool:
+    """Players create their own characters up to the campaign's limit; GMs create any."""
+    if access.is_gm:
+        return True
+    if not access.is_player or owner_id != access.membership.user_id:
+        return False
+    owned = access.campaign.characters.filter(owner_id=owner_id).count()
+    return owned < access.campaign.max_characters_per_player
 
 
 def require(allowed: bool) -> None:

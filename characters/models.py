@@ -1,11 +1,21 @@
+"""Character sheets for every rule system in one generic shape.
+
+Ratings, resources and items reference the engine's catalogue keys, so a fifth system
+brings its catalogue and an adapter in `characters/systems/`, and no migration of
+these tables. What is specific to one system but not a list (a Virtue, the health
+state, a specialization) lives in the `details` and `health` JSON fields.
+"""
+
+from __future__ import annotations
+
 from django.conf import settings
 from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 
 class Character(models.Model):
-    """A player character or NPC in one campaign. Sheets extend this (issue: sheets)."""
-
     campaign = models.ForeignKey(
         "campaigns.Campaign",
         verbose_name=_("campaign"),
@@ -19,15 +29,288 @@ class Character(models.Model):
         null=True,
         blank=True,
         related_name="characters",
+        help_text=_("The player who plays this character; empty for NPCs the GMs run."),
     )
-    name = models.CharField(_("name"), max_length=120)
     is_npc = models.BooleanField(_("NPC"), default=False)
+    name = models.CharField(_("name"), max_length=120)
+    concept = models.CharField(_("concept"), max_length=200, blank=True)
+    description = models.TextField(_("description"), blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+    # System-specific single values: virtue/vice, tamaño, moralidad, specialization...
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    # The engine's immutable health state, serialised with its to_dict().
+    health = models.JSONField(_("health"), default=dict, blank=True)
+    approved_over_budget = models.BooleanField(_("approved over budget"), default=False)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("approved by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
         verbose_name = _("character")
         verbose_name_plural = _("characters")
         ordering = ["name", "pk"]
+        indexes = [models.Index(fields=["campaign", "owner"])]
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("characters:sheet", args=[self.campaign_id, self.pk])
+
+    @property
+    def system(self) -> str:
+        return self.campaign.system
+
+
+class Trait(models.Model):
+    """A rated trait: attribute, characteristic or skill, by catalogue key."""
+
+    character = models.ForeignKey(
+        Character, verbose_name=_("character"), on_delete=models.CASCADE, related_name="traits"
+    )
+    key = models.CharField(_("key"), max_length=60)
+    kind = models.CharField(_("kind"), max_length=20)
+    # Only for traits outside the catalogue (custom Hitos skills, campaign lists).
+    name = models.CharField(_("name"), max_length=80, blank=True)
+    rating = models.SmallIntegerField(_("rating"), default=0)
+    # Progress toward the next rating: PdP in 3d6 + NdP.
+    progress = models.SmallIntegerField(_("progress"), default=0)
+
+    class Meta:
+        verbose_name = _("trait")
+        verbose_name_plural = _("traits")
+        ordering = ["character", "kind", "key"]
+        constraints = [
+            models.UniqueConstraint(fields=["character", "key"], name="trait_unique_key"),
+            models.CheckConstraint(condition=Q(rating__gte=0), name="trait_rating_not_negative"),
+            models.CheckConstraint(
+                condition=Q(progress__gte=0), name="trait_progress_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} {self.rating}"
+
+
+class Specialty(models.Model):
+    character = models.ForeignKey(
+        Character,
+        verbose_name=_("character"),
+        on_delete=models.CASCADE,
+        related_name="specialties",
+    )
+    skill_key = models.CharField(_("skill"), max_length=60)
+    name = models.CharField(_("specialty"), max_length=80)
+
+    class Meta:
+        verbose_name = _("specialty")
+        verbose_name_plural = _("specialties")
+        ordering = ["skill_key", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["character", "skill_key", "name"], name="specialty_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.skill_key}: {self.name}"
+
+
+class Merit(models.Model):
+    character = models.ForeignKey(
+        Character, verbose_name=_("character"), on_delete=models.CASCADE, related_name="merits"
+    )
+    # Catalogue key, or empty for a custom merit.
+    key = models.CharField(_("key"), max_length=60, blank=True)
+    name = models.CharField(_("name"), max_length=80)
+    rating = models.SmallIntegerField(_("rating"), default=1)
+    notes = models.CharField(_("notes"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("merit")
+        verbose_name_plural = _("merits")
+        ordering = ["name", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(rating__gte=1), name="merit_rating_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.rating}"
+
+
+class Resource(models.Model):
+    """A spendable pool: willpower, drama or destiny points, Prana, faith per deity."""
+
+    character = models.ForeignKey(
+        Character,
+        verbose_name=_("character"),
+        on_delete=models.CASCADE,
+        related_name="resources",
+    )
+    key = models.CharField(_("key"), max_length=60)
+    current = models.SmallIntegerField(_("current"), default=0)
+    # Null for pools with no fixed maximum (drama points).
+    maximum = models.SmallIntegerField(_("maximum"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("resource")
+        verbose_name_plural = _("resources")
+        ordering = ["character", "key"]
+        constraints = [
+            models.UniqueConstraint(fields=["character", "key"], name="resource_unique_key"),
+            models.CheckConstraint(
+                condition=Q(current__gte=0)
+                & (Q(maximum__isnull=True) | Q(current__lte=F("maximum"))),
+                name="resource_within_bounds",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} {self.current}/{self.maximum}"
+
+
+class Aspect(models.Model):
+    """A Hitos aspect: Concepto, Cita, Hito, Complicación, free or temporary."""
+
+    character = models.ForeignKey(
+        Character, verbose_name=_("character"), on_delete=models.CASCADE, related_name="aspects"
+    )
+    kind = models.CharField(_("kind"), max_length=20)
+    text = models.CharField(_("text"), max_length=200)
+    exhausted = models.BooleanField(_("exhausted"), default=False)
+    # "scene" or "session" for temporary aspects.
+    duration = models.CharField(_("duration"), max_length=10, blank=True)
+    position = models.PositiveSmallIntegerField(_("position"), default=0)
+
+    class Meta:
+        verbose_name = _("aspect")
+        verbose_name_plural = _("aspects")
+        ordering = ["position", "pk"]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Item(models.Model):
+    """Equipment: plain items, armour, weapons and shields (their stats in `data`)."""
+
+    class Kind(models.TextChoices):
+        ITEM = "item", _("Item")
+        ARMOUR = "armour", _("Armour")
+        WEAPON = "weapon", _("Weapon")
+        SHIELD = "shield", _("Shield")
+
+    character = models.ForeignKey(
+        Character, verbose_name=_("character"), on_delete=models.CASCADE, related_name="items"
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.ITEM)
+    name = models.CharField(_("name"), max_length=80)
+    weight_kg = models.DecimalField(_("weight (kg)"), max_digits=6, decimal_places=2, default=0)
+    data = models.JSONField(_("data"), default=dict, blank=True)
+    position = models.PositiveSmallIntegerField(_("position"), default=0)
+
+    class Meta:
+        verbose_name = _("item")
+        verbose_name_plural = _("items")
+        ordering = ["position", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(weight_kg__gte=0), name="item_weight_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SheetChange(models.Model):
+    """One recorded change to a sheet: who, when, which field, old and new value."""
+
+    character = models.ForeignKey(
+        Character, verbose_name=_("character"), on_delete=models.CASCADE, related_name="changes"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+    field = models.CharField(_("field"), max_length=120)
+    old_value = models.TextField(_("old value"), blank=True)
+    new_value = models.TextField(_("new value"), blank=True)
+
+    class Meta:
+        verbose_name = _("sheet change")
+        verbose_name_plural = _("sheet changes")
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["character", "-at"])]
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.old_value} → {self.new_value}"
+
+
+class CampaignTrait(models.Model):
+    """A campaign's own attribute or skill list (Dado objetivo: GM-defined)."""
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign",
+        verbose_name=_("campaign"),
+        on_delete=models.CASCADE,
+        related_name="trait_lists",
+    )
+    kind = models.CharField(_("kind"), max_length=20)
+    key = models.CharField(_("key"), max_length=60)
+    name = models.CharField(_("name"), max_length=80)
+    description = models.CharField(_("description"), max_length=300, blank=True)
+    position = models.PositiveSmallIntegerField(_("position"), default=0)
+
+    class Meta:
+        verbose_name = _("campaign trait")
+        verbose_name_plural = _("campaign traits")
+        ordering = ["kind", "position", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "key"], name="campaign_trait_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class XpEntry(models.Model):
+    """The XP ledger: awards, spends and corrections; append-only, the balance is the sum."""
+
+    class Kind(models.TextChoices):
+        AWARD = "award", _("Award")
+        SPEND = "spend", _("Spend")
+        CORRECTION = "correction", _("Correction")
+
+    character = models.ForeignKey(
+        Character, verbose_name=_("character"), on_delete=models.CASCADE, related_name="xp_entries"
+    )
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    amount = models.IntegerField(_("amount"))
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    breakdown = models.JSONField(_("breakdown"), default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("XP entry")
+        verbose_name_plural = _("XP entries")
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.character} {self.amount:+d}"

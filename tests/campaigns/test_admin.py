@@ -42,6 +42,7 @@ def test_gm_edits_their_campaign_in_the_admin(client, campaign, gm):
         "description": "",
         "system": "tinieblas",
         "house_rules": "{}",
+        "max_characters_per_player": "1",
         "memberships-TOTAL_FORMS": str(len(memberships)),
         "memberships-INITIAL_FORMS": str(len(memberships)),
         "memberships-MIN_NUM_FORMS": "0",

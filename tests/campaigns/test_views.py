@@ -21,6 +21,7 @@ def valid_campaign_data(**overrides):
         "name": "La Casa Usher",
         "description": "Terror gótico.",
         "system": "tinieblas",
+        "max_characters_per_player": 1,
         "rule_tinieblas_unskilled_penalty": "on",
         "rule_tinieblas_aggravated_heals_as_lethal": "on",
     }

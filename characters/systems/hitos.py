@@ -1,0 +1,82 @@
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+from characters.systems.base import (
+    HealthView,
+    ResourceSpec,
+    SheetSystem,
+    TraitSpec,
+    hours_in_words,
+)
+from mechanics.rules.hitos import catalogue, health, traits
+
+DRAMA_POINTS = "drama_points"
+
+
+class HitosSystem(SheetSystem):
+    key = "hitos"
+    name = "Hitos"
+
+    def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
+        return _SPECS
+
+    def resource_specs(self, ratings, details, rules) -> tuple[ResourceSpec, ...]:
+        start = int(rules.get("starting_drama_points", 3))
+        return (ResourceSpec(DRAMA_POINTS, "Puntos dramáticos", None, start),)
+
+    def aguante(self, ratings) -> int:
+        return traits.aguante(ratings.get("fortaleza", 1), ratings.get("voluntad", 1))
+
+    def derived(self, ratings, details, rules, items=()) -> list[tuple[str, str]]:
+        aguante = self.aguante(ratings)
+        return [
+            ("Aguante", str(aguante)),
+            ("Resistencia", str(traits.resistencia_max(aguante))),
+            (
+                "Defensa",
+                str(traits.defensa(ratings.get("reflejos", 1), ratings.get("combate", 0))),
+            ),
+            (
+                "Iniciativa",
+                "%d + C"
+                % traits.initiative_base(ratings.get("reflejos", 1), ratings.get("intelecto", 1)),
+            ),
+        ]
+
+    def state(self, stored, ratings) -> health.HitosHealth:
+        """Stored health with today's Aguante (lost points stay, capped by the new maximum)."""
+        aguante = self.aguante(ratings)
+        if not stored:
+            return health.HitosHealth(aguante=aguante)
+        state = health.HitosHealth.from_dict(dict(stored))
+        if state.aguante != aguante:
+            state = dataclasses.replace(state, aguante=aguante, lost=min(state.lost, 3 * aguante))
+        return state
+
+    def new_health(self, ratings, details, rules) -> dict:
+        return health.HitosHealth(aguante=self.aguante(ratings)).to_dict()
+
+    def health_view(self, stored, ratings, details, rules) -> HealthView:
+        state = self.state(stored, ratings)
+        to_full = health.time_to_full(state)
+        return HealthView(
+            state=state.state.name,
+            penalty=state.penalty,
+            cannot_act=not state.can_act,
+            time_to_heal=hours_in_words(int(to_full) if isinstance(to_full, Fraction) else None),
+            lines=(
+                ("Resistencia", f"{state.resistencia}/{state.resistencia_max}"),
+                ("Aguante", str(state.aguante)),
+            ),
+            states=state.temporary_aspects,
+        )
+
+
+_SPECS = tuple(
+    TraitSpec(t.key, t.name, "characteristic", "Características", t.minimum, t.maximum)
+    for t in catalogue.CHARACTERISTICS
+) + tuple(
+    TraitSpec(t.key, t.name, "skill", "Habilidades", t.minimum, t.maximum) for t in catalogue.SKILLS
+)

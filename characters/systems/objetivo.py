@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+from characters.systems.base import (
+    HealthView,
+    ResourceSpec,
+    SheetSystem,
+    TraitSpec,
+    hours_in_words,
+)
+from mechanics.rules.objetivo import catalogue, health, traits
+
+DESTINY_POINTS = "destiny_points"
+ATTRIBUTE = "attribute"
+SKILL = "skill"
+
+
+class ObjetivoSystem(SheetSystem):
+    """Dado objetivo: attribute and skill lists belong to the campaign (starter list default)."""
+
+    key = "objetivo"
+    name = "Dado objetivo"
+
+    def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
+        custom = list(campaign.trait_lists.all()) if campaign is not None else []
+        if not custom:
+            return _STARTER
+        low = {ATTRIBUTE: catalogue.ATTRIBUTES[0].minimum, SKILL: catalogue.SKILLS[0].minimum}
+        high = {ATTRIBUTE: catalogue.ATTRIBUTES[0].maximum, SKILL: catalogue.SKILLS[0].maximum}
+        return tuple(
+            TraitSpec(
+                t.key,
+                t.name,
+                t.kind,
+                _CATEGORY[t.kind],
+                low[t.kind],
+                high[t.kind],
+                t.description,
+                custom=True,
+            )
+            for t in custom
+        )
+
+    def resource_specs(self, ratings, details, rules) -> tuple[ResourceSpec, ...]:
+        return (ResourceSpec(DESTINY_POINTS, "Puntos de destino", None, 0),)
+
+    def max_pv(self, ratings) -> int:
+        return traits.pv(max(ratings.get("resistencia", 1), 1))
+
+    def derived(self, ratings, details, rules, items=()) -> list[tuple[str, str]]:
+        destreza = ratings.get("destreza", 1)
+        base = int(rules.get("defense_base", traits.DEFAULT_DEFENSE_BASE))
+        rows = [("PV", str(self.max_pv(ratings)))]
+        for key, label in (("armas_cc", "Defensa (Armas CC)"), ("pelea", "Defensa (Pelea)")):
+            if key in ratings:
+                rows.append((label, str(traits.defensa(destreza, ratings[key], base))))
+        rows.append(
+            (
+                "Iniciativa",
+                "%d + 1o3d10" % traits.initiative_base(destreza, ratings.get("percepcion", 1)),
+            )
+        )
+        return rows
+
+    def state(self, stored, ratings) -> health.ObjetivoHealth:
+        """Stored PV against today's maximum (a changed Resistencia resizes the track)."""
+        max_pv = self.max_pv(ratings)
+        if not stored:
+            return health.ObjetivoHealth(max_pv, max_pv)
+        return health.resize(health.ObjetivoHealth.from_dict(dict(stored)), max_pv)
+
+    def new_health(self, ratings, details, rules) -> dict:
+        max_pv = self.max_pv(ratings)
+        return health.ObjetivoHealth(max_pv, max_pv).to_dict()
+
+    def health_view(self, stored, ratings, details, rules) -> HealthView:
+        state = self.state(stored, ratings)
+        threshold = int(rules.get("incapacitated_threshold", 10))
+        status = health.status(state, threshold)
+        days = health.days_to_heal(state)
+        return HealthView(
+            state=status.name,
+            penalty=status.level_shift,
+            unconscious=status.unconscious,
+            dead=status.dead,
+            cannot_act=not status.can_act,
+            time_to_heal=hours_in_words(days * 24 if days else None),
+            lines=(("PV", f"{state.pv}/{state.max_pv}"),),
+        )
+
+
+_CATEGORY = {ATTRIBUTE: catalogue.ATTRIBUTE_CATEGORY, SKILL: catalogue.SKILL_CATEGORY}
+_STARTER = tuple(
+    TraitSpec(t.key, t.name, ATTRIBUTE, t.category, t.minimum, t.maximum, t.description)
+    for t in catalogue.ATTRIBUTES
+) + tuple(
+    TraitSpec(t.key, t.name, SKILL, t.category, t.minimum, t.maximum, t.description)
+    for t in catalogue.SKILLS
+)
