@@ -1,0 +1,7 @@
+"""Character URLs, under /campaigns/<campaign_id>/characters/."""
+
+from characters.views import creation, sheet, transfer
+
+app_name = "characters"
+
+urlpatterns = [*creation.urlpatterns, *sheet.urlpatterns, *transfer.urlpatterns]

@@ -1,0 +1,3 @@
+"""creation views."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""sheet views."""
+
+urlpatterns: list = []

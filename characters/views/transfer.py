@@ -1,0 +1,3 @@
+"""transfer views."""
+
+urlpatterns: list = []
