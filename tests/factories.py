@@ -40,3 +40,17 @@ class InvitationFactory(factory.django.DjangoModelFactory):
 
     campaign = factory.SubFactory(CampaignFactory)
     role = Role.PLAYER
+
+
+def make_character(campaign, owner=None, *, name="Lucía", user=None, **kwargs):
+    """A complete sheet made the way the site makes one (through the service)."""
+    from characters.services import character_create
+
+    return character_create(
+        campaign=campaign,
+        user=user or owner or campaign.created_by,
+        owner=owner,
+        name=name,
+        is_npc=owner is None,
+        **kwargs,
+    )
