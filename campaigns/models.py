@@ -168,3 +168,74 @@ class Invitation(models.Model):
         if self.max_uses is not None and self.uses >= self.max_uses:
             return "used_up"
         return "active"
+
+
+class Story(models.Model):
+    """A story arc (historia): a run of scenes."""
+
+    campaign = models.ForeignKey(
+        Campaign, verbose_name=_("campaign"), on_delete=models.CASCADE, related_name="stories"
+    )
+    title = models.CharField(_("title"), max_length=160)
+    summary = models.TextField(_("summary"), blank=True)
+    position = models.PositiveIntegerField(_("position"), default=0)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("story")
+        verbose_name_plural = _("stories")
+        ordering = ["campaign", "position", "pk"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Scene(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
+
+    campaign = models.ForeignKey(
+        Campaign, verbose_name=_("campaign"), on_delete=models.CASCADE, related_name="scenes"
+    )
+    story = models.ForeignKey(
+        Story,
+        verbose_name=_("story"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="scenes",
+    )
+    title = models.CharField(_("title"), max_length=160)
+    date = models.DateField(_("date"), null=True, blank=True)
+    session_number = models.PositiveIntegerField(_("session"), null=True, blank=True)
+    place = models.CharField(_("place"), max_length=160, blank=True)
+    summary = models.TextField(_("summary"), blank=True)
+    participants = models.ManyToManyField(
+        "characters.Character",
+        verbose_name=_("participants"),
+        related_name="scenes",
+        blank=True,
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("scene")
+        verbose_name_plural = _("scenes")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["campaign", "status"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "closed"]), name="scene_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaigns:scene", args=[self.campaign_id, self.pk])
