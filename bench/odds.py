@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mechanics.rules import SYSTEMS  # noqa: E402
+from mechanics.rules import SYSTEMS
 
 
 def clear_caches(system: str) -> None:

@@ -25,6 +25,16 @@ class RuleError(ValueError):
         super().__init__(template % params if params else template)
 
     def translated(self, gettext) -> str:
-        """Render with a translation function (Django's gettext on the web side)."""
+        """Render with a translation function (Django's gettext on the web side).
+
+        String parameters are translated too: callers pass names such as
+        gettext_noop("wound penalty") so the whole sentence reads in one language.
+        """
         text = gettext(self.template)
-        return text % self.params if self.params else text
+        if not self.params:
+            return text
+        params = {
+            key: gettext(value) if isinstance(value, str) and value else value
+            for key, value in self.params.items()
+        }
+        return text % params
