@@ -56,7 +56,7 @@ DRUG_DURATION_HOURS = 7
 LOSS_DIE = {None: 1, "positive": 0, "negative": 2}  # index into (m, C, M)
 
 
-def _hours(value: object, what: str = "hours") -> Fraction:
+def _hours(value: object, what: str = gettext_noop("hours")) -> Fraction:
     if isinstance(value, bool):
         raise RuleError(gettext_noop("%(what)s must be a number ≥ 0"), what=what)
     if isinstance(value, int | Fraction):
@@ -113,7 +113,7 @@ class HitosHealth:
                 gettext_noop("lost Resistencia must be between 0 and %(maximum)s"),
                 maximum=3 * self.aguante,
             )
-        progress = _hours(self.healing_progress, "healing progress")
+        progress = _hours(self.healing_progress, gettext_noop("healing progress"))
         if progress >= 1:
             raise RuleError(gettext_noop("healing progress must be below one point"))
         object.__setattr__(self, "healing_progress", progress)
@@ -127,7 +127,7 @@ class HitosHealth:
             raise RuleError(gettext_noop("a secuela lasts a scene or a session"))
         if self.drug is not None and self.drug not in DRUG_KINDS_BY_KEY:
             raise RuleError(gettext_noop("unknown drug kind %(drug)s"), drug=self.drug)
-        object.__setattr__(self, "drug_hours", _hours(self.drug_hours, "drug hours"))
+        object.__setattr__(self, "drug_hours", _hours(self.drug_hours, gettext_noop("drug hours")))
 
     @property
     def resistencia_max(self) -> int:

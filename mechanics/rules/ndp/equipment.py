@@ -67,7 +67,7 @@ class ArmourPiece:
     def __post_init__(self) -> None:
         body_part(self.part)
         _check_int("RD", self.rd, 0, 100)
-        _check_int("integrity", self.integrity, 0, 1_000)
+        _check_int(gettext_noop("integrity"), self.integrity, 0, 1_000)
         _check_weight(self.weight_kg)
 
     @property
@@ -110,7 +110,7 @@ class Weapon:
 
     def __post_init__(self) -> None:
         check_damage_type(self.damage_type)
-        _check_int("integrity", self.integrity, 0, 1_000)
+        _check_int(gettext_noop("integrity"), self.integrity, 0, 1_000)
         _check_weight(self.weight_kg)
         if self.skill not in WEAPON_SKILLS:
             raise RuleError(gettext_noop("unknown weapon skill %(key)s"), key=self.skill)
@@ -170,7 +170,7 @@ class Shield:
 
     def __post_init__(self) -> None:
         _check_int("GdC", self.gdc, 1, 10)
-        _check_int("integrity", self.integrity, 0, 1_000)
+        _check_int(gettext_noop("integrity"), self.integrity, 0, 1_000)
         _check_weight(self.weight_kg)
 
     @property
@@ -281,7 +281,7 @@ def regenerate_prana(current: int, maximum: int, hours: int) -> int:
     """Prana regenerates 1 per hour, up to the maximum."""
     _check_int("Prana", current, 0, 10_000)
     _check_int("maximum Prana", maximum, 0, 10_000)
-    _check_int("hours", hours, 0, 1_000_000)
+    _check_int(gettext_noop("hours"), hours, 0, 1_000_000)
     if current >= maximum:
         return current
     return min(maximum, current + PRANA_REGEN_PER_HOUR * hours)
@@ -289,8 +289,8 @@ def regenerate_prana(current: int, maximum: int, hours: int) -> int:
 
 def extra_prana(leve_wounds: int = 0, object_integrity: int = 0) -> int:
     """Extra sources: 1 Prana per own leve wound taken, 1 per 2 object integrity."""
-    _check_int("leve wounds", leve_wounds, 0, 1_000)
-    _check_int("object integrity", object_integrity, 0, 10_000)
+    _check_int(gettext_noop("leve wounds"), leve_wounds, 0, 1_000)
+    _check_int(gettext_noop("object integrity"), object_integrity, 0, 10_000)
     return leve_wounds + object_integrity // 2
 
 
@@ -319,7 +319,7 @@ def check_faith(faith_by_deity: dict[str, int], voluntad: int, religion: int) ->
         )
     limit = max_faith_per_deity(voluntad)
     for deity, faith in faith_by_deity.items():
-        _check_int("faith points", faith, 0, 10_000)
+        _check_int(gettext_noop("faith points"), faith, 0, 10_000)
         if faith > limit:
             raise RuleError(
                 gettext_noop("at most %(limit)s faith points for %(deity)s"),

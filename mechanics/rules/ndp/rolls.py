@@ -130,11 +130,11 @@ class NdpSpec:
         _check_dice(self.dice)
         _check_int("Gracias", self.gracias, 0, MAX_GRACIAS)
         _check_int("Desgracias", self.desgracias, 0, MAX_GRACIAS)
-        _check_int("bonus", self.bonus, -MAX_BONUS, MAX_BONUS)
+        _check_int(gettext_noop("bonus"), self.bonus, -MAX_BONUS, MAX_BONUS)
         if self.adversity is not None:
-            _check_int("adversity", self.adversity, 0, MAX_ADVERSITY)
+            _check_int(gettext_noop("adversity"), self.adversity, 0, MAX_ADVERSITY)
         if self.opposed_total is not None:
-            _check_int("opposed total", self.opposed_total, -MAX_OPPOSED, MAX_OPPOSED)
+            _check_int(gettext_noop("opposed total"), self.opposed_total, -MAX_OPPOSED, MAX_OPPOSED)
             if self.adversity is not None:
                 raise RuleError(
                     gettext_noop("a roll has either a fixed adversity or an opposed total")
@@ -294,7 +294,7 @@ def roll_opposed(
 
 def attack_desgracias(attack_number: int) -> int:
     """Desgracias of the n-th attack in a turn: the second takes one; no third."""
-    _check_int("attack number", attack_number, 1, 1_000)
+    _check_int(gettext_noop("attack number"), attack_number, 1, 1_000)
     if attack_number > MAX_ATTACKS_PER_TURN:
         raise RuleError(gettext_noop("at most 2 attacks per turn"))
     return attack_number - 1
@@ -302,7 +302,7 @@ def attack_desgracias(attack_number: int) -> int:
 
 def defence_desgracias(defence_number: int) -> int:
     """Desgracias of the n-th defence in a turn: each extra one adds one."""
-    _check_int("defence number", defence_number, 1, 1_000)
+    _check_int(gettext_noop("defence number"), defence_number, 1, 1_000)
     return defence_number - 1
 
 
@@ -351,7 +351,7 @@ def effective_rd(rd: int, damage_type: str, armour_integrity: int | None = None)
     _check_int("RD", rd, 0, 100)
     check_damage_type(damage_type)
     if armour_integrity is not None:
-        _check_int("armour integrity", armour_integrity, 0, 1_000)
+        _check_int(gettext_noop("armour integrity"), armour_integrity, 0, 1_000)
         if armour_integrity == 0:
             rd = min(rd, 1)
     return rd // 2 if damage_type == "contundente" else rd
@@ -371,7 +371,7 @@ def damage_result(
     attacker takes a leve wound instead); exceeding it costs the armour 1 integrity,
     when there is armour (RD > 0) to lose it.
     """
-    _check_int("damage", raw, 0, 100_000)
+    _check_int(gettext_noop("damage"), raw, 0, 100_000)
     rd_applied = effective_rd(rd, damage_type, armour_integrity)
     net = raw - rd_applied
     exceeded = net > 0
@@ -405,16 +405,16 @@ class DamageSpec:
     armour_integrity: int | None = None
 
     def __post_init__(self) -> None:
-        _check_int("damage die", self.sides, 0, 100)
-        _check_int("damage dice", self.count, 0 if self.sides == 0 else 1, 20)
-        _check_int("fixed damage", self.fixed, 0, 200)
+        _check_int(gettext_noop("damage die"), self.sides, 0, 100)
+        _check_int(gettext_noop("damage dice"), self.count, 0 if self.sides == 0 else 1, 20)
+        _check_int(gettext_noop("fixed damage"), self.fixed, 0, 200)
         _check_int("RD", self.rd, 0, 100)
         if self.damage_type not in DAMAGE_TYPE_KEYS:
             raise RuleError(gettext_noop("unknown damage type %(key)s"), key=self.damage_type)
         if self.sides == 0 and self.fixed == 0:
             raise RuleError(gettext_noop("a weapon needs a damage die or a fixed damage"))
         if self.armour_integrity is not None:
-            _check_int("armour integrity", self.armour_integrity, 0, 1_000)
+            _check_int(gettext_noop("armour integrity"), self.armour_integrity, 0, 1_000)
 
     def to_dict(self) -> dict:
         return {
@@ -474,9 +474,9 @@ class DivineSpec:
     def __post_init__(self) -> None:
         if isinstance(self.faith, int) and not isinstance(self.faith, bool) and self.faith < 1:
             raise RuleError(gettext_noop("at least 1 faith point is needed to conjure"))
-        _check_int("faith points", self.faith, 1, MAX_FAITH)
+        _check_int(gettext_noop("faith points"), self.faith, 1, MAX_FAITH)
         if self.target is not None:
-            _check_int("target", self.target, 1, 1_000)
+            _check_int(gettext_noop("target"), self.target, 1, 1_000)
 
     @property
     def threshold(self) -> int:
@@ -605,7 +605,7 @@ class DispelSpec:
 
     def __post_init__(self) -> None:
         _magic_fields(self)
-        _check_int("original adversity", self.original_adversity, 0, MAX_ADVERSITY)
+        _check_int(gettext_noop("original adversity"), self.original_adversity, 0, MAX_ADVERSITY)
 
     def check(self) -> NdpSpec:
         return NdpSpec(

@@ -133,13 +133,13 @@ def _amount(value: int, what: str) -> None:
 
 def apply_damage(health: ObjetivoHealth, damage: int) -> ObjetivoHealth:
     """Lose `damage` PV (never below −20)."""
-    _amount(damage, "damage")
+    _amount(damage, gettext_noop("damage"))
     return ObjetivoHealth(health.max_pv, max(DEAD_AT, health.pv - damage))
 
 
 def heal(health: ObjetivoHealth, amount: int) -> ObjetivoHealth:
     """Regain `amount` PV (GM-entered), up to the maximum; the dead do not heal."""
-    _amount(amount, "healing")
+    _amount(amount, gettext_noop("healing"))
     if health.dead and amount:
         raise RuleError(gettext_noop("a dead character does not heal"))
     return ObjetivoHealth(health.max_pv, min(health.max_pv, health.pv + amount))
@@ -147,7 +147,7 @@ def heal(health: ObjetivoHealth, amount: int) -> ObjetivoHealth:
 
 def rest(health: ObjetivoHealth, days: int, pv_per_day: int = HEALING_PV_PER_DAY) -> ObjetivoHealth:
     """Full days of rest: `pv_per_day` PV each (1 by default)."""
-    _amount(days, "days")
+    _amount(days, gettext_noop("days"))
     _amount(pv_per_day, "PV per day")
     return heal(health, days * pv_per_day)
 

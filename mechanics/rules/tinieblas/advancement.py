@@ -91,7 +91,7 @@ def xp_cost(trait: str, current: int, *, merit_key: str | None = None) -> int:
     """
     if trait not in TRAITS:
         raise RuleError(gettext_noop("Unknown kind of purchase “%(trait)s”"), trait=trait)
-    current = _check_int(current, "current rating")
+    current = _check_int(current, gettext_noop("current rating"))
     if trait == "specialty":
         if current < 0:
             raise RuleError(gettext_noop("A rating cannot be negative"))
@@ -127,7 +127,7 @@ def xp_cost_to(trait: str, current: int, target: int, *, merit_key: str | None =
     """
     if trait == "specialty":
         raise RuleError(gettext_noop("Specialties are bought one at a time"))
-    target = _check_int(target, "target rating")
+    target = _check_int(target, gettext_noop("target rating"))
     if target <= current:
         raise RuleError(gettext_noop("The target rating must be above the current one"))
     total = 0

@@ -111,8 +111,8 @@ class PoolSpec:
     def __post_init__(self) -> None:
         if not isinstance(self.modifiers, tuple):
             object.__setattr__(self, "modifiers", tuple(self.modifiers))
-        _check_int(self.attribute, "attribute", 0, MAX_RATING)
-        _check_int(self.skill, "skill", 0, MAX_RATING)
+        _check_int(self.attribute, gettext_noop("attribute"), 0, MAX_RATING)
+        _check_int(self.skill, gettext_noop("skill"), 0, MAX_RATING)
         if self.skill_category is None:
             if self.skill or self.specialty:
                 raise RuleError(gettext_noop("a skill needs its category"))
@@ -125,10 +125,10 @@ class PoolSpec:
                 raise RuleError(gettext_noop("modifier out of range ±5"))
             if modifier == 0:
                 raise RuleError(gettext_noop("a modifier cannot be 0"))
-        _check_int(self.extra_dice, "extra dice", -MAX_EXTRA_DICE, MAX_EXTRA_DICE)
+        _check_int(self.extra_dice, gettext_noop("extra dice"), -MAX_EXTRA_DICE, MAX_EXTRA_DICE)
         if self.willpower not in WILLPOWER_USES:
             raise RuleError(gettext_noop("willpower use must be none, dice or resistance"))
-        _check_int(self.willpower_pool, "willpower pool", 0, 10)
+        _check_int(self.willpower_pool, gettext_noop("willpower pool"), 0, 10)
         if self.willpower is not None and self.willpower_pool < 1:
             raise RuleError(gettext_noop("no willpower left"))
         if self.willpower == "resistance" and self.attribute_key not in RESISTANCE_ATTRIBUTES:
@@ -136,10 +136,10 @@ class PoolSpec:
                 gettext_noop("Willpower adds +2 only to Aplomo, Resistencia or Compostura")
             )
         check_again(self.again)
-        _check_int(self.attempts, "earlier attempts", 0, MAX_ATTEMPTS)
+        _check_int(self.attempts, gettext_noop("earlier attempts"), 0, MAX_ATTEMPTS)
         if self.wound_penalty == CANNOT_ACT:
             raise RuleError(gettext_noop("an Incapacitado character cannot act"))
-        _check_int(self.wound_penalty, "wound penalty", -10, 0)
+        _check_int(self.wound_penalty, gettext_noop("wound penalty"), -10, 0)
 
     def to_dict(self) -> dict:
         return {
@@ -351,7 +351,7 @@ def roll_dice(
     n: int, again: int | None = 10, rote: bool = False, rng: RandomSource | None = None
 ) -> RollRecord:
     """A bare roll of n d10 ("5d10 9-again") for a GM's free roller; n ≤ 0 is a chance die."""
-    _check_int(n, "dice", -MAX_DICE, MAX_DICE)
+    _check_int(n, gettext_noop("dice"), -MAX_DICE, MAX_DICE)
     check_again(again)
     throw = _throw(n, again, bool(rote), rng or default_rng())
     return RollRecord(
@@ -383,11 +383,11 @@ def roll_extended(
     (reached, out of rolls, or ended by a dramatic failure, which adds nothing).
     `outcome` grades this roll alone.
     """
-    _check_int(target, "target", 1, 1000)
-    _check_int(progress, "progress", 0, 1000)
-    _check_int(rolls_made, "rolls made", 0, 1000)
+    _check_int(target, gettext_noop("target"), 1, 1000)
+    _check_int(progress, gettext_noop("progress"), 0, 1000)
+    _check_int(rolls_made, gettext_noop("rolls made"), 0, 1000)
     if max_rolls is not None:
-        _check_int(max_rolls, "maximum rolls", 1, 1000)
+        _check_int(max_rolls, gettext_noop("maximum rolls"), 1, 1000)
         if rolls_made >= max_rolls:
             raise RuleError(gettext_noop("no rolls left for this extended action"))
     if progress >= target:
