@@ -7,7 +7,14 @@ engine's catalogue names and ranges, and turns stored values into what the sheet
 
 from __future__ import annotations
 
-from characters.systems.base import HealthView, ResourceSpec, SheetSystem, TraitSpec
+from characters.systems.base import (
+    DamageInput,
+    HealthChange,
+    HealthView,
+    ResourceSpec,
+    SheetSystem,
+    TraitSpec,
+)
 from characters.systems.hitos import HitosSystem
 from characters.systems.ndp import NdpSystem
 from characters.systems.objetivo import ObjetivoSystem
@@ -23,4 +30,12 @@ def get_system(key: str) -> SheetSystem:
     return SYSTEMS[key]
 
 
-__all__ = ["HealthView", "ResourceSpec", "SheetSystem", "TraitSpec", "get_system"]
+__all__ = [
+    "DamageInput",
+    "HealthChange",
+    "HealthView",
+    "ResourceSpec",
+    "SheetSystem",
+    "TraitSpec",
+    "get_system",
+]

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 
@@ -44,6 +46,31 @@ class HealthView:
     states: tuple[str, ...] = field(default_factory=tuple)
 
 
+@dataclass(frozen=True)
+class DamageInput:
+    """What a GM enters to hurt a character; each system reads the fields it uses.
+
+    `amount`: levels (tinieblas), points (hitos), the weapon roll or net damage (ndp),
+    PV (objetivo). `damage_type`: B/L/A (tinieblas), contundente/cortante (ndp).
+    `rd`: armour reduction (hitos, ndp). `part`: body part (ndp).
+    """
+
+    amount: int
+    damage_type: str = ""
+    rd: int = 0
+    part: str = ""
+    armour_integrity: int | None = None
+
+
+@dataclass(frozen=True)
+class HealthChange:
+    """A new health state, a one-line account of what happened, and any roll made."""
+
+    health: dict
+    summary: str
+    roll: object = None
+
+
 class SheetSystem:
     """Base adapter; each system overrides what it has.
 
@@ -52,6 +79,8 @@ class SheetSystem:
 
     key: str = ""
     name: str = ""
+    # Whether a GM edits the campaign's attribute and skill lists (CampaignTrait rows).
+    editable_trait_lists: bool = False
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         raise NotImplementedError
@@ -79,12 +108,74 @@ class SheetSystem:
     ) -> list[tuple[str, str]]:
         return []
 
+    def rating_label(self, spec: TraitSpec, rating: int) -> str:
+        """The catalogue's word for a rating ("Competente", "Débil"), or ""."""
+        return ""
+
+    def merit_ratings(self, key: str) -> tuple[int, ...]:
+        """Ratings a merit may have (catalogue key, or "" for a custom merit); () = no merits."""
+        return ()
+
     def new_health(self, ratings: Mapping[str, int], details: Mapping, rules: Mapping) -> dict:
+        return {}
+
+    # Checks for data that arrives whole (an imported file, an admin edit) rather than
+    # through the sheet's own forms. Each raises ValidationError (or the engine's
+    # RuleError) naming the problem, and returns the value to store.
+
+    def clean_details(self, details: Mapping, campaign) -> dict:
+        """This system's detail values checked (virtue, specialization, ...)."""
+        return dict(details)
+
+    def clean_health(
+        self, stored: Mapping, ratings: Mapping[str, int], details: Mapping, rules: Mapping
+    ) -> dict:
+        """A stored health state parsed by the engine's state class and serialised again."""
+        return dict(stored) if stored else self.new_health(ratings, details, rules)
+
+    def creation_problems(
+        self,
+        ratings: Mapping[str, int],
+        details: Mapping,
+        specialties: Sequence[tuple[str, str]],
+        merits: Sequence[tuple[str, str, int]],
+    ) -> list[str]:
+        """How a finished sheet breaks the creation rules, in words; [] if it has none
+        (or the system has no creation budgets)."""
+        return []
+
+    def max_progress(self) -> int:
+        """Highest progress a trait may hold toward its next rating (PdP); 0 = none kept."""
+        return 0
+
+    def aspect_slots(self) -> dict[str, int | None]:
+        """Aspect kinds a sheet has, with how many of each (None: any); {} = no aspects."""
+        return {}
+
+    def clean_item(self, kind: str, name: str, weight_kg: float, data: Mapping) -> dict:
+        """An item's stats checked by the engine; returns what `Item.data` stores."""
+        if kind != "item" or data:
+            raise ValidationError(
+                _("%(system)s sheets only keep plain items.") % {"system": self.name},
+                code="item_kind",
+            )
         return {}
 
     def health_view(
         self, health: Mapping, ratings: Mapping[str, int], details: Mapping, rules: Mapping
     ) -> HealthView:
+        raise NotImplementedError
+
+    def damage_types(self) -> tuple[tuple[str, str], ...]:
+        """(key, label) choices for the damage form; empty when the system has none."""
+        return ()
+
+    def apply_damage(
+        self, health: Mapping, ratings, details, rules, damage: DamageInput, rng=None
+    ) -> HealthChange:
+        raise NotImplementedError
+
+    def advance_time(self, health: Mapping, ratings, details, rules, hours: int) -> HealthChange:
         raise NotImplementedError
 
 

@@ -4,6 +4,7 @@ import dataclasses
 from fractions import Fraction
 
 from characters.systems.base import (
+    HealthChange,
     HealthView,
     ResourceSpec,
     SheetSystem,
@@ -58,6 +59,16 @@ class HitosSystem(SheetSystem):
     def new_health(self, ratings, details, rules) -> dict:
         return health.HitosHealth(aguante=self.aguante(ratings)).to_dict()
 
+    def clean_health(self, stored, ratings, details, rules) -> dict:
+        if not stored:
+            return self.new_health(ratings, details, rules)
+        state = health.HitosHealth.from_dict(dict(stored))
+        # Lost Resistencia must fit this sheet's Aguante (the engine checks it again).
+        return dataclasses.replace(state, aguante=self.aguante(ratings)).to_dict()
+
+    def aspect_slots(self) -> dict[str, int | None]:
+        return {kind.key: kind.slots for kind in catalogue.ASPECT_KINDS}
+
     def health_view(self, stored, ratings, details, rules) -> HealthView:
         state = self.state(stored, ratings)
         to_full = health.time_to_full(state)
@@ -72,6 +83,20 @@ class HitosSystem(SheetSystem):
             ),
             states=state.temporary_aspects,
         )
+
+    def apply_damage(self, stored, ratings, details, rules, damage, rng=None) -> HealthChange:
+        net = max(0, damage.amount - damage.rd)
+        new, test = health.apply_damage(
+            self.state(stored, ratings),
+            net,
+            rng,
+            equal_succeeds=bool(rules.get("equal_succeeds")),
+        )
+        return HealthChange(new.to_dict(), f"{net} (RD {damage.rd})", test)
+
+    def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
+        new = health.heal(self.state(stored, ratings), hours)
+        return HealthChange(new.to_dict(), f"{hours} h")
 
 
 _SPECS = tuple(

@@ -1,13 +1,17 @@
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
 from characters.systems.base import (
+    HealthChange,
     HealthView,
     ResourceSpec,
     SheetSystem,
     TraitSpec,
     hours_in_words,
 )
-from mechanics.rules.ndp import catalogue, equipment, health
+from mechanics.rules.ndp import catalogue, equipment, health, rolls
 
 PRANA = "prana"
 
@@ -45,11 +49,51 @@ class NdpSystem(SheetSystem):
             ("Divinidades (máx.)", str(equipment.max_deities(ratings.get("religion", 0)))),
         ]
 
+    def rating_label(self, spec: TraitSpec, rating: int) -> str:
+        return catalogue.mastery(rating).name if rating >= 0 else ""
+
     def new_health(self, ratings, details, rules) -> dict:
         return health.NdpHealth().to_dict()
 
+    def clean_details(self, details, campaign) -> dict:
+        cleaned = dict(details)
+        deities = cleaned.get("deities", {})
+        if not isinstance(deities, dict) or not all(
+            isinstance(key, str) and isinstance(name, str) and 0 < len(name) <= 80
+            for key, name in deities.items()
+        ):
+            raise ValidationError(
+                _("Deities must map a key to a name of at most 80 characters."),
+                code="bad_deities",
+            )
+        return cleaned
+
+    def clean_health(self, stored, ratings, details, rules) -> dict:
+        if not stored:
+            return self.new_health(ratings, details, rules)
+        return health.NdpHealth.from_dict(dict(stored)).to_dict()
+
+    def max_progress(self) -> int:
+        return catalogue.PDP_PER_LEVEL - 1
+
+    def clean_item(self, kind, name, weight_kg, data) -> dict:
+        engine_class = _ITEM_CLASSES.get(kind)
+        if engine_class is None:
+            raise ValidationError(_("Unknown kind of item: %(kind)s.") % {"kind": kind})
+        try:
+            stats = engine_class.from_dict({**data, "name": name, "weight_kg": weight_kg})
+        except TypeError:
+            raise ValidationError(
+                _("%(name)s: these stats do not fit its kind of item.") % {"name": name},
+                code="bad_item",
+            ) from None
+        stored = stats.to_dict()
+        stored.pop("name")
+        stored.pop("weight_kg")
+        return stored
+
     def health_view(self, stored, ratings, details, rules) -> HealthView:
-        state = health.NdpHealth.from_dict(dict(stored)) if stored else health.NdpHealth()
+        state = self.state(stored)
         summary = state.summary()
         lines = tuple(
             (
@@ -73,8 +117,37 @@ class NdpSystem(SheetSystem):
             states=names,
         )
 
+    def damage_types(self) -> tuple[tuple[str, str], ...]:
+        return tuple((t.key, t.name) for t in catalogue.DAMAGE_TYPES)
+
+    def state(self, stored) -> health.NdpHealth:
+        return health.NdpHealth.from_dict(dict(stored)) if stored else health.NdpHealth()
+
+    def apply_damage(self, stored, ratings, details, rules, damage, rng=None) -> HealthChange:
+        result = rolls.damage_result(
+            damage.amount,
+            damage.rd,
+            damage.damage_type,
+            armour_integrity=damage.armour_integrity,
+        )
+        state = self.state(stored)
+        if result.tier is not None:
+            state = health.apply_wound(state, damage.part, result.tier, damage.damage_type)
+        part = catalogue.body_part(damage.part).name
+        tier = result.tier or "sin herida"
+        return HealthChange(state.to_dict(), f"{part}: {result.net} → {tier}", result)
+
+    def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
+        return HealthChange(health.heal(self.state(stored), hours).to_dict(), f"{hours} h")
+
 
 _SPECS = tuple(
     TraitSpec(s.key, s.name, "skill", s.category, s.minimum, s.maximum, s.description)
     for s in catalogue.SKILLS
 )
+_ITEM_CLASSES = {
+    "item": equipment.Item,
+    "armour": equipment.ArmourPiece,
+    "weapon": equipment.Weapon,
+    "shield": equipment.Shield,
+}

@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
 from characters.systems.base import (
+    HealthChange,
     HealthView,
     ResourceSpec,
     SheetSystem,
@@ -19,6 +23,7 @@ class ObjetivoSystem(SheetSystem):
 
     key = "objetivo"
     name = "Dado objetivo"
+    editable_trait_lists = True
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         custom = list(campaign.trait_lists.all()) if campaign is not None else []
@@ -72,6 +77,26 @@ class ObjetivoSystem(SheetSystem):
         max_pv = self.max_pv(ratings)
         return health.ObjetivoHealth(max_pv, max_pv).to_dict()
 
+    def clean_details(self, details, campaign) -> dict:
+        cleaned = dict(details)
+        # The scene it was last used in belongs to the campaign the sheet came from.
+        cleaned.pop("specialization_used_scene", None)
+        if not isinstance(cleaned.get("destiny_returned", False), bool):
+            raise ValidationError(_("“destiny_returned” must be true or false."))
+        chosen = cleaned.get("specialization")
+        skills = {spec.key for spec in self.trait_specs(campaign) if spec.kind == SKILL}
+        if chosen not in (None, "") and chosen not in skills:
+            raise ValidationError(
+                _("The specialization %(key)s is not a skill of this campaign.") % {"key": chosen},
+                code="unknown_specialization",
+            )
+        return cleaned
+
+    def clean_health(self, stored, ratings, details, rules) -> dict:
+        if not stored:
+            return self.new_health(ratings, details, rules)
+        return self.state(stored, ratings).to_dict()
+
     def health_view(self, stored, ratings, details, rules) -> HealthView:
         state = self.state(stored, ratings)
         threshold = int(rules.get("incapacitated_threshold", 10))
@@ -86,6 +111,15 @@ class ObjetivoSystem(SheetSystem):
             time_to_heal=hours_in_words(days * 24 if days else None),
             lines=(("PV", f"{state.pv}/{state.max_pv}"),),
         )
+
+    def apply_damage(self, stored, ratings, details, rules, damage, rng=None) -> HealthChange:
+        new = health.apply_damage(self.state(stored, ratings), damage.amount)
+        return HealthChange(new.to_dict(), f"−{damage.amount} PV")
+
+    def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
+        # The engine heals by whole days of rest; shorter rests heal nothing.
+        new = health.rest(self.state(stored, ratings), hours // 24)
+        return HealthChange(new.to_dict(), f"{hours} h")
 
 
 _CATEGORY = {ATTRIBUTE: catalogue.ATTRIBUTE_CATEGORY, SKILL: catalogue.SKILL_CATEGORY}

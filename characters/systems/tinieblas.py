@@ -1,15 +1,20 @@
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
 from characters.systems.base import (
+    HealthChange,
     HealthView,
     ResourceSpec,
     SheetSystem,
     TraitSpec,
     duration_in_words,
 )
-from mechanics.rules.tinieblas import catalogue, health, traits
+from mechanics.rules.tinieblas import catalogue, creation, health, traits
 
 WILLPOWER = "fuerza_de_voluntad"
 MORALITY = "moralidad"
@@ -47,6 +52,19 @@ class TinieblasSystem(SheetSystem):
             ("Salud", str(values["salud"])),
         ]
 
+    def rating_label(self, spec: TraitSpec, rating: int) -> str:
+        if spec.key == WILLPOWER and rating >= 1:
+            return catalogue.willpower_label(rating)
+        if spec.kind == "skill" and 0 <= rating <= spec.maximum:
+            return catalogue.skill_label(rating)
+        return ""
+
+    def merit_ratings(self, key: str) -> tuple[int, ...]:
+        if not key:
+            return catalogue.CUSTOM_MERIT_RATINGS
+        merit = catalogue.find_merit(key)
+        return merit.ratings if merit else ()
+
     def boxes(self, ratings, details, rules) -> int:
         return health.track_size(
             ratings.get("resistencia", 1),
@@ -67,6 +85,46 @@ class TinieblasSystem(SheetSystem):
     def new_health(self, ratings, details, rules) -> dict:
         return health.HealthTrack(boxes=self.boxes(ratings, details, rules)).to_dict()
 
+    def clean_details(self, details, campaign) -> dict:
+        cleaned = dict(details)
+        choices = (("virtue", catalogue.VIRTUES, "Virtud"), ("vice", catalogue.VICES, "Vicio"))
+        for field, options, label in choices:
+            value = cleaned.get(field)
+            if value not in (None, "") and value not in {item.key for item in options}:
+                raise ValidationError(
+                    _("Unknown %(what)s: %(value)s.") % {"what": label, "value": value},
+                    code="unknown_detail",
+                )
+        if "tamano" in cleaned:
+            # The engine refuses what it cannot use (not a whole number, below 1).
+            traits.derived({}, cleaned["tamano"])
+        return cleaned
+
+    def creation_problems(self, ratings, details, specialties, merits) -> list[str]:
+        draft = creation.CreationDraft(
+            attributes={a.key: ratings.get(a.key, 1) for a in catalogue.ATTRIBUTES},
+            skills={s.key: ratings.get(s.key, 0) for s in catalogue.SKILLS},
+            specialties=tuple(specialties),
+            merits=tuple((key or name, rating) for key, name, rating in merits),
+            virtue=details.get("virtue") or None,
+            vice=details.get("vice") or None,
+            willpower=ratings.get(WILLPOWER),
+        )
+        problems = [p.translated(_) for p in creation.check_creation(draft).problems]
+        if ratings.get(MORALITY, traits.MORALIDAD_START) != traits.MORALIDAD_START:
+            problems.append(_("Moralidad starts at %(value)s.") % {"value": traits.MORALIDAD_START})
+        return problems
+
+    def clean_health(self, stored, ratings, details, rules) -> dict:
+        if not stored:
+            return self.new_health(ratings, details, rules)
+        track = health.HealthTrack.from_dict(dict(stored))
+        boxes = self.boxes(ratings, details, rules)
+        if track.boxes != boxes:
+            # Re-validated at this sheet's size: too many marks are refused.
+            track = dataclasses.replace(track, boxes=boxes)
+        return track.to_dict()
+
     def health_view(self, stored, ratings, details, rules) -> HealthView:
         track = self.track(stored, ratings, details, rules)
         marks = track.marks.ljust(track.boxes)
@@ -85,6 +143,26 @@ class TinieblasSystem(SheetSystem):
                 for index, mark in enumerate(marks)
             ),
         )
+
+    def damage_types(self) -> tuple[tuple[str, str], ...]:
+        return DAMAGE_TYPES
+
+    def apply_damage(self, stored, ratings, details, rules, damage, rng=None) -> HealthChange:
+        track = health.apply(
+            self.track(stored, ratings, details, rules), damage.damage_type, damage.amount
+        )
+        return HealthChange(track.to_dict(), f"{damage.amount} {damage.damage_type}")
+
+    def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
+        track = health.heal(
+            self.track(stored, ratings, details, rules),
+            hours,
+            aggravated_as_lethal=bool(rules.get("aggravated_heals_as_lethal", True)),
+        )
+        return HealthChange(track.to_dict(), f"{hours} h")
+
+
+DAMAGE_TYPES = (("B", "Contundente"), ("L", "Letal"), ("A", "Agravado"))
 
 
 def _build_specs() -> tuple[TraitSpec, ...]:
