@@ -15,6 +15,16 @@ def house_rule_field_name(system: str, key: str) -> str:
     return f"rule_{system}_{key}"
 
 
+# Campaign settings stored as model fields (the services take them as `options`).
+OPTION_FIELDS = (
+    "max_characters_per_player",
+    "players_see_full_sheets",
+    "xp_rubric",
+    "xp_purchases_need_approval",
+    "hitos_drama_sacrifice",
+)
+
+
 class CampaignForm(forms.ModelForm):
     """Name, description, system, and the house rules of every system.
 
@@ -30,6 +40,7 @@ class CampaignForm(forms.ModelForm):
             "system",
             "max_characters_per_player",
             "players_see_full_sheets",
+            *OPTION_FIELDS[2:],
         ]
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
 
@@ -37,6 +48,18 @@ class CampaignForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["system"].choices = System.choices
         self.fields["name"].widget.attrs["autofocus"] = True
+        rubric = self.fields["xp_rubric"]
+        rubric.widget = forms.NullBooleanSelect()
+        # "unknown" is the stored None: the system decides (on for Mundo de Tinieblas only).
+        rubric.widget.choices = [
+            ("unknown", _("As the system says (on for Mundo de Tinieblas)")),
+            ("true", _("On: Interpretación, Ideas, Diario…")),
+            ("false", _("Off: a plain XP amount per character")),
+        ]
+        rubric.help_text = _("How the GM awards XP at the end of each scene.")
+        self.fields["hitos_drama_sacrifice"].help_text = _(
+            "Hitos only: one drama point, given up for good, raises a skill by one."
+        )
         instance_rules = self.instance.rules if self.instance.pk else {}
         for system, defs in SYSTEM_SETTINGS.items():
             for setting in defs:
@@ -58,6 +81,10 @@ class CampaignForm(forms.ModelForm):
                     )
                 field.system = system
                 self.fields[house_rule_field_name(system, setting.key)] = field
+
+    def options(self) -> dict:
+        """The settings the campaign services store as they are."""
+        return {field: self.cleaned_data[field] for field in OPTION_FIELDS}
 
     def house_rule_groups(self):
         """(system value, label, bound fields) for the template."""

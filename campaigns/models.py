@@ -38,6 +38,15 @@ class Campaign(models.Model):
     players_see_full_sheets = models.BooleanField(
         _("players see each other's full sheets"), default=False
     )
+    # Per-scene XP rubric (Interpretación, Ideas, Diario…). None follows the system: on for
+    # Mundo de Tinieblas, whose seed defines it, off for the others (a plain XP amount).
+    xp_rubric = models.BooleanField(_("XP award rubric"), null=True, blank=True, default=None)
+    xp_purchases_need_approval = models.BooleanField(
+        _("XP purchases wait for a GM's approval"), default=False
+    )
+    hitos_drama_sacrifice = models.BooleanField(
+        _("Players may sacrifice a drama point to raise a skill"), default=False
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("created by"),
@@ -72,6 +81,13 @@ class Campaign(models.Model):
     @property
     def house_rule_defs(self):
         return SYSTEM_SETTINGS[self.system]
+
+    @property
+    def uses_xp_rubric(self) -> bool:
+        """The stored choice, or the system's default (only Mundo de Tinieblas has one)."""
+        if self.xp_rubric is None:
+            return self.system == System.TINIEBLAS
+        return self.xp_rubric
 
 
 class Membership(models.Model):
@@ -239,3 +255,94 @@ class Scene(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("campaigns:scene", args=[self.campaign_id, self.pk])
+
+
+class DiaryEntry(models.Model):
+    """A player's diary (diario) for one scene and one of their characters."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+
+    class Visibility(models.TextChoices):
+        GROUP = "group", _("Shared with the group")
+        GM_ONLY = "gm_only", _("Only the GM")
+
+    scene = models.ForeignKey(
+        Scene, verbose_name=_("scene"), on_delete=models.CASCADE, related_name="diary_entries"
+    )
+    character = models.ForeignKey(
+        "characters.Character",
+        verbose_name=_("character"),
+        on_delete=models.CASCADE,
+        related_name="diary_entries",
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("author"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    body = models.TextField(_("text"), help_text=_("Markdown."))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    visibility = models.CharField(
+        _("visible to"), max_length=10, choices=Visibility.choices, default=Visibility.GROUP
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    # First publication: where the entry sits in the scene's timeline.
+    published_at = models.DateTimeField(_("published"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("diary entry")
+        verbose_name_plural = _("diary entries")
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["scene", "character"], name="diary_one_per_scene"),
+            models.CheckConstraint(
+                condition=Q(status__in=["draft", "published"]), name="diary_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(visibility__in=["group", "gm_only"]), name="diary_visibility_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character} · {self.scene}"
+
+    @property
+    def is_published(self) -> bool:
+        return self.status == self.Status.PUBLISHED
+
+    @property
+    def is_gm_only(self) -> bool:
+        return self.visibility == self.Visibility.GM_ONLY
+
+
+class SceneNote(models.Model):
+    """A GM's private note on a scene; players and observers never see it."""
+
+    scene = models.ForeignKey(
+        Scene, verbose_name=_("scene"), on_delete=models.CASCADE, related_name="gm_notes"
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("author"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    body = models.TextField(_("text"), help_text=_("Markdown."))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("GM note")
+        verbose_name_plural = _("GM notes")
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.scene} · {self.created_at:%Y-%m-%d}"

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from campaigns.models import Campaign, Membership, Role
+from campaigns.models import Campaign, DiaryEntry, Membership, Role
 from characters.models import Character
 
 
@@ -54,6 +54,21 @@ class CampaignAccess:
         """Edit the campaign, its house rules, members and invitations."""
         return self.is_gm
 
+    @property
+    def can_award_xp(self) -> bool:
+        """Award per-scene XP, adjust balances and decide XP purchases."""
+        return self.is_gm
+
+    @property
+    def can_free_roll(self) -> bool:
+        """Roll any dice expression (the free roller) and make secret rolls."""
+        return self.is_gm
+
+    @property
+    def can_run_scenes(self) -> bool:
+        """Create and edit stories and scenes, close and reopen scenes, keep GM notes."""
+        return self.is_gm
+
 
 @dataclass(frozen=True)
 class CharacterAccess:
@@ -87,6 +102,16 @@ class CharacterAccess:
     def can_view_history(self) -> bool:
         return self.access.is_gm or self.is_owner
 
+    @property
+    def can_spend_xp(self) -> bool:
+        """The owner (unless only an observer now) and GMs buy with the character's XP."""
+        return self.access.is_gm or (self.is_owner and self.access.can_write)
+
+    @property
+    def can_roll(self) -> bool:
+        """The owner (unless only an observer now) and GMs roll for a character."""
+        return self.access.is_gm or (self.is_owner and self.access.can_write)
+
 
 def campaign_access(user, campaign_id: int) -> CampaignAccess:
     """The user's access to a campaign, or 404 when they are not a member."""
@@ -112,13 +137,19 @@ def character_access(user, campaign_id: int, character_id: int) -> CharacterAcce
     return CharacterAccess(access=access, character=character)
 
 
-def may_create_character(access: CampaignAccess, owner_id: int | None) -> bool:
-    """Players create their own characters up to the campaign's limit; GMs create any."""
+def may_create_character(
+    access: CampaignAccess, owner_id: int | None, *, owned: int | None = None
+) -> bool:
+    """Players create their own characters up to the campaign's limit; GMs create any.
+
+    `owned` is how many characters the owner already has here, for callers that have
+    them loaded (saves a query); counted when not given."""
     if access.is_gm:
         return True
     if not access.is_player or owner_id != access.membership.user_id:
         return False
-    owned = access.campaign.characters.filter(owner_id=owner_id).count()
+    if owned is None:
+        owned = access.campaign.characters.filter(owner_id=owner_id).count()
     return owned < access.campaign.max_characters_per_player
 
 
@@ -148,3 +179,30 @@ def may_administer_campaign(user, campaign_id: int | None) -> bool:
     if campaign_id is None:
         return False
     return campaigns_run_by(user).filter(pk=campaign_id).exists()
+
+
+def visible_diaries(access: CampaignAccess, queryset: QuerySet) -> QuerySet:
+    """The diary entries this member may read, wherever they are listed or counted.
+
+    Authors always see their own entries (drafts too). Otherwise only published entries
+    count: GMs read them all, players and observers only those shared with the group.
+    """
+    published = Q(status=DiaryEntry.Status.PUBLISHED)
+    if not access.is_gm:
+        published &= Q(visibility=DiaryEntry.Visibility.GROUP)
+    return queryset.filter(published | Q(author_id=access.membership.user_id))
+
+
+def visible_scene_notes(access: CampaignAccess, queryset: QuerySet) -> QuerySet:
+    """GM notes: only GMs ever see them (lists and counts alike)."""
+    return queryset if access.is_gm else queryset.none()
+
+
+def visible_rolls(access: CampaignAccess, queryset: QuerySet) -> QuerySet:
+    """Secret rolls are for GMs only."""
+    return queryset if access.is_gm else queryset.filter(secret=False)
+
+
+def may_write_diary(access: CampaignAccess, character: Character) -> bool:
+    """A member who writes (not an observer) keeps the diary of the characters they own."""
+    return access.can_write and character.owner_id == access.membership.user_id

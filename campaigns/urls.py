@@ -1,6 +1,7 @@
 from django.urls import path
 
-from campaigns import views
+from campaigns import views, views_chronicle
+from characters import views_xp
 
 app_name = "campaigns"
 
@@ -26,4 +27,51 @@ urlpatterns = [
         name="member_remove",
     ),
     path("join/<str:token>/", views.invitation_open, name="invitation"),
+    # The chronicle: stories, scenes, diaries and GM notes.
+    path("<int:campaign_id>/scenes/", views_chronicle.timeline, name="timeline"),
+    path("<int:campaign_id>/scenes/new/", views_chronicle.scene_create, name="scene_create"),
+    path("<int:campaign_id>/scenes/<int:scene_id>/", views_chronicle.scene_detail, name="scene"),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/edit/",
+        views_chronicle.scene_edit,
+        name="scene_edit",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/close/",
+        views_chronicle.scene_close,
+        name="scene_close",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/reopen/",
+        views_chronicle.scene_reopen,
+        name="scene_reopen",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/diary/<int:character_id>/",
+        views_chronicle.diary_edit,
+        name="diary",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/notes/",
+        views_chronicle.scene_note_create,
+        name="scene_note_create",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/notes/<int:note_id>/",
+        views_chronicle.scene_note_edit,
+        name="scene_note_edit",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/notes/<int:note_id>/delete/",
+        views_chronicle.scene_note_delete,
+        name="scene_note_delete",
+    ),
+    path("<int:campaign_id>/stories/new/", views_chronicle.story_create, name="story_create"),
+    path(
+        "<int:campaign_id>/stories/<int:story_id>/edit/",
+        views_chronicle.story_edit,
+        name="story_edit",
+    ),
+    # Per-scene XP awards and the campaign's XP log (views in characters/views_xp.py).
+    *views_xp.campaign_urlpatterns,
 ]

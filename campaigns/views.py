@@ -13,7 +13,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaigns import services
 from campaigns.forms import CampaignForm, InvitationForm, MemberRoleForm
 from campaigns.models import Invitation, Membership, Role
-from campaigns.permissions import campaign_access, require
+from campaigns.permissions import campaign_access, may_create_character, require
+from campaigns.views_chronicle import scenes_for
+
+LATEST_SCENES = 5
 
 
 @login_required
@@ -37,6 +40,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
             description=form.cleaned_data["description"],
             system=form.cleaned_data["system"],
             house_rules=form.cleaned_data["house_rules"],
+            options=form.options(),
         )
         messages.success(request, _("Campaign created. Invite your players from here."))
         return redirect(campaign)
@@ -51,6 +55,13 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     invitations = (
         campaign.invitations.filter(revoked_at__isnull=True)[:20] if access.can_manage else []
     )
+    # Every member sees every character's public view; the list is loaded once here
+    # so the "New character" check needs no extra query.
+    characters = list(
+        campaign.characters.select_related("owner").defer(
+            "description", "notes", "details", "health"
+        )
+    )
     context = {
         "access": access,
         "campaign": campaign,
@@ -58,7 +69,14 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "invitations": invitations,
         "invitation_form": InvitationForm(),
         "role_choices": Role.choices,
-        "characters": campaign.characters.select_related("owner").all(),
+        # One query: the latest scenes with the counts this member may see.
+        "latest_scenes": scenes_for(access)[:LATEST_SCENES],
+        "characters": characters,
+        "may_create_character": may_create_character(
+            access,
+            access.membership.user_id,
+            owned=sum(1 for c in characters if c.owner_id == access.membership.user_id),
+        ),
     }
     return render(request, "campaigns/campaign_detail.html", context)
 
@@ -77,6 +95,7 @@ def campaign_edit(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 description=form.cleaned_data["description"],
                 system=form.cleaned_data["system"],
                 house_rules=form.cleaned_data["house_rules"],
+                options=form.options(),
             )
         except ValidationError as error:
             form.add_error("system", error)

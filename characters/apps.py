@@ -5,3 +5,7 @@ from django.utils.translation import gettext_lazy as _
 class CharactersConfig(AppConfig):
     name = "characters"
     verbose_name = _("Characters")
+
+    def ready(self) -> None:
+        # XP awards join the scene timeline (campaigns.chronicle).
+        from characters import xp_timeline  # noqa: F401

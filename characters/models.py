@@ -49,6 +49,9 @@ class Character(models.Model):
         blank=True,
         related_name="+",
     )
+    # The sum of the XP ledger, kept in step by the services in the same transaction as
+    # each entry; the database refuses a negative balance.
+    xp_balance = models.IntegerField(_("XP balance"), default=0, editable=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -57,6 +60,11 @@ class Character(models.Model):
         verbose_name_plural = _("characters")
         ordering = ["name", "pk"]
         indexes = [models.Index(fields=["campaign", "owner"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(xp_balance__gte=0), name="character_xp_balance_not_negative"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -283,8 +291,27 @@ class CampaignTrait(models.Model):
         return self.name
 
 
+class XpEntryQuerySet(models.QuerySet):
+    """The ledger is append-only: bulk updates and deletes are refused.
+
+    (Deleting a whole character still cascades: Django's collector deletes rows
+    without going through this queryset.)
+    """
+
+    def update(self, **kwargs):
+        raise TypeError("XP entries are append-only: record a correction instead.")
+
+    def delete(self):
+        raise TypeError("XP entries are append-only: record a correction instead.")
+
+
 class XpEntry(models.Model):
-    """The XP ledger: awards, spends and corrections; append-only, the balance is the sum."""
+    """The XP ledger: awards, spends and corrections; append-only, the balance is the sum.
+
+    Each entry stores the balance it left (`balance_after`), written in the same
+    transaction that moves `Character.xp_balance`, so the ledger can be checked line by
+    line and the chart of XP over time needs no running sums.
+    """
 
     class Kind(models.TextChoices):
         AWARD = "award", _("Award")
@@ -294,8 +321,19 @@ class XpEntry(models.Model):
     character = models.ForeignKey(
         Character, verbose_name=_("character"), on_delete=models.CASCADE, related_name="xp_entries"
     )
+    # The scene an award (or its correction) is for; the title is also kept in the
+    # breakdown, so the entry still reads right if the scene is deleted.
+    scene = models.ForeignKey(
+        "campaigns.Scene",
+        verbose_name=_("scene"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="xp_entries",
+    )
     kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
     amount = models.IntegerField(_("amount"))
+    balance_after = models.IntegerField(_("balance after"), default=0)
     reason = models.CharField(_("reason"), max_length=200, blank=True)
     breakdown = models.JSONField(_("breakdown"), default=dict, blank=True)
     created_by = models.ForeignKey(
@@ -307,10 +345,172 @@ class XpEntry(models.Model):
     )
     created_at = models.DateTimeField(_("when"), auto_now_add=True)
 
+    objects = XpEntryQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("XP entry")
         verbose_name_plural = _("XP entries")
         ordering = ["created_at", "pk"]
+        indexes = [
+            models.Index(fields=["character", "created_at"]),
+            models.Index(fields=["scene", "character"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(balance_after__gte=0), name="xp_entry_balance_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="award", amount__gte=0)
+                | Q(kind="spend", amount__lt=0)
+                | Q(kind="correction"),
+                name="xp_entry_sign_matches_kind",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.character} {self.amount:+d}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError("XP entries are append-only: record a correction instead.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("XP entries are append-only: record a correction instead.")
+
+
+class WillpowerGrant(models.Model):
+    """The point of Willpower a GM grants at a scene's end for acting by Virtue or Vice.
+
+    One per character and scene, so re-submitting the award panel never grants twice.
+    `points` is 0 when the pool was already full.
+    """
+
+    character = models.ForeignKey(
+        Character,
+        verbose_name=_("character"),
+        on_delete=models.CASCADE,
+        related_name="willpower_grants",
+    )
+    scene = models.ForeignKey(
+        "campaigns.Scene",
+        verbose_name=_("scene"),
+        on_delete=models.CASCADE,
+        related_name="willpower_grants",
+    )
+    points = models.SmallIntegerField(_("points"), default=1)
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("Willpower grant")
+        verbose_name_plural = _("Willpower grants")
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["character", "scene"], name="willpower_grant_once_per_scene"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character} · {self.scene} +{self.points}"
+
+
+class XpPurchase(models.Model):
+    """A purchase with XP (or, in Hitos, a sacrificed drama point), from request to applied.
+
+    When the campaign asks for approval it waits as pending until a GM approves
+    (it is then applied at once) or rejects it; otherwise it is applied on request.
+    """
+
+    class Kind(models.TextChoices):
+        ATTRIBUTE = "attribute", _("Attribute")
+        SKILL = "skill", _("Skill")
+        SPECIALTY = "specialty", _("Specialty")
+        MERIT = "merit", _("Merit")
+        MORALITY = "morality", "Moralidad"
+        WILLPOWER = "willpower", "Fuerza de Voluntad"
+        DRAMA = "drama", _("Skill for a drama point")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        APPLIED = "applied", _("Applied")
+        REJECTED = "rejected", _("Rejected")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    character = models.ForeignKey(
+        Character,
+        verbose_name=_("character"),
+        on_delete=models.CASCADE,
+        related_name="xp_purchases",
+    )
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    # Trait key; for a specialty the skill's key; for a merit the catalogue key ("" custom).
+    key = models.CharField(_("key"), max_length=60, blank=True)
+    # What the sheet shows: the specialty's text, the merit's name, the trait's name.
+    name = models.CharField(_("name"), max_length=80, blank=True)
+    current = models.SmallIntegerField(_("current rating"), default=0)
+    target = models.SmallIntegerField(_("new rating"), default=0)
+    cost = models.PositiveSmallIntegerField(_("cost"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("requested by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    requested_at = models.DateTimeField(_("requested"), auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("decided by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    entry = models.OneToOneField(
+        XpEntry,
+        verbose_name=_("ledger entry"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="purchase",
+    )
+
+    class Meta:
+        verbose_name = _("XP purchase")
+        verbose_name_plural = _("XP purchases")
+        ordering = ["-requested_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "applied", "rejected", "cancelled"]),
+                name="xp_purchase_status_valid",
+            ),
+            models.UniqueConstraint(
+                fields=["character", "kind", "key", "name"],
+                condition=Q(status="pending"),
+                name="xp_purchase_one_pending_per_trait",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character} · {self.name} {self.current}→{self.target} ({self.cost})"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status == self.Status.PENDING
+
+    @property
+    def uses_drama_points(self) -> bool:
+        return self.kind == self.Kind.DRAMA

@@ -14,10 +14,14 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from characters.advancement import PurchaseSpec, Quote
+from characters.advancement import quote as quote_purchase
 from characters.models import (
     Aspect,
+    CampaignTrait,
     Character,
     Item,
     Merit,
@@ -25,8 +29,16 @@ from characters.models import (
     SheetChange,
     Specialty,
     Trait,
+    WillpowerGrant,
+    XpEntry,
+    XpPurchase,
 )
 from characters.systems import get_system
+from characters.systems.hitos import DRAMA_POINTS
+from characters.transfer import validate_import
+from mechanics.rules.catalogue import slug
+from mechanics.rules.errors import RuleError
+from mechanics.rules.tinieblas.advancement import SceneAward, award_total
 
 STORY_FIELDS = ("name", "concept", "description", "notes")
 
@@ -44,6 +56,11 @@ def _record(character: Character, user, field: str, old: Any, new: Any) -> None:
             old_value="" if old is None else str(old),
             new_value="" if new is None else str(new),
         )
+
+
+def record_change(character: Character, user, field: str, old: Any, new: Any) -> None:
+    """Record a change made outside these services (the admin) in the same history."""
+    _record(character, user, field, old, new)
 
 
 def _check_rating(system, campaign, key: str, rating: int):
@@ -79,9 +96,21 @@ def character_create(
     merits: Iterable[tuple[str, str, int]] = (),
     aspects: Iterable[tuple[str, str]] = (),
     approved_over_budget: bool = False,
+    owner_limit: int | None = None,
 ) -> Character:
     """A new sheet with every trait of its system (unset ones at their minimum),
-    its resource pools full and an unhurt health state."""
+    its resource pools full and an unhurt health state.
+
+    `owner_limit` (a player creating their own sheet) refuses a sheet that would give
+    the owner more characters here than that; the campaign row is locked first so two
+    submissions at once cannot both pass the count."""
+    if owner_limit is not None and owner is not None:
+        type(campaign).objects.select_for_update().only("pk").get(pk=campaign.pk)
+        if Character.objects.filter(campaign=campaign, owner=owner).count() >= owner_limit:
+            raise ValidationError(
+                _("You already have the most characters this campaign allows per player."),
+                code="character_limit",
+            )
     system = get_system(campaign.system)
     values = system.initial_ratings(campaign)
     for key, rating in (ratings or {}).items():
@@ -230,6 +259,12 @@ def merit_set(
 ) -> Merit:
     """Add a merit, or change the rating of one the sheet already has."""
     locked = _lock(character)
+    allowed = get_system(locked.campaign.system).merit_ratings(key)
+    if rating not in allowed:
+        raise ValidationError(
+            _("%(name)s cannot have %(rating)s dots.") % {"name": name, "rating": rating},
+            code="out_of_range",
+        )
     merit = Merit.objects.filter(character=locked, key=key, name=name).first()
     old = merit.rating if merit else ""
     if merit is None:
@@ -262,8 +297,13 @@ def item_add(
     *, character: Character, user, kind: str, name: str, weight_kg, data: Mapping | None = None
 ) -> Item:
     locked = _lock(character)
+    system = get_system(locked.campaign.system)
+    try:
+        stats = system.clean_item(kind, name, float(weight_kg), dict(data or {}))
+    except RuleError as error:
+        raise ValidationError(error.translated(_), code="bad_item") from None
     item = Item.objects.create(
-        character=locked, kind=kind, name=name, weight_kg=weight_kg, data=dict(data or {})
+        character=locked, kind=kind, name=name, weight_kg=weight_kg, data=stats
     )
     _record(locked, user, f"item:{kind}", "", name)
     return item
@@ -274,3 +314,693 @@ def item_remove(*, item: Item, user) -> None:
     locked = _lock(item.character)
     _record(locked, user, f"item:{item.kind}", item.name, "")
     item.delete()
+
+
+# Resource pools a roll can spend, by the engine's Effects field.
+_ROLL_POOLS = (
+    ("willpower_spent", "willpower"),
+    ("drama_points_spent", "drama_points"),
+    ("destiny_points_spent", "destiny_points"),
+    ("prana_spent", "prana"),
+)
+
+
+@transaction.atomic
+def roll_apply_effects(*, character: Character, user, record, scene=None) -> list[dict]:
+    """Apply what a roll changes on its own sheet, all or nothing.
+
+    `record` is the engine's RollRecord. Pools are spent (refused when empty), aspects
+    exhausted, PdP gained (every 6 PdP become +1 NdP), the Dado objetivo specialization
+    marked used for `scene`, and a pending "destiny point handed back" cleared. Damage
+    is not applied here. Returns what changed, as dicts (what, label, old, new), so the
+    roll log can show it.
+    """
+    from mechanics.rules.ndp.rolls import add_pdp
+
+    effects = record.effects
+    locked = _lock(character)
+    system = get_system(locked.campaign.system)
+    labels = {spec.key: spec.label for spec in system.resource_specs({}, locked.details, {})}
+    applied: list[dict] = []
+    for field, key in _ROLL_POOLS:
+        amount = getattr(effects, field)
+        if not amount:
+            continue
+        resource = Resource.objects.select_for_update().filter(character=locked, key=key).first()
+        new = resource.current - amount if resource is not None else -1
+        if resource is None or new < 0:
+            raise ValidationError(_("There are no points left to spend."), code="empty")
+        if resource.maximum is not None:
+            new = min(new, resource.maximum)
+        Resource.objects.filter(pk=resource.pk).update(current=new)
+        _record(locked, user, f"resource:{key}", resource.current, new)
+        applied.append(
+            {"what": key, "label": labels.get(key, key), "old": resource.current, "new": new}
+        )
+    for text in effects.aspects_exhausted:
+        aspect = (
+            Aspect.objects.select_for_update()
+            .filter(character=locked, text=text, exhausted=False)
+            .first()
+        )
+        if aspect is None:
+            raise ValidationError(
+                _("%(aspect)s is already exhausted.") % {"aspect": text}, code="exhausted"
+            )
+        Aspect.objects.filter(pk=aspect.pk).update(exhausted=True)
+        _record(locked, user, f"aspect:{text}", False, True)
+        applied.append({"what": "aspect", "label": text, "old": False, "new": True})
+    for key, gained in effects.pdp_gained.items():
+        trait = Trait.objects.select_for_update().filter(character=locked, key=key).first()
+        if trait is None or gained <= 0:
+            continue
+        level, pdp = add_pdp(trait.rating, trait.progress, gained)
+        Trait.objects.filter(pk=trait.pk).update(rating=level, progress=pdp)
+        spec = system.trait_spec(locked.campaign, key)
+        label = spec.name if spec else (trait.name or key)
+        _record(locked, user, f"pdp:{key}", trait.progress, pdp)
+        applied.append({"what": "pdp", "label": label, "old": trait.progress, "new": pdp})
+        if level != trait.rating:
+            _record(locked, user, f"trait:{key}", trait.rating, level)
+            applied.append({"what": "ndp", "label": label, "old": trait.rating, "new": level})
+    details = dict(locked.details)
+    if effects.specialization_used and system.key == "objetivo":
+        # Once per scene: remember the scene it was used in (None outside scenes).
+        details["specialization_used_scene"] = scene.pk if scene is not None else None
+        skill = system.trait_spec(locked.campaign, details.get("specialization", ""))
+        applied.append(
+            {
+                "what": "specialization",
+                "label": skill.name if skill else "",
+                "old": None,
+                "new": details["specialization_used_scene"],
+            }
+        )
+    if record.details.get("destiny_penalty_consumed") and details.get("destiny_returned"):
+        details["destiny_returned"] = False
+        applied.append({"what": "destiny_penalty", "label": "", "old": True, "new": False})
+    if details != locked.details:
+        for key in sorted(set(details) | set(locked.details)):
+            _record(locked, user, f"details:{key}", locked.details.get(key), details.get(key))
+        locked.details = details
+        locked.save(update_fields=["details", "updated_at"])
+    return applied
+
+
+@transaction.atomic
+def character_import(
+    *,
+    campaign,
+    user,
+    owner,
+    data: Any,
+    approve_over_budget: bool = False,
+    owner_limit: int | None = None,
+) -> Character:
+    """A sheet from an exported file, checked whole against this campaign's system
+    first (characters/transfer.py): a file that fails anywhere writes nothing.
+
+    A sheet that breaks the system's creation rules imports only when
+    `approve_over_budget` (a GM importing), and is then marked approved over budget.
+    """
+    sheet = validate_import(data, campaign=campaign)
+    system = get_system(campaign.system)
+    problems = system.creation_problems(
+        {**system.initial_ratings(campaign), **sheet.ratings},
+        sheet.details,
+        sheet.specialties,
+        [(key, name, rating) for key, name, rating, _notes in sheet.merits],
+    )
+    if problems and not approve_over_budget:
+        raise ValidationError(
+            [_("This sheet breaks the creation rules, so only a GM may import it."), *problems],
+            code="over_budget",
+        )
+    character = character_create(
+        campaign=campaign,
+        user=user,
+        owner=owner,
+        name=sheet.name,
+        concept=sheet.concept,
+        description=sheet.description,
+        is_npc=owner is None,
+        ratings=sheet.ratings,
+        details=sheet.details,
+        specialties=sheet.specialties,
+        approved_over_budget=bool(problems),
+        owner_limit=owner_limit,
+    )
+    # What character_create does not take: notes, health, progress, pools, merit
+    # notes, aspect state and equipment.
+    Character.objects.filter(pk=character.pk).update(notes=sheet.notes, health=sheet.health)
+    character.notes, character.health = sheet.notes, sheet.health
+    for key, progress in sheet.progress.items():
+        Trait.objects.filter(character=character, key=key).update(progress=progress)
+    for key, current in sheet.resources.items():
+        Resource.objects.filter(character=character, key=key).update(current=current)
+    Merit.objects.bulk_create(
+        Merit(character=character, key=key, name=name, rating=rating, notes=notes)
+        for key, name, rating, notes in sheet.merits
+    )
+    Aspect.objects.bulk_create(
+        Aspect(
+            character=character,
+            kind=kind,
+            text=text,
+            exhausted=exhausted,
+            duration=duration,
+            position=index,
+        )
+        for index, (kind, text, exhausted, duration) in enumerate(sheet.aspects)
+    )
+    Item.objects.bulk_create(
+        Item(character=character, kind=kind, name=name, weight_kg=weight, data=data, position=index)
+        for index, (kind, name, weight, data) in enumerate(sheet.items)
+    )
+    _record(character, user, "imported", "", sheet.name)
+    return character
+
+
+# Campaign trait lists (Dado objetivo): the GM edits the campaign's attributes and
+# skills. Until the first edit the campaign uses the system's starter list; the first
+# edit copies it into CampaignTrait rows, then applies the change.
+
+
+def _lock_trait_lists(campaign) -> list[CampaignTrait]:
+    """Lock the campaign row (edits queue) and return its lists, copying the starter
+    list the first time."""
+    type(campaign).objects.select_for_update().only("pk").get(pk=campaign.pk)
+    system = get_system(campaign.system)
+    if not system.editable_trait_lists:
+        raise ValidationError(
+            _("This campaign's system has fixed trait lists."), code="fixed_lists"
+        )
+    rows = list(CampaignTrait.objects.filter(campaign=campaign).order_by("kind", "position"))
+    if rows:
+        return rows
+    positions: dict[str, int] = {}
+    for spec in system.trait_specs(campaign):
+        positions[spec.kind] = positions.get(spec.kind, -1) + 1
+        rows.append(
+            CampaignTrait(
+                campaign=campaign,
+                kind=spec.kind,
+                key=spec.key,
+                name=spec.name,
+                description=spec.description[:300],
+                position=positions[spec.kind],
+            )
+        )
+    return CampaignTrait.objects.bulk_create(rows)
+
+
+def _clean_trait_name(rows: list[CampaignTrait], name: str, *, exclude=None) -> str:
+    name = " ".join(name.split())
+    if not name or not slug(name):
+        raise ValidationError(_("A trait needs a name with letters or digits."), code="no_name")
+    if len(name) > 80:
+        raise ValidationError(_("A trait name has at most 80 characters."), code="too_long")
+    for row in rows:
+        if row is not exclude and row.name.casefold() == name.casefold():
+            raise ValidationError(
+                _("There is already a trait called %(name)s.") % {"name": row.name},
+                code="duplicate",
+            )
+    return name
+
+
+def _trait_row(rows: list[CampaignTrait], key: str) -> CampaignTrait:
+    row = next((row for row in rows if row.key == key), None)
+    if row is None:
+        raise ValidationError(_("This campaign has no such trait."), code="unknown_trait")
+    return row
+
+
+@transaction.atomic
+def campaign_trait_add(
+    *, campaign, user, kind: str, name: str, description: str = ""
+) -> CampaignTrait:
+    """A new attribute or skill; every character of the campaign gets it at its minimum."""
+    rows = _lock_trait_lists(campaign)
+    if kind not in {row.kind for row in rows}:
+        raise ValidationError(_("Choose attribute or skill."), code="unknown_kind")
+    name = _clean_trait_name(rows, name)
+    key = slug(name)[:60]
+    if any(row.key == key for row in rows):
+        raise ValidationError(
+            _("There is already a trait called %(name)s.") % {"name": name}, code="duplicate"
+        )
+    row = CampaignTrait.objects.create(
+        campaign=campaign,
+        kind=kind,
+        key=key,
+        name=name,
+        description=description.strip()[:300],
+        position=1 + max((r.position for r in rows if r.kind == kind), default=-1),
+    )
+    spec = get_system(campaign.system).trait_spec(campaign, key)
+    Trait.objects.bulk_create(
+        (
+            Trait(character=character, key=key, kind=kind, rating=spec.minimum)
+            for character in campaign.characters.all()
+        ),
+        ignore_conflicts=True,
+    )
+    return row
+
+
+@transaction.atomic
+def campaign_trait_update(
+    *, campaign, user, key: str, name: str, description: str = ""
+) -> CampaignTrait:
+    """Rename a trait or change its description; its key (what sheets rate) stays."""
+    rows = _lock_trait_lists(campaign)
+    row = _trait_row(rows, key)
+    row.name = _clean_trait_name(rows, name, exclude=row)
+    row.description = description.strip()[:300]
+    row.save(update_fields=["name", "description"])
+    return row
+
+
+@transaction.atomic
+def campaign_trait_remove(*, campaign, user, key: str) -> None:
+    """Remove a trait nobody in the campaign has above its minimum (a rated trait would
+    silently take points off a sheet); sheets at the minimum lose the row."""
+    rows = _lock_trait_lists(campaign)
+    row = _trait_row(rows, key)
+    if sum(1 for r in rows if r.kind == row.kind) == 1:
+        raise ValidationError(
+            _("The list needs at least one trait; add another before removing %(name)s.")
+            % {"name": row.name},
+            code="last_trait",
+        )
+    spec = get_system(campaign.system).trait_spec(campaign, key)
+    rated = Trait.objects.filter(
+        character__campaign=campaign, key=key, rating__gt=spec.minimum
+    ).select_related("character")
+    names = sorted({trait.character.name for trait in rated})
+    if names:
+        raise ValidationError(
+            _(
+                "%(characters)s rate %(name)s above its minimum; lower it on their sheets "
+                "before removing it."
+            )
+            % {"characters": ", ".join(names), "name": row.name},
+            code="trait_in_use",
+        )
+    for trait in Trait.objects.filter(character__campaign=campaign, key=key).select_related(
+        "character"
+    ):
+        _record(trait.character, user, f"trait:{key}", trait.rating, "")
+        trait.delete()
+    row.delete()
+    siblings = [r for r in rows if r.kind == row.kind and r.pk != row.pk]
+    for position, sibling in enumerate(siblings):
+        sibling.position = position
+    CampaignTrait.objects.bulk_update(siblings, ["position"])
+
+
+@transaction.atomic
+def campaign_trait_move(*, campaign, user, key: str, offset: int) -> None:
+    """Move a trait up (offset -1) or down (+1) within its list."""
+    rows = _lock_trait_lists(campaign)
+    row = _trait_row(rows, key)
+    siblings = [r for r in rows if r.kind == row.kind]
+    index = siblings.index(row)
+    target = max(0, min(len(siblings) - 1, index + offset))
+    siblings.insert(target, siblings.pop(index))
+    for position, sibling in enumerate(siblings):
+        sibling.position = position
+    CampaignTrait.objects.bulk_update(siblings, ["position"])
+
+
+# XP: the ledger, per-scene awards and purchases -------------------------------------------
+#
+# Every write moves `Character.xp_balance` with a conditional F() update on the locked
+# character row and appends its entry (with the balance it leaves) in the same
+# transaction; the database refuses a negative balance.
+
+# A plain award (campaigns without the rubric): the rubric's own maximum is 19.
+SCENE_AWARD_MAX = 50
+
+
+def _lock_characters(ids: Iterable[int]) -> dict[int, Character]:
+    """Lock several sheets, always in primary-key order so two writers never deadlock."""
+    rows = (
+        Character.objects.select_for_update()
+        .select_related("campaign")
+        .filter(pk__in=sorted(set(ids)))
+        .order_by("pk")
+    )
+    return {character.pk: character for character in rows}
+
+
+def _ledger_add(
+    *,
+    character: Character,
+    user,
+    kind: str,
+    amount: int,
+    scene=None,
+    reason: str = "",
+    breakdown: Mapping | None = None,
+) -> XpEntry:
+    """Append one entry for a character the caller has locked, moving its balance."""
+    moved = Character.objects.filter(pk=character.pk, xp_balance__gte=-amount).update(
+        xp_balance=F("xp_balance") + amount
+    )
+    if not moved:
+        if kind == XpEntry.Kind.SPEND:
+            message = _("%(name)s has %(balance)s XP; this costs %(cost)s.") % {
+                "name": character.name,
+                "balance": character.xp_balance,
+                "cost": -amount,
+            }
+        else:
+            message = _(
+                "%(name)s has already spent that XP: the change would leave a negative balance."
+            ) % {"name": character.name}
+        raise ValidationError(message, code="insufficient_xp")
+    character.xp_balance += amount
+    return XpEntry.objects.create(
+        character=character,
+        scene=scene,
+        kind=kind,
+        amount=amount,
+        balance_after=character.xp_balance,
+        reason=reason[:200],
+        breakdown=dict(breakdown or {}),
+        created_by=user,
+    )
+
+
+@transaction.atomic
+def xp_adjust(*, character: Character, user, amount: int, reason: str) -> XpEntry:
+    """A GM gives XP outside a scene (starting XP, a bonus) or takes some back."""
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
+        raise ValidationError(_("Give or take at least 1 XP."), code="zero_amount")
+    if not reason.strip():
+        raise ValidationError(_("Say why."), code="no_reason")
+    locked = _lock(character)
+    kind = XpEntry.Kind.AWARD if amount > 0 else XpEntry.Kind.CORRECTION
+    return _ledger_add(character=locked, user=user, kind=kind, amount=amount, reason=reason)
+
+
+def _award_value(value) -> tuple[int, dict]:
+    """(total XP, what the breakdown keeps) for one character's award in a scene."""
+    if isinstance(value, SceneAward):
+        return award_total(value), {"rubric": value.to_dict()}
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationError(_("An award is a rubric or a whole number of XP."), code="invalid")
+    if not 0 <= value <= SCENE_AWARD_MAX:
+        raise ValidationError(
+            _("An award is between 0 and %(max)s XP.") % {"max": SCENE_AWARD_MAX},
+            code="out_of_range",
+        )
+    return value, {}
+
+
+def scene_award_totals(scene) -> dict[int, dict]:
+    """What each character has been given for a scene so far: total and latest breakdown."""
+    given: dict[int, dict] = {}
+    for entry in XpEntry.objects.filter(scene=scene).order_by("created_at", "pk"):
+        current = given.setdefault(entry.character_id, {"total": 0, "breakdown": {}})
+        current["total"] += entry.amount
+        current["breakdown"] = entry.breakdown
+    return given
+
+
+@transaction.atomic
+def scene_award_xp(
+    *, scene, user, awards: Mapping[int, SceneAward | int], willpower: Iterable[int] = ()
+) -> list[XpEntry]:
+    """Award a scene's XP to everyone at once: {character id: SceneAward or XP}.
+
+    The first award for a character is an "award" entry; a later submit that changes
+    the total or the rubric records a "correction" with the difference (0 when only
+    the rubric moved), so nothing is ever overwritten and submitting the same values
+    again records nothing. `willpower` lists the characters who regain 1 Willpower for
+    acting by their Virtue or Vice (Mundo de Tinieblas), once per scene each.
+    """
+    willpower = set(willpower)
+    participants = set(scene.participants.values_list("pk", flat=True))
+    awarded_before = set(XpEntry.objects.filter(scene=scene).values_list("character_id", flat=True))
+    if not set(awards) | willpower <= participants | awarded_before:
+        raise ValidationError(
+            _("Only the characters taking part in the scene receive its awards."),
+            code="not_participant",
+        )
+    if willpower and scene.campaign.system != "tinieblas":
+        raise ValidationError(
+            _("Only Mundo de Tinieblas grants Willpower at the end of a scene."),
+            code="no_willpower",
+        )
+    locked = _lock_characters(set(awards) | willpower)
+    given = scene_award_totals(scene)
+    entries = []
+    for character_id in sorted(awards):
+        total, breakdown = _award_value(awards[character_id])
+        breakdown = {"scene": scene.title, "total": total, **breakdown}
+        before = given.get(character_id)
+        if before is None:
+            if total == 0:
+                continue
+            kind, amount = XpEntry.Kind.AWARD, total
+        else:
+            previous = before["breakdown"]
+            unchanged = total == before["total"] and previous.get("rubric") == breakdown.get(
+                "rubric"
+            )
+            if unchanged:
+                continue
+            kind, amount = XpEntry.Kind.CORRECTION, total - before["total"]
+            breakdown["previous"] = before["total"]
+        entries.append(
+            _ledger_add(
+                character=locked[character_id],
+                user=user,
+                kind=kind,
+                amount=amount,
+                scene=scene,
+                breakdown=breakdown,
+            )
+        )
+    granted = set(
+        WillpowerGrant.objects.filter(scene=scene, character_id__in=willpower).values_list(
+            "character_id", flat=True
+        )
+    )
+    for character_id in sorted(willpower - granted):
+        _grant_willpower(locked[character_id], user, scene)
+    return entries
+
+
+def _grant_willpower(character: Character, user, scene) -> WillpowerGrant:
+    resource = (
+        Resource.objects.select_for_update().filter(character=character, key="willpower").first()
+    )
+    points = 0
+    if resource is not None and (resource.maximum is None or resource.current < resource.maximum):
+        Resource.objects.filter(pk=resource.pk).update(current=F("current") + 1)
+        _record(character, user, "resource:willpower", resource.current, resource.current + 1)
+        points = 1
+    return WillpowerGrant.objects.create(
+        character=character, scene=scene, points=points, granted_by=user
+    )
+
+
+def _apply_purchase(character: Character, user, quote: Quote) -> XpEntry | None:
+    """Pay for a checked purchase and raise the trait, in the caller's transaction.
+
+    Every write is conditional on the values the quote was made from, so a purchase
+    applied twice, or against a sheet that changed meanwhile, is refused whole.
+    """
+    changed = _("The sheet changed meanwhile; look at the price again.")
+    entry = None
+    if quote.uses_drama_points:
+        paid = Resource.objects.filter(
+            character=character, key=DRAMA_POINTS, current__gte=quote.cost
+        ).update(current=F("current") - quote.cost)
+        if not paid:
+            raise ValidationError(_("There are no drama points left."), code="no_drama_points")
+        _record(character, user, f"resource:{DRAMA_POINTS}", "", f"-{quote.cost}")
+    else:
+        entry = _ledger_add(
+            character=character,
+            user=user,
+            kind=XpEntry.Kind.SPEND,
+            amount=-quote.cost,
+            reason=quote.label,
+            breakdown={
+                "purchase": {
+                    "kind": quote.kind,
+                    "key": quote.key,
+                    "name": quote.name,
+                    "current": quote.current,
+                    "target": quote.target,
+                }
+            },
+        )
+    if quote.kind == XpPurchase.Kind.SPECIALTY:
+        _specialty, created = Specialty.objects.get_or_create(
+            character=character, skill_key=quote.key, name=quote.name
+        )
+        if not created:
+            raise ValidationError(changed, code="sheet_changed")
+        _record(character, user, f"specialty:{quote.key}", "", quote.name)
+    elif quote.kind == XpPurchase.Kind.MERIT:
+        if quote.merit_id is None:
+            Merit.objects.create(
+                character=character, key=quote.key, name=quote.name, rating=quote.target
+            )
+        elif not Merit.objects.filter(pk=quote.merit_id, rating=quote.current).update(
+            rating=quote.target
+        ):
+            raise ValidationError(changed, code="sheet_changed")
+        _record(character, user, f"merit:{quote.name}", quote.current or "", quote.target)
+    else:
+        raised = Trait.objects.filter(
+            character=character, key=quote.key, rating=quote.current
+        ).update(rating=quote.target)
+        if not raised:
+            raise ValidationError(changed, code="sheet_changed")
+        _record(character, user, f"trait:{quote.key}", quote.current, quote.target)
+        _sync_resource_maximums(character, user)
+    return entry
+
+
+def _checked_quote(character: Character, purchase: PurchaseSpec, expected_cost) -> Quote:
+    checked = quote_purchase(character, purchase)
+    if expected_cost is not None and checked.cost != expected_cost:
+        raise ValidationError(
+            _("The price changed to %(cost)s; look at it again.") % {"cost": checked.cost},
+            code="price_changed",
+        )
+    return checked
+
+
+@transaction.atomic
+def xp_spend(
+    *, character: Character, user, purchase: PurchaseSpec, expected_cost: int | None = None
+) -> XpEntry | None:
+    """Buy at once: the trait goes up and the ledger takes the engine's cost.
+
+    `expected_cost` is the price the player saw; a different price now is refused.
+    Returns the ledger entry (None for a Hitos drama point, which is no XP).
+    """
+    locked = _lock(character)
+    return _apply_purchase(locked, user, _checked_quote(locked, purchase, expected_cost))
+
+
+@transaction.atomic
+def xp_purchase_request(
+    *,
+    character: Character,
+    user,
+    purchase: PurchaseSpec,
+    apply_now: bool,
+    expected_cost: int | None = None,
+) -> XpPurchase:
+    """A purchase applied at once (`apply_now`) or left for a GM to approve.
+
+    A pending purchase reserves its cost: the player cannot queue more than the
+    balance (or the drama pool) covers.
+    """
+    locked = _lock(character)
+    checked = _checked_quote(locked, purchase, expected_cost)
+    fields = {
+        "character": locked,
+        "kind": checked.kind,
+        "key": checked.key,
+        "name": checked.name,
+        "current": checked.current,
+        "target": checked.target,
+        "cost": checked.cost,
+        "requested_by": user,
+    }
+    if apply_now:
+        entry = _apply_purchase(locked, user, checked)
+        return XpPurchase.objects.create(
+            **fields,
+            status=XpPurchase.Status.APPLIED,
+            decided_by=user,
+            decided_at=timezone.now(),
+            entry=entry,
+        )
+    pending = XpPurchase.objects.filter(character=locked, status=XpPurchase.Status.PENDING)
+    if pending.filter(kind=checked.kind, key=checked.key, name=checked.name).exists():
+        raise ValidationError(
+            _("That purchase is already waiting for the GM."), code="already_pending"
+        )
+    if checked.uses_drama_points:
+        reserved = sum(p.cost for p in pending if p.kind == XpPurchase.Kind.DRAMA)
+        pool = Resource.objects.filter(character=locked, key=DRAMA_POINTS).first()
+        if pool is None or pool.current - reserved < checked.cost:
+            raise ValidationError(_("There are no drama points left."), code="no_drama_points")
+    else:
+        reserved = sum(p.cost for p in pending if p.kind != XpPurchase.Kind.DRAMA)
+        if locked.xp_balance - reserved < checked.cost:
+            raise ValidationError(
+                _(
+                    "%(name)s has %(balance)s XP (%(reserved)s waiting for approval); "
+                    "this costs %(cost)s."
+                )
+                % {
+                    "name": locked.name,
+                    "balance": locked.xp_balance,
+                    "reserved": reserved,
+                    "cost": checked.cost,
+                },
+                code="insufficient_xp",
+            )
+    return XpPurchase.objects.create(**fields)
+
+
+def _lock_pending(purchase: XpPurchase) -> tuple[Character, XpPurchase]:
+    locked = _lock(purchase.character)
+    row = XpPurchase.objects.select_for_update().get(pk=purchase.pk)
+    if row.status != XpPurchase.Status.PENDING:
+        raise ValidationError(_("That purchase has already been decided."), code="decided")
+    return locked, row
+
+
+@transaction.atomic
+def xp_purchase_approve(*, purchase: XpPurchase, user) -> XpPurchase:
+    """A GM approves a pending purchase: it is applied now, at the price requested."""
+    locked, row = _lock_pending(purchase)
+    spec = PurchaseSpec(kind=row.kind, key=row.key, name=row.name)
+    checked = quote_purchase(locked, spec)
+    if (checked.current, checked.cost) != (row.current, row.cost):
+        raise ValidationError(
+            _("The sheet changed since this was requested; reject it and ask again."),
+            code="sheet_changed",
+        )
+    entry = _apply_purchase(locked, user, checked)
+    XpPurchase.objects.filter(pk=row.pk, status=XpPurchase.Status.PENDING).update(
+        status=XpPurchase.Status.APPLIED,
+        decided_by=user,
+        decided_at=timezone.now(),
+        entry=entry,
+    )
+    row.refresh_from_db()
+    return row
+
+
+def _close_pending(purchase: XpPurchase, user, status: str, note: str = "") -> XpPurchase:
+    _locked, row = _lock_pending(purchase)
+    XpPurchase.objects.filter(pk=row.pk, status=XpPurchase.Status.PENDING).update(
+        status=status, decided_by=user, decided_at=timezone.now(), note=note[:200]
+    )
+    row.refresh_from_db()
+    return row
+
+
+@transaction.atomic
+def xp_purchase_reject(*, purchase: XpPurchase, user, note: str = "") -> XpPurchase:
+    return _close_pending(purchase, user, XpPurchase.Status.REJECTED, note)
+
+
+@transaction.atomic
+def xp_purchase_cancel(*, purchase: XpPurchase, user) -> XpPurchase:
+    """The player withdraws a purchase still waiting for the GM."""
+    return _close_pending(purchase, user, XpPurchase.Status.CANCELLED)

@@ -7,6 +7,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("campaigns/", include("campaigns.urls")),
     path("campaigns/<int:campaign_id>/characters/", include("characters.urls")),
+    path("campaigns/<int:campaign_id>/", include("mechanics.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass, replace
 
 from django.db import transaction
 
@@ -46,3 +47,49 @@ def roll_store(
         outcome=record.outcome,
         secret=secret,
     )
+
+
+@dataclass(frozen=True)
+class RollSide:
+    """One character's part of a roll: its record and where it is stored."""
+
+    record: RollRecord
+    character: object = None
+    scene: Scene | None = None
+    label: str = ""
+
+
+@transaction.atomic
+def roll_perform(
+    *, campaign, user, sides: list[RollSide], secret: bool = False, group: uuid.UUID | None = None
+) -> list[Roll]:
+    """Apply each side's effects to its sheet and store its roll, all in one transaction.
+
+    A refused effect (an empty pool, an aspect already exhausted) stores nothing. Sides of
+    one roll (opposed, teamwork) share `group`; the effects applied are kept in the
+    stored record under details["applied"].
+    """
+    from characters.services import roll_apply_effects
+
+    rolls = []
+    for side in sides:
+        record = side.record
+        if side.character is not None:
+            applied = roll_apply_effects(
+                character=side.character, user=user, record=record, scene=side.scene
+            )
+            if applied:
+                record = replace(record, details={**record.details, "applied": applied})
+        rolls.append(
+            roll_store(
+                campaign=campaign,
+                user=user,
+                record=record,
+                character=side.character,
+                scene=side.scene,
+                label=side.label,
+                secret=secret,
+                group=group,
+            )
+        )
+    return rolls

@@ -1,3 +1,141 @@
-"""creation views."""
+"""Character creation: the guided Mundo de Tinieblas form and the other systems' form.
 
-urlpatterns: list = []
+One URL: GET shows the form; POST either re-renders it with the points left ("Check
+points", or the htmx `points` partial as dots are clicked) or saves the sheet through
+`characters.services.character_create` and redirects to it.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import prefetch_related_objects
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from campaigns.permissions import CampaignAccess, campaign_access, may_create_character
+from characters import services
+from characters.forms_creation import (
+    CreationBaseForm,
+    TinieblasCreationForm,
+    TraitsCreationForm,
+    problem_section,
+)
+
+TEMPLATE = "characters/create.html"
+# Sent by the form's htmx trigger: re-render only the points left.
+POINTS_PARAM = "points"
+
+
+def _refusal(access: CampaignAccess, user) -> str | None:
+    """Why this member may not create a character here, or None if they may."""
+    if may_create_character(access, None if access.is_gm else user.pk):
+        return None
+    if not access.is_player:
+        return _("Observers follow the campaign but cannot create characters.")
+    limit = access.campaign.max_characters_per_player
+    return _(
+        "You already have the most characters this campaign allows per player (%(limit)s). "
+        "Ask a GM if you need another one."
+    ) % {"limit": limit}
+
+
+def _form(request: HttpRequest, access: CampaignAccess) -> CreationBaseForm:
+    form_class = (
+        TinieblasCreationForm if access.campaign.system == "tinieblas" else TraitsCreationForm
+    )
+    if request.method == "POST" and "check" in request.POST:
+        # "Check points" shows the counts for what was entered, without error messages.
+        return form_class(initial=request.POST.dict(), campaign=access.campaign, access=access)
+    data = request.POST if request.method == "POST" else None
+    return form_class(data, campaign=access.campaign, access=access)
+
+
+def _save(request: HttpRequest, access: CampaignAccess, form: CreationBaseForm, approve: bool):
+    owner = form.owner_for(request.user)
+    return services.character_create(
+        campaign=access.campaign,
+        user=request.user,
+        owner=owner,
+        name=form.cleaned_data["name"],
+        concept=form.cleaned_data["concept"],
+        description=form.cleaned_data["description"],
+        is_npc=owner is None,
+        approved_over_budget=approve,
+        owner_limit=None if access.is_gm else access.campaign.max_characters_per_player,
+        **form.service_kwargs(),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    campaign = access.campaign
+    refusal = _refusal(access, request.user)
+    if refusal:
+        context = {"campaign": campaign, "access": access, "refusal": refusal}
+        return render(request, "characters/create_refused.html", context, status=403)
+    if campaign.system == "objetivo":
+        # The campaign's trait lists are read many times while building and saving.
+        prefetch_related_objects([campaign], "trait_lists")
+
+    form = _form(request, access)
+    guided = isinstance(form, TinieblasCreationForm)
+    problems: list[tuple[str, str]] = []  # (message, id of the form section)
+    if request.method == "POST" and guided and request.POST.get(POINTS_PARAM):
+        report = form.report()
+        context = {"form": form, "points": form.points(report), "oob": True}
+        response = render(request, f"{TEMPLATE}#points_update", context)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+    if request.method == "POST" and "check" not in request.POST:
+        valid = form.is_valid()
+        blocking = []
+        if guided:
+            report = form.report()
+            blocking = form.blocking_problems(report)
+            problems = [(p.translated(_), problem_section(p)) for p in blocking]
+        if valid and not blocking:
+            approve = guided and form.approving() and not report.ok
+            try:
+                character = _save(request, access, form, approve)
+            except ValidationError as error:
+                problems += [(message, "") for message in error.messages]
+            else:
+                if approve:
+                    messages.warning(
+                        request,
+                        _("%(name)s was created and approved over budget.")
+                        % {"name": character.name},
+                    )
+                else:
+                    messages.success(request, _("%(name)s was created.") % {"name": character.name})
+                return redirect(character.get_absolute_url())
+
+    context = {
+        "campaign": campaign,
+        "access": access,
+        "form": form,
+        "guided": guided,
+        "problems": problems,
+        "checked": request.method == "POST" and "check" in request.POST,
+    }
+    if guided:
+        report = form.report()
+        context |= {
+            "points": form.points(report),
+            "attribute_groups": form.attribute_groups(report),
+            "skill_groups": form.skill_groups(report),
+        }
+    response = render(request, TEMPLATE, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+urlpatterns = [path("new/", character_create, name="create")]

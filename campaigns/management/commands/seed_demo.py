@@ -1,10 +1,12 @@
-"""Demo data: one campaign per rule system, with a GM and two players. Idempotent."""
+"""Demo data: one campaign per rule system, with a GM, two players and a character for
+each player. Idempotent."""
 
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from campaigns.models import Campaign, Membership, Role, System
+from characters.demo import seed_characters
 
 DEMO_PASSWORD = "cronica-demo"
 DEMO_USERS = (("master", Role.GM), ("ana", Role.PLAYER), ("bruno", Role.PLAYER))
@@ -17,7 +19,7 @@ DEMO_CAMPAIGNS = {
 
 
 class Command(BaseCommand):
-    help = "Create the demo campaigns, a GM and two players (safe to run again)."
+    help = "Create the demo campaigns, a GM, two players and their characters (safe to run again)."
 
     @transaction.atomic
     def handle(self, *args, **options):
@@ -38,6 +40,8 @@ class Command(BaseCommand):
                 Membership.objects.get_or_create(
                     campaign=campaign, user=users[username], defaults={"role": role}
                 )
+            # Two complete sheets per campaign, one each for ana and bruno.
+            seed_characters(campaign, users)
         self.stdout.write("Demo logins (password: %s):" % DEMO_PASSWORD)
         for username, role in DEMO_USERS:
             self.stdout.write(f"  {username:<8} {role.label}")

@@ -1,0 +1,102 @@
+"""The sheet history in words: what each recorded field means to a reader.
+
+Services record fields as short codes ("trait:fuerza", "resource:willpower",
+"details:virtue"); `FieldNames` turns them into the names the sheet shows, from the
+system adapter, so "trait:fuerza" reads "Fuerza" and "resource:willpower" reads
+"Fuerza de Voluntad (reserva)".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from characters.models import Character, Item, SheetChange
+from characters.systems import get_system
+
+_PLAIN = {
+    "created": gettext_lazy("Sheet created"),
+    "imported": gettext_lazy("Sheet imported"),
+    "name": gettext_lazy("Name"),
+    "concept": gettext_lazy("Concept"),
+    "description": gettext_lazy("Description"),
+    "notes": gettext_lazy("Notes"),
+    "approved_over_budget": gettext_lazy("Approved over budget"),
+}
+# Detail keys: game terms stay in Spanish (RULES.md); the rest is UI text.
+_DETAILS = {
+    "virtue": "Virtud",
+    "vice": "Vicio",
+    "tamano": "Tamaño",
+    "specialization": "Especialización",
+    "deities": "Divinidades",
+    "destiny_returned": gettext_lazy("Destiny point handed back"),
+    "specialization_used_scene": gettext_lazy("Specialization used in scene"),
+}
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    change: SheetChange
+    label: str
+    old: str
+    new: str
+
+
+class FieldNames:
+    """Names for one character's recorded fields; built once per page (constant queries)."""
+
+    def __init__(self, character: Character, ratings: dict[str, int]) -> None:
+        campaign = character.campaign
+        system = get_system(campaign.system)
+        self.traits = {spec.key: spec.name for spec in system.trait_specs(campaign)}
+        self.pools = {
+            spec.key: spec.label
+            for spec in system.resource_specs(ratings, character.details, campaign.rules)
+        }
+
+    def label(self, field: str) -> str:
+        if field in _PLAIN:
+            return str(_PLAIN[field])
+        prefix, _sep, key = field.partition(":")
+        if prefix == "trait":
+            return self.traits.get(key, key)
+        if prefix == "pdp":
+            return _("%(name)s (PdP)") % {"name": self.traits.get(key, key)}
+        if prefix == "resource":
+            return _("%(name)s (pool)") % {"name": self.pools.get(key, key)}
+        if prefix == "max":
+            return _("%(name)s (maximum)") % {"name": self.pools.get(key, key)}
+        if prefix == "specialty":
+            return _("Specialty (%(skill)s)") % {"skill": self.traits.get(key, key)}
+        if prefix == "merit":
+            return _("Merit: %(name)s") % {"name": key}
+        if prefix == "aspect":
+            return _("Aspect: %(text)s") % {"text": key}
+        if prefix == "item":
+            kind = Item.Kind(key).label if key in Item.Kind.values else key
+            return _("Equipment (%(kind)s)") % {"kind": kind}
+        if prefix == "details":
+            return str(_DETAILS.get(key, key))
+        return field
+
+    def value(self, field: str, value: str) -> str:
+        if value in ("", "None"):
+            return "—"
+        if value == "True":
+            return _("yes")
+        if value == "False":
+            return _("no")
+        if field == "details:specialization":
+            return self.traits.get(value, value)
+        return value
+
+    def row(self, change: SheetChange) -> HistoryRow:
+        return HistoryRow(
+            change=change,
+            label=self.label(change.field),
+            old=self.value(change.field, change.old_value),
+            new=self.value(change.field, change.new_value),
+        )

@@ -1,0 +1,197 @@
+"""The chart of XP over time, drawn on the server as SVG geometry (no JavaScript).
+
+`build_chart` turns ledger entries into what the template draws: one step line per
+character (XP only changes at entries), axes with round ticks, and a legend. The
+template (characters/_xp_chart.html) only places these numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+# viewBox units. The page draws a narrow chart for phones and a wide one for larger
+# screens (CSS shows one), so labels keep a readable size at any width.
+NARROW, WIDE = 360, 720
+LEFT, RIGHT, TOP, BOTTOM = 40, 14, 12, 30
+LEGEND_ROW = 22
+SERIES_STYLES = 8  # CSS classes xp-series-0 … xp-series-7
+MIN_SPAN = 3600  # seconds: a chart of one evening still spans an hour
+
+
+@dataclass(frozen=True)
+class Tick:
+    position: float
+    label: str
+
+
+@dataclass(frozen=True)
+class Marker:
+    x: float
+    y: float
+    title: str
+
+
+@dataclass(frozen=True)
+class Series:
+    name: str
+    style: int
+    points: str  # the polyline's "x,y x,y …"
+    markers: tuple[Marker, ...]
+    last: int
+    legend_x: float
+    legend_y: float
+
+
+@dataclass(frozen=True)
+class Chart:
+    title: str
+    description: str
+    width: int
+    height: int
+    left: float
+    right: float
+    top: float
+    bottom: float
+    x_ticks: tuple[Tick, ...]
+    y_ticks: tuple[Tick, ...]
+    series: tuple[Series, ...]
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.series
+
+
+def _nice_step(maximum: int, ticks: int = 4) -> int:
+    """A round step (1, 2, 5, 10, 20, 25, 50…) giving at most `ticks` intervals."""
+    raw = max(maximum, 1) / ticks
+    magnitude = 10 ** math.floor(math.log10(raw)) if raw >= 1 else 1
+    for factor in (1, 2, 2.5, 5, 10):
+        step = factor * magnitude
+        if step >= raw and float(step).is_integer():
+            return int(step)
+    return int(10 * magnitude)
+
+
+def _value(entry, measure: str, running: int) -> int:
+    if measure == "earned":
+        return running + entry.amount if entry.kind != "spend" else running
+    return entry.balance_after
+
+
+def build_chart(
+    series_entries: dict,
+    *,
+    measure: str = "balance",
+    width: int = WIDE,
+    now: datetime | None = None,
+) -> Chart:
+    """{character: [XpEntry oldest first]} → the chart; `measure` "balance" or "earned".
+
+    The time axis runs from the first entry to `now` (default: the current time), and
+    spans at least an hour.
+    """
+    data = [(character, entries) for character, entries in series_entries.items() if entries]
+    title = _("XP balance over time") if measure != "earned" else _("XP earned over time")
+    columns = 1 if width < WIDE else 3
+    plot_height = 180 if width < WIDE else 240
+    legend_rows = math.ceil(len(data) / columns)
+    legend_top = TOP + plot_height + BOTTOM + 14
+    height = legend_top + legend_rows * LEGEND_ROW
+    if not data:
+        return Chart(
+            title, _("No XP yet."), width, height, LEFT, width - RIGHT, TOP, TOP, (), (), ()
+        )
+    values: dict = {}
+    for character, entries in data:
+        running = 0
+        points = []
+        for entry in entries:
+            running = _value(entry, measure, running)
+            points.append((timezone.localtime(entry.created_at), running))
+        values[character] = points
+    start = min(points[0][0] for points in values.values())
+    end = max(
+        max(points[-1][0] for points in values.values()), timezone.localtime(now or timezone.now())
+    )
+    if (end - start).total_seconds() < MIN_SPAN:
+        start = end - timedelta(seconds=MIN_SPAN)
+    span = (end - start).total_seconds()
+    top_value = max(max(v for _t, v in points) for points in values.values())
+    step = _nice_step(top_value)
+    y_max = max(step * math.ceil(max(top_value, 1) / step), step)
+    plot_left, plot_right = LEFT, width - RIGHT
+    plot_top, plot_bottom = TOP, TOP + plot_height
+
+    def x_of(moment: datetime) -> float:
+        return round(
+            plot_left + (moment - start).total_seconds() / span * (plot_right - plot_left), 1
+        )
+
+    def y_of(value: int) -> float:
+        return round(plot_bottom - value / y_max * (plot_bottom - plot_top), 1)
+
+    short = span < 2 * 24 * 3600
+    intervals = 2 if width < WIDE else 4
+    x_ticks = []
+    for index in range(intervals + 1):
+        moment = start + timedelta(seconds=span * index / intervals)
+        label = date_format(moment, "H:i" if short else "j M")
+        x_ticks.append(Tick(x_of(moment), label))
+    y_ticks = tuple(Tick(y_of(value), str(value)) for value in range(0, y_max + 1, step))
+    series = []
+    for index, (character, points) in enumerate(values.items()):
+        coords = [(x_of(points[0][0]), y_of(0))]
+        markers = []
+        previous = 0
+        for moment, value in points:
+            x = x_of(moment)
+            coords.append((x, y_of(previous)))
+            coords.append((x, y_of(value)))
+            markers.append(
+                Marker(
+                    x,
+                    y_of(value),
+                    _("%(name)s: %(value)s XP on %(date)s")
+                    % {
+                        "name": character.name,
+                        "value": value,
+                        "date": date_format(moment, "SHORT_DATETIME_FORMAT"),
+                    },
+                )
+            )
+            previous = value
+        coords.append((plot_right, y_of(previous)))
+        column, row = index % columns, index // columns
+        series.append(
+            Series(
+                name=character.name,
+                style=index % SERIES_STYLES,
+                points=" ".join(f"{x},{y}" for x, y in coords),
+                markers=tuple(markers),
+                last=previous,
+                legend_x=plot_left + column * (plot_right - plot_left) / columns,
+                legend_y=legend_top + row * LEGEND_ROW,
+            )
+        )
+    description = "; ".join(
+        _("%(name)s: %(value)s XP now") % {"name": s.name, "value": s.last} for s in series
+    )
+    return Chart(
+        title,
+        description,
+        width,
+        height,
+        plot_left,
+        plot_right,
+        plot_top,
+        plot_bottom,
+        tuple(x_ticks),
+        y_ticks,
+        tuple(series),
+    )

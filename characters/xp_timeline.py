@@ -1,0 +1,30 @@
+"""XP awards in a scene's timeline ("Group review"), registered from CharactersConfig.ready().
+
+Awards and their corrections are part of the chronicle every member reads; spends
+never carry a scene, so a purchase never shows up here.
+"""
+
+from __future__ import annotations
+
+from campaigns.chronicle import TimelineItem, register_timeline_source
+from characters import advancement
+from characters.models import XpEntry
+
+
+@register_timeline_source
+def xp_award_source(access, scene) -> list[TimelineItem]:
+    entries = (
+        XpEntry.objects.filter(scene=scene, character__campaign_id=scene.campaign_id)
+        .exclude(kind=XpEntry.Kind.SPEND)
+        .select_related("character", "created_by")
+        .order_by("created_at", "pk")
+    )
+    items = []
+    for entry in entries:
+        entry.rubric_lines = advancement.rubric_lines(entry.breakdown.get("rubric"))
+        items.append(
+            TimelineItem(
+                at=entry.created_at, kind="xp", template="characters/_xp_item.html", obj=entry
+            )
+        )
+    return items

@@ -1,0 +1,83 @@
+"""Reads for the roll log, the live feed and the export.
+
+Every list of rolls starts from `campaign_rolls(access)`, which applies the one
+visibility rule (`campaigns.permissions.visible_rolls`): secret rolls exist only for GMs,
+in lists, counts, the feed's version and exports alike.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+
+from django.db.models import QuerySet
+
+from campaigns.permissions import CampaignAccess, visible_rolls
+from mechanics.models import Roll
+
+FEED_SIZE = 10
+PAGE_SIZE = 25
+
+# What a roll's card reads from its relations; the rest of a sheet stays in the database.
+_ROLL_FIELDS = (
+    "id",
+    "campaign_id",
+    "character_id",
+    "scene_id",
+    "user_id",
+    "group",
+    "system",
+    "kind",
+    "label",
+    "record",
+    "result",
+    "outcome",
+    "secret",
+    "created_at",
+    "user__id",
+    "user__username",
+    "character__id",
+    "character__name",
+    "scene__id",
+    "scene__title",
+)
+
+
+def campaign_rolls(access: CampaignAccess) -> QuerySet[Roll]:
+    """The campaign's rolls this member may see, newest first."""
+    return visible_rolls(access, Roll.objects.filter(campaign_id=access.campaign.pk))
+
+
+def with_relations(rolls: QuerySet[Roll]) -> QuerySet[Roll]:
+    """Load who rolled, the character and the scene in the same query."""
+    return rolls.select_related("user", "character", "scene").only(*_ROLL_FIELDS)
+
+
+def feed_rolls(access: CampaignAccess) -> list[Roll]:
+    """The newest rolls shown in the live feed (one query)."""
+    return list(with_relations(campaign_rolls(access))[:FEED_SIZE])
+
+
+def feed_ids(access: CampaignAccess) -> list[int]:
+    """Ids of the rolls the feed would show: all a poll needs to know (one small query
+    on the campaign/created_at index)."""
+    return list(campaign_rolls(access).values_list("pk", flat=True)[:FEED_SIZE])
+
+
+def feed_version(ids: Sequence[int]) -> str:
+    """A short token that changes whenever the feed's rolls change.
+
+    The newest id alone would miss a roll committed late with an older timestamp (two
+    writers on PostgreSQL); a checksum of every id shown catches it.
+    """
+    if not ids:
+        return "0"
+    checksum = zlib.crc32(",".join(str(pk) for pk in ids).encode())
+    return f"{ids[0]}-{checksum:08x}"
+
+
+def feed_etag(access: CampaignAccess, version: str, language: str) -> str:
+    """Weak ETag of the feed fragment: what it shows depends on the rolls, on whether
+    the reader sees secret rolls, and on the language."""
+    audience = "gm" if access.is_gm else "members"
+    return f'W/"rolls-{access.campaign.pk}-{version}-{audience}-{language}"'

@@ -1,0 +1,11 @@
+import pytest
+
+from tests.factories import MembershipFactory, UserFactory
+
+
+@pytest.fixture
+def paula(campaign):
+    """A second player of the campaign."""
+    user = UserFactory(username="paula")
+    MembershipFactory(campaign=campaign, user=user, role="player")
+    return user

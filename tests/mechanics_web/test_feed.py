@@ -1,0 +1,164 @@
+"""The live roll feed: polled by htmx every 2 s from every open page, so it must be cheap.
+
+A poll carries the version it shows (`since`); unchanged it gets 204 No Content after two
+small queries, changed it gets the new list. Standard clients get ETag / 304.
+"""
+
+import datetime
+import re
+
+import pytest
+from django.urls import reverse
+
+from mechanics.log import feed_version
+from mechanics.models import Roll
+from tests.factories import make_character
+from tests.mechanics_web.rolls import store_roll
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def feed_url(campaign, since=None):
+    url = reverse("mechanics:feed", args=[campaign.pk])
+    return url if since is None else f"{url}?since={since}"
+
+
+def shown_version(response) -> str:
+    return re.search(r'data-version="([^"]+)"', response.content.decode()).group(1)
+
+
+def shown_rolls(response) -> list[int]:
+    return [int(pk) for pk in re.findall(r'data-roll="(\d+)"', response.content.decode())]
+
+
+@pytest.mark.parametrize("member", ["gm", "player", "observer"])
+def test_every_member_polls_the_feed(client, campaign, player, member, request):
+    roll = store_roll(campaign, player, label="Pelea")
+    client.force_login(request.getfixturevalue(member))
+    response = client.get(feed_url(campaign, since="0"), **HTMX)
+    assert response.status_code == 200
+    assert shown_rolls(response) == [roll.pk]
+    html = response.content.decode()
+    # The fragment polls again with the version it shows.
+    assert 'hx-trigger="every 2s, cronica:roll from:body"' in html
+    assert f'?since={shown_version(response)}"' in html
+
+
+def test_a_stranger_gets_a_404_from_the_feed(client, campaign, stranger):
+    client.force_login(stranger)
+    assert client.get(feed_url(campaign), **HTMX).status_code == 404
+
+
+def test_a_plain_request_for_the_feed_goes_to_the_log_page(client, campaign, player):
+    client.force_login(player)
+    response = client.get(feed_url(campaign))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("mechanics:log", args=[campaign.pk])
+
+
+def test_an_unchanged_feed_answers_204_and_htmx_keeps_its_list(client, campaign, player):
+    store_roll(campaign, player)
+    client.force_login(player)
+    version = shown_version(client.get(feed_url(campaign, since="0"), **HTMX))
+    response = client.get(feed_url(campaign, since=version), **HTMX)
+    assert response.status_code == 204
+    assert response.content == b""
+    assert "HX-Request" in response["Vary"]
+    assert response["ETag"].startswith('W/"rolls-')
+
+
+def test_a_new_roll_reaches_the_feed_on_the_next_poll_and_is_announced(
+    client, campaign, player, paula
+):
+    first = store_roll(campaign, player)
+    client.force_login(paula)
+    version = shown_version(client.get(feed_url(campaign, since="0"), **HTMX))
+    second = store_roll(campaign, player, label="Disparo")
+    response = client.get(feed_url(campaign, since=version), **HTMX)
+    assert response.status_code == 200
+    assert shown_rolls(response) == [second.pk, first.pk]
+    assert shown_version(response) != version
+    html = response.content.decode()
+    assert 'id="roll-feed-status" hx-swap-oob="innerHTML"' in html
+    assert "Nueva tirada: bob · Disparo" in html
+
+
+def test_standard_clients_get_304_for_an_unchanged_feed(client, campaign, player):
+    store_roll(campaign, player)
+    client.force_login(player)
+    etag = client.get(feed_url(campaign), **HTMX)["ETag"]
+    response = client.get(feed_url(campaign), HTTP_IF_NONE_MATCH=etag, **HTMX)
+    assert response.status_code == 304
+    assert response["ETag"] == etag
+    store_roll(campaign, player)
+    changed = client.get(feed_url(campaign), HTTP_IF_NONE_MATCH=etag, **HTMX)
+    assert changed.status_code == 200
+    assert changed["ETag"] != etag
+    assert changed["Cache-Control"] == "private, no-cache"
+
+
+def test_the_etag_differs_for_gms_who_see_secret_rolls_and_by_language(
+    client, campaign, gm, player
+):
+    store_roll(campaign, player)
+    client.force_login(player)
+    player_etag = client.get(feed_url(campaign), **HTMX)["ETag"]
+    english = client.get(feed_url(campaign), HTTP_ACCEPT_LANGUAGE="en", **HTMX)["ETag"]
+    client.force_login(gm)
+    gm_etag = client.get(feed_url(campaign), **HTMX)["ETag"]
+    assert len({player_etag, english, gm_etag}) == 3
+
+
+def test_a_roll_committed_late_with_an_older_time_still_changes_the_version(campaign, player):
+    newest = store_roll(campaign, player)
+    version = feed_version([newest.pk])
+    late = store_roll(campaign, player)
+    Roll.objects.filter(pk=late.pk).update(
+        created_at=newest.created_at - datetime.timedelta(seconds=1)
+    )
+    assert feed_version([newest.pk, late.pk]) != version
+    assert feed_version([]) == "0"
+
+
+def test_an_unchanged_poll_runs_two_queries_and_a_changed_one_three(
+    client, campaign, player, django_assert_num_queries
+):
+    for seed in range(40):
+        store_roll(campaign, player, seed=seed)
+    client.force_login(player)
+    version = shown_version(client.get(feed_url(campaign, since="0"), **HTMX))
+    # session, user + membership, the feed's ids
+    with django_assert_num_queries(4):
+        assert client.get(feed_url(campaign, since=version), **HTMX).status_code == 204
+    store_roll(campaign, player)
+    # ... + the feed's rolls with who rolled, the character and the scene
+    with django_assert_num_queries(5):
+        response = client.get(feed_url(campaign, since=version), **HTMX)
+    assert len(shown_rolls(response)) == 10
+
+
+def test_the_campaign_page_shows_the_feed_without_javascript(
+    client, campaign, gm, player, django_assert_max_num_queries
+):
+    for seed in range(12):
+        store_roll(campaign, player, seed=seed, label=f"Tirada {seed}")
+    client.force_login(player)
+    with django_assert_max_num_queries(9):
+        response = client.get(reverse("campaigns:detail", args=[campaign.pk]))
+    html = response.content.decode()
+    assert 'id="roll-feed"' in html
+    assert "Tirada 11" in html
+    assert len(shown_rolls(response)) == 10
+    assert reverse("mechanics:log", args=[campaign.pk]) in html
+
+
+def test_every_sheet_page_shows_the_feed(client, campaign, gm, player, observer):
+    lucia = make_character(campaign, player, name="Lucía")
+    roll = store_roll(campaign, gm, label="Emboscada")
+    url = reverse("characters:sheet", args=[campaign.pk, lucia.pk])
+    for member in (player, observer):
+        client.force_login(member)
+        response = client.get(url)
+        assert 'id="roll-feed"' in response.content.decode()
+        assert shown_rolls(response) == [roll.pk]

@@ -1,0 +1,192 @@
+"""The campaign roll log page: who sees it, what it shows, filters, pagination, queries."""
+
+import datetime
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from mechanics.models import Roll
+from tests.factories import make_character
+from tests.mechanics_web.rolls import make_scene, store_roll
+
+pytestmark = pytest.mark.django_db
+
+
+def log_url(campaign, **params):
+    url = reverse("mechanics:log", args=[campaign.pk])
+    if params:
+        url += "?" + "&".join(f"{key}={value}" for key, value in params.items())
+    return url
+
+
+def shown_rolls(response) -> list[int]:
+    return [int(pk) for pk in re.findall(r'data-roll="(\d+)"', response.content.decode())]
+
+
+# Who sees it
+
+
+@pytest.mark.parametrize("member", ["gm", "player", "observer"])
+def test_every_member_reads_the_roll_log(client, campaign, player, member, request):
+    roll = store_roll(campaign, player, label="Sigilo en la cripta")
+    client.force_login(request.getfixturevalue(member))
+    response = client.get(log_url(campaign))
+    assert response.status_code == 200
+    assert shown_rolls(response) == [roll.pk]
+    assert "Sigilo en la cripta" in response.content.decode()
+
+
+def test_a_stranger_gets_a_404_from_the_roll_log(client, campaign, stranger):
+    client.force_login(stranger)
+    assert client.get(log_url(campaign)).status_code == 404
+
+
+def test_an_anonymous_visitor_is_sent_to_log_in(client, campaign):
+    response = client.get(log_url(campaign))
+    assert response.status_code == 302
+    assert reverse("login") in response["Location"]
+
+
+# What it shows
+
+
+def test_the_log_shows_who_rolled_for_whom_where_and_every_die(client, campaign, gm, player):
+    lucia = make_character(campaign, player, name="Lucía")
+    scene = make_scene(campaign, "La cripta")
+    roll = store_roll(campaign, player, character=lucia, scene=scene, label="Sigilo", dice=8)
+    client.force_login(gm)
+    html = client.get(log_url(campaign)).content.decode()
+    assert "bob" in html
+    assert "Lucía" in html
+    assert "Escena: La cripta" in html
+    # Every die is drawn as a d10, and its state is said in words as well as classes.
+    assert html.count('class="die die-d10') == len(roll.record["dice"])
+    assert re.search(r"\d+ éxitos?|Fallo", html)
+    for die in roll.record["dice"]:
+        if "success" in die["tags"]:
+            assert "die-success" in html
+            assert f"d10: {die['value']}, éxito" in html
+
+
+def test_the_log_reads_in_english_too(client, campaign, player):
+    store_roll(campaign, player, label="Stealth")
+    client.force_login(player)
+    response = client.get(log_url(campaign), HTTP_ACCEPT_LANGUAGE="en")
+    html = response.content.decode()
+    assert "Roll log" in html
+    assert "1 roll" in html
+
+
+def test_the_log_shows_25_rolls_a_page_newest_first(client, campaign, player):
+    rolls = [store_roll(campaign, player, seed=n) for n in range(30)]
+    client.force_login(player)
+    first = client.get(log_url(campaign))
+    assert shown_rolls(first) == [roll.pk for roll in reversed(rolls)][:25]
+    assert "30 tiradas" in first.content.decode()
+    assert "Página 1 de 2" in first.content.decode()
+    second = client.get(log_url(campaign, page=2))
+    assert shown_rolls(second) == [roll.pk for roll in reversed(rolls)][25:]
+
+
+def test_a_page_out_of_range_shows_the_last_page(client, campaign, player):
+    roll = store_roll(campaign, player)
+    client.force_login(player)
+    assert shown_rolls(client.get(log_url(campaign, page=99))) == [roll.pk]
+    assert shown_rolls(client.get(log_url(campaign, page="x"))) == [roll.pk]
+
+
+# Filters
+
+
+def test_the_log_filters_by_character(client, campaign, player, paula):
+    lucia = make_character(campaign, player, name="Lucía")
+    marco = make_character(campaign, paula, name="Marco")
+    mine = store_roll(campaign, player, character=lucia)
+    store_roll(campaign, paula, character=marco)
+    client.force_login(paula)
+    assert shown_rolls(client.get(log_url(campaign, character=lucia.pk))) == [mine.pk]
+
+
+def test_the_log_filters_by_scene(client, campaign, player):
+    crypt, tavern = make_scene(campaign, "La cripta"), make_scene(campaign, "La taberna")
+    in_crypt = store_roll(campaign, player, scene=crypt)
+    store_roll(campaign, player, scene=tavern)
+    store_roll(campaign, player)
+    client.force_login(player)
+    assert shown_rolls(client.get(log_url(campaign, scene=crypt.pk))) == [in_crypt.pk]
+
+
+def test_the_log_filters_by_who_rolled(client, campaign, gm, player, observer):
+    store_roll(campaign, player)
+    by_gm = store_roll(campaign, gm)
+    client.force_login(observer)
+    response = client.get(log_url(campaign, player=gm.pk))
+    assert shown_rolls(response) == [by_gm.pk]
+    # Observers never roll, so they are not offered as a filter.
+    assert f'<option value="{observer.pk}"' not in response.content.decode()
+
+
+def test_the_log_filters_by_whole_days_in_the_sites_time_zone(client, campaign, player):
+    old, middle, new = (store_roll(campaign, player, seed=n) for n in range(3))
+    tz = timezone.get_current_timezone()
+    for roll, day in ((old, 1), (middle, 2), (new, 3)):
+        # Late in the evening: the UTC date is the next day, the local date is not.
+        when = datetime.datetime(2025, 3, day, 23, 30, tzinfo=tz)
+        Roll.objects.filter(pk=roll.pk).update(created_at=when)
+    client.force_login(player)
+    response = client.get(log_url(campaign, date_from="2025-03-02", date_to="2025-03-02"))
+    assert shown_rolls(response) == [middle.pk]
+    assert shown_rolls(client.get(log_url(campaign, date_from="2025-03-02"))) == [
+        new.pk,
+        middle.pk,
+    ]
+    assert shown_rolls(client.get(log_url(campaign, date_to="2025-03-01"))) == [old.pk]
+
+
+def test_a_bad_filter_is_explained_keeps_what_was_typed_and_is_ignored(client, campaign, player):
+    roll = store_roll(campaign, player)
+    client.force_login(player)
+    response = client.get(log_url(campaign, date_from="ayer", character=999999))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Introduzca una fecha válida." in html
+    assert "Escoja una opción válida" in html
+    assert 'value="ayer"' in html
+    assert shown_rolls(response) == [roll.pk]
+
+
+def test_an_end_date_before_the_start_date_is_explained(client, campaign, player):
+    client.force_login(player)
+    response = client.get(log_url(campaign, date_from="2025-03-05", date_to="2025-03-01"))
+    assert "La fecha final es anterior a la inicial." in response.content.decode()
+
+
+def test_an_empty_filter_result_says_so(client, campaign, player):
+    store_roll(campaign, player)
+    scene = make_scene(campaign)
+    client.force_login(player)
+    response = client.get(log_url(campaign, scene=scene.pk))
+    assert "Ninguna tirada coincide con estos filtros." in response.content.decode()
+
+
+# Cost
+
+
+def test_the_log_runs_constant_queries(client, campaign, gm, player, django_assert_num_queries):
+    def fill(count):
+        for n in range(count):
+            character = make_character(campaign, player, name=f"PJ {n}")
+            store_roll(campaign, player, character=character, scene=make_scene(campaign), seed=n)
+
+    client.force_login(gm)
+    fill(2)
+    # session, user, the menu's admin check, membership, players, characters, scenes,
+    # count, page
+    with django_assert_num_queries(9):
+        client.get(log_url(campaign))
+    fill(30)
+    with django_assert_num_queries(9):
+        response = client.get(log_url(campaign, page=2, player=player.pk, date_from="2020-01-01"))
+    assert len(shown_rolls(response)) == 7
