@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from campaigns.admin import CampaignScopedAdmin
+from campaigns.models import Role
 from characters.models import (
     Aspect,
     Character,
@@ -241,6 +242,13 @@ class CharacterAdmin(CampaignScopedAdmin):
         character = obj
 
         class CharacterForm(form):
+            def clean_owner(self):
+                owner = self.cleaned_data.get("owner")
+                members = character.campaign.memberships.filter(role__in=[Role.GM, Role.PLAYER])
+                if owner is not None and not members.filter(user=owner).exists():
+                    raise ValidationError(_("The owner must be a GM or player of the campaign."))
+                return owner
+
             def clean_details(self):
                 details = self.cleaned_data.get("details") or {}
                 if not isinstance(details, dict):

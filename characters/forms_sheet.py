@@ -16,9 +16,11 @@ from django.utils.translation import gettext_lazy as _
 from characters.models import Character, Item
 from characters.systems import SheetSystem, TraitSpec
 from mechanics.rules.errors import RuleError
+from mechanics.rules.hitos import catalogue as hitos_catalogue
 from mechanics.rules.ndp import catalogue as ndp_catalogue
 from mechanics.rules.ndp import equipment
 from mechanics.rules.tinieblas import catalogue as tinieblas_catalogue
+from mechanics.rules.tinieblas import traits as tinieblas_traits
 
 
 class StoryForm(forms.Form):
@@ -69,6 +71,67 @@ class AspectExhaustedForm(forms.Form):
     exhausted = forms.TypedChoiceField(
         choices=(("1", "1"), ("0", "0")), coerce=lambda value: value == "1"
     )
+
+
+class DetailsForm(forms.Form):
+    """A GM's edit of the system values a sheet keeps in `details`: Virtue, Vice and
+    Tamaño (Mundo de Tinieblas), the specialization (Dado objetivo)."""
+
+    def __init__(self, *args, system: SheetSystem, campaign, details: dict, **kwargs):
+        super().__init__(*args, prefix="details", **kwargs)
+        if system.key == "tinieblas":
+            self.fields["virtue"] = forms.ChoiceField(
+                label="Virtud",
+                choices=[("", "—"), *((v.key, v.name) for v in tinieblas_catalogue.VIRTUES)],
+                required=False,
+            )
+            self.fields["vice"] = forms.ChoiceField(
+                label="Vicio",
+                choices=[("", "—"), *((v.key, v.name) for v in tinieblas_catalogue.VICES)],
+                required=False,
+            )
+            self.fields["tamano"] = forms.IntegerField(
+                label="Tamaño", min_value=1, max_value=20, initial=tinieblas_traits.TAMANO_DEFAULT
+            )
+        elif system.key == "objetivo":
+            skills = [spec for spec in system.trait_specs(campaign) if spec.kind == "skill"]
+            self.fields["specialization"] = forms.ChoiceField(
+                label="Especialización",
+                choices=[("", "—"), *((spec.key, spec.name) for spec in skills)],
+                required=False,
+            )
+        for name, field in self.fields.items():
+            field.initial = details.get(name, field.initial)
+
+    @property
+    def has_fields(self) -> bool:
+        return bool(self.fields)
+
+
+class AspectForm(forms.Form):
+    """A new aspect (Hitos): its slot, its text and, if temporary, how long it lasts."""
+
+    kind = forms.ChoiceField(
+        label=_("Kind"), choices=[(kind.key, kind.name) for kind in hitos_catalogue.ASPECT_KINDS]
+    )
+    text = forms.CharField(label=_("Aspect"), max_length=200)
+    duration = forms.ChoiceField(
+        label=_("Lasts"),
+        required=False,
+        choices=[("", "—"), ("scene", _("the scene")), ("session", _("the session"))],
+        help_text=_("Only for temporary aspects."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, prefix="aspect", **kwargs)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("kind") == "temporal":
+            data["duration"] = data.get("duration") or "scene"
+        else:
+            data["duration"] = ""
+        return data
 
 
 class SpecialtyForm(forms.Form):

@@ -112,10 +112,9 @@ def character_create(
                 code="character_limit",
             )
     system = get_system(campaign.system)
-    values = system.initial_ratings(campaign)
     for key, rating in (ratings or {}).items():
         _check_rating(system, campaign, key, rating)
-        values[key] = rating
+    values = system.initial_ratings(campaign, ratings)
     details = dict(details or {})
     rules = campaign.rules
     character = Character.objects.create(
@@ -165,6 +164,24 @@ def character_update(*, character: Character, user, **fields: str) -> Character:
         _record(locked, user, field, getattr(locked, field), value)
         setattr(locked, field, value)
     locked.save(update_fields=[*fields, "updated_at"])
+    return locked
+
+
+@transaction.atomic
+def character_set_details(*, character: Character, user, values: Mapping[str, Any]) -> Character:
+    """A GM changes single system values kept in `details` (Virtue, Vice, Tamaño, the
+    specialization), checked by the system adapter; pools follow what they derive from."""
+    locked = _lock(character)
+    system = get_system(locked.campaign.system)
+    try:
+        cleaned = system.clean_details({**locked.details, **values}, locked.campaign)
+    except RuleError as error:
+        raise ValidationError(error.translated(_), code="bad_detail") from None
+    for key in sorted(values):
+        _record(locked, user, f"details:{key}", locked.details.get(key), cleaned.get(key))
+    locked.details = cleaned
+    locked.save(update_fields=["details", "updated_at"])
+    _sync_resource_maximums(locked, user)
     return locked
 
 
@@ -281,6 +298,41 @@ def merit_remove(*, merit: Merit, user) -> None:
     locked = _lock(merit.character)
     _record(locked, user, f"merit:{merit.name}", merit.rating, "")
     merit.delete()
+
+
+@transaction.atomic
+def aspect_add(*, character: Character, user, kind: str, text: str, duration: str = "") -> Aspect:
+    """A GM gives a sheet an aspect, within the slots its system has (4 Hitos, ...)."""
+    locked = _lock(character)
+    slots = get_system(locked.campaign.system).aspect_slots()
+    if kind not in slots:
+        raise ValidationError(_("This sheet has no aspects of that kind."), code="aspect_kind")
+    text = text.strip()
+    if not text:
+        raise ValidationError(_("Write the aspect."), code="aspect_text")
+    taken = Aspect.objects.filter(character=locked, kind=kind).count()
+    if slots[kind] is not None and taken >= slots[kind]:
+        raise ValidationError(
+            _("This sheet already has every aspect of that kind; remove one first."),
+            code="aspect_full",
+        )
+    last = Aspect.objects.filter(character=locked).order_by("-position").first()
+    aspect = Aspect.objects.create(
+        character=locked,
+        kind=kind,
+        text=text,
+        duration=duration,
+        position=last.position + 1 if last else 0,
+    )
+    _record(locked, user, f"aspect:{kind}", "", text)
+    return aspect
+
+
+@transaction.atomic
+def aspect_remove(*, aspect: Aspect, user) -> None:
+    locked = _lock(aspect.character)
+    _record(locked, user, f"aspect:{aspect.kind}", aspect.text, "")
+    aspect.delete()
 
 
 @transaction.atomic
@@ -426,7 +478,7 @@ def character_import(
     sheet = validate_import(data, campaign=campaign)
     system = get_system(campaign.system)
     problems = system.creation_problems(
-        {**system.initial_ratings(campaign), **sheet.ratings},
+        system.initial_ratings(campaign, sheet.ratings),
         sheet.details,
         sheet.specialties,
         [(key, name, rating) for key, name, rating, _notes in sheet.merits],

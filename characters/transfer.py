@@ -22,7 +22,10 @@ lived in; an imported sheet starts a new history with "imported"), and the
 approval over budget (the importing campaign's GM decides that).
 
 Only `format`, `version`, `system`, `name` and `traits` are required; every other
-list or text may be missing and means "empty". Unknown keys are ignored.
+list or text may be missing and means "empty" (missing traits start at their
+minimum, missing pools full). Unknown keys are ignored. Sizes are capped: the file
+at 256 KB, each list (MAX_ROWS), texts at their column sizes, pools without a
+maximum (drama and destiny points) at 100.
 `validate_import` checks everything against the campaign's system adapter and
 returns a `CharacterImport`, or raises one ValidationError listing every problem
 it found, so nothing is written for a file that is wrong anywhere.
@@ -41,6 +44,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from campaigns.models import System
 from characters.models import Character, Item
 from characters.systems import get_system
 from mechanics.rules.errors import RuleError
@@ -213,8 +217,6 @@ class _Checker:
             )
         system = data.get("system")
         if system != self.campaign.system:
-            from campaigns.models import System
-
             names = dict(System.choices)
             raise ValidationError(
                 _(
@@ -231,20 +233,17 @@ class _Checker:
     # --- fields --------------------------------------------------------------------
 
     def text(self, key: str, max_length: int, *, required: bool = False) -> str:
-        value = self.data.get(key, "")
-        label = key
-        if value is None:
-            value = ""
+        value = self.data.get(key) or ""
         if not isinstance(value, str):
-            self.error(_("The field “%(field)s” must be text.") % {"field": label})
+            self.error(_("The field “%(field)s” must be text.") % {"field": key})
             return ""
         value = value.strip() if key == "name" else value
         if required and not value:
-            self.error(_("The file has no “%(field)s”.") % {"field": label})
+            self.error(_("The file has no “%(field)s”.") % {"field": key})
         if len(value) > max_length:
             self.error(
                 _("The field “%(field)s” is longer than %(max)s characters.")
-                % {"field": label, "max": max_length}
+                % {"field": key, "max": max_length}
             )
         return value[:max_length]
 
@@ -494,7 +493,7 @@ class _Checker:
         items = self.items()
         # Pools and health depend on the ratings and details: check those first.
         self.fail_if_errors()
-        full = {**self.system.initial_ratings(self.campaign), **ratings}
+        full = self.system.initial_ratings(self.campaign, ratings)
         resources = self.resources(full, details)
         health = self.health(full, details)
         self.fail_if_errors()

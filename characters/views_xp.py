@@ -11,7 +11,6 @@ import dataclasses
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from django.apps import apps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -19,13 +18,13 @@ from django.core.paginator import Paginator
 from django.db.models import Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import path, reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns.models import Scene
+from campaigns.models import DiaryEntry, Scene
 from campaigns.permissions import (
     CampaignAccess,
     CharacterAccess,
@@ -65,13 +64,6 @@ def _render(request: HttpRequest, template: str, partial: str, context: dict) ->
     return response
 
 
-def _scene_url(scene: Scene) -> str | None:
-    try:
-        return scene.get_absolute_url()
-    except NoReverseMatch:  # the chronicle pages may not be installed
-        return None
-
-
 def _charts(series: dict, measure: str) -> tuple:
     """The same chart drawn for phones and for wider screens (the page shows one)."""
     return tuple(build_chart(series, measure=measure, width=width) for width in (NARROW, WIDE))
@@ -97,13 +89,9 @@ class AwardRow:
 
 
 def _diarists(scene: Scene) -> set[int]:
-    """Characters with a published diary entry for the scene (the chronicle's model)."""
-    try:
-        diary_model = apps.get_model("campaigns", "DiaryEntry")
-    except LookupError:
-        return set()
+    """Characters with a published diary entry for the scene (GMs read them all)."""
     return set(
-        diary_model.objects.filter(scene=scene, status="published").values_list(
+        DiaryEntry.objects.filter(scene=scene, status=DiaryEntry.Status.PUBLISHED).values_list(
             "character_id", flat=True
         )
     )
@@ -204,12 +192,13 @@ def scene_xp(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRespo
     rows = _award_rows(access, scene, data)
     if request.method == "POST" and request.POST.get("action") == "award":
         if all(row.form.is_valid() for row in rows):
+            willpower = {row.character.pk for row in rows if row.form.wants_willpower()}
             try:
                 entries = services.scene_award_xp(
                     scene=scene,
                     user=request.user,
                     awards={row.character.pk: row.form.award() for row in rows},
-                    willpower={row.character.pk for row in rows if row.form.wants_willpower()},
+                    willpower=willpower,
                 )
             except ValidationError as error:
                 messages.error(request, " ".join(error.messages))
@@ -224,8 +213,10 @@ def scene_xp(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRespo
                         )
                         % {"count": len(entries)},
                     )
-                else:
+                elif not willpower:
                     messages.info(request, _("Nothing changed in the XP of this scene."))
+                if willpower:
+                    messages.success(request, _("Fuerza de Voluntad granted."))
                 return redirect("campaigns:scene_xp", campaign_id, scene.pk)
         else:
             messages.error(request, _("Check the marked rows."))
@@ -233,7 +224,7 @@ def scene_xp(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRespo
         "access": access,
         "campaign": access.campaign,
         "scene": scene,
-        "scene_url": _scene_url(scene),
+        "scene_url": scene.get_absolute_url(),
         "rows": rows,
         "grand_total": (None if any(r.total is None for r in rows) else sum(r.total for r in rows)),
         "rubric": access.campaign.uses_xp_rubric,
@@ -265,7 +256,7 @@ def _ledger_lines(entries, show_spends: bool) -> list[LedgerLine]:
 
 
 def _purchase_spec(request: HttpRequest, character: Character):
-    """The purchase a GET (price) or POST (buy) names, or None; errors as messages."""
+    """The form and the purchase a GET (price) or POST (buy) names (None if it names none)."""
     form = PurchaseForm(request.POST if request.method == "POST" else request.GET)
     if not form.is_valid():
         return form, None
@@ -346,7 +337,6 @@ def _purchase_context(request: HttpRequest, character: Character) -> dict:
                     for trait in traits
                     if trait.kind == "skill" and trait.rating >= 1
                 ],
-                "specialties": specialties,
             }
         )
     elif advancement.may_sacrifice_drama(character):
@@ -358,8 +348,7 @@ def _purchase_context(request: HttpRequest, character: Character) -> dict:
     else:
         return {}
     if request.GET.get("kind"):
-        form, spec = _purchase_spec(request, character)
-        context["purchase_form"] = form
+        _form, spec = _purchase_spec(request, character)
         if spec is None:
             context["quote_error"] = _("Choose what to buy.")
         else:

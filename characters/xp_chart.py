@@ -89,12 +89,11 @@ def build_chart(
     *,
     measure: str = "balance",
     width: int = WIDE,
-    now: datetime | None = None,
 ) -> Chart:
     """{character: [XpEntry oldest first]} → the chart; `measure` "balance" or "earned".
 
-    The time axis runs from the first entry to `now` (default: the current time), and
-    spans at least an hour.
+    The time axis runs from the first entry to the last (at least an hour); each line
+    then holds its last value to the right edge.
     """
     data = [(character, entries) for character, entries in series_entries.items() if entries]
     title = _("XP balance over time") if measure != "earned" else _("XP earned over time")
@@ -116,11 +115,12 @@ def build_chart(
             points.append((timezone.localtime(entry.created_at), running))
         values[character] = points
     start = min(points[0][0] for points in values.values())
-    end = max(
-        max(points[-1][0] for points in values.values()), timezone.localtime(now or timezone.now())
-    )
-    if (end - start).total_seconds() < MIN_SPAN:
-        start = end - timedelta(seconds=MIN_SPAN)
+    end = max(points[-1][0] for points in values.values())
+    # Entries of one evening still get an hour's width; a margin keeps the first and last
+    # steps off the axes.
+    missing = max(MIN_SPAN - (end - start).total_seconds(), 0)
+    margin = timedelta(seconds=missing / 2 + max((end - start).total_seconds(), MIN_SPAN) * 0.04)
+    start, end = start - margin, end + margin
     span = (end - start).total_seconds()
     top_value = max(max(v for _t, v in points) for points in values.values())
     step = _nice_step(top_value)

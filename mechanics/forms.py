@@ -28,9 +28,9 @@ from mechanics.setup import (
 )
 
 KIND_LABELS = {
-    "pool": _("Roll"),
+    "pool": _("Simple roll"),
     "extended": _("Extended action"),
-    "check": _("Roll"),
+    "check": _("Simple roll"),
     "attack": _("Attack"),
     "skill": _("Skill roll"),
     "attribute": _("Attribute roll"),
@@ -288,7 +288,7 @@ class TinieblasRollForm(RollForm):
 class HitosRollForm(RollForm):
     kinds = ("check", "attack")
     layout = (
-        (_("Roll"), None, ["characteristic", "skill", "difficulty", "modifier"]),
+        (_("What you roll"), None, ["characteristic", "skill", "difficulty", "modifier"]),
         (_("Aspects"), None, ["aspect", "pay", "hinder"]),
         (
             _("Weapon and target"),
@@ -301,7 +301,7 @@ class HitosRollForm(RollForm):
     characteristic = forms.ChoiceField(label=_("Characteristic"))
     skill = forms.ChoiceField(label=_("Skill"), required=False)
     difficulty = forms.IntegerField(
-        label=_("Difficulty (or the target's Defensa)"),
+        label=_("Difficulty or Defensa"),
         help_text=_("Fácil 10 · Media 15 · Difícil 20 · Muy difícil 25 · Extrema 30"),
         min_value=-20,
         max_value=60,
@@ -330,7 +330,7 @@ class HitosRollForm(RollForm):
         label=_("Weapon bonus"), min_value=-20, max_value=20, initial=0, required=False
     )
     attack_range = forms.ChoiceField(
-        label=_("Attack"),
+        label=_("Kind of attack"),
         choices=[("melee", _("Melee")), ("ranged", _("Ranged"))],
         initial="melee",
         required=False,
@@ -386,7 +386,8 @@ class HitosRollForm(RollForm):
 class NdpRollForm(RollForm):
     kinds = ("check", "attack")
     layout = (
-        (_("Roll"), None, ["skill", "dice", "gracias", "desgracias", "adversity"]),
+        (_("What you roll"), None, ["skill", "dice", "gracias", "desgracias", "adversity"]),
+        (_("Opposed roll"), ("check",), ["opposed_total", "defending"]),
         (_("Weapon and target"), ("attack",), ["damage", "damage_type", "target_rd"]),
         (None, None, ["label", "secret"]),
     )
@@ -414,6 +415,14 @@ class NdpRollForm(RollForm):
         max_value=200,
         required=False,
     )
+    opposed_total = forms.IntegerField(
+        label=_("Or the other side's total"),
+        help_text=_("For an opposed roll, instead of an adversity."),
+        min_value=-400,
+        max_value=400,
+        required=False,
+    )
+    defending = forms.BooleanField(label=_("I defend: a tie goes to me"), required=False)
     damage = forms.CharField(label=_("Weapon damage"), initial="1d6", max_length=20, required=False)
     damage_type = forms.ChoiceField(
         label=_("Damage type"),
@@ -430,6 +439,13 @@ class NdpRollForm(RollForm):
 
     def clean(self):
         data = super().clean()
+        if data.get("kind") == "check" and data.get("opposed_total") is not None:
+            if data.get("adversity") is not None:
+                self.add_error(
+                    "opposed_total", _("Give either an adversity or the other side's total.")
+                )
+        elif data.get("defending"):
+            self.add_error("defending", _("Only an opposed roll has a defender."))
         if data.get("kind") == "attack":
             try:
                 count, sides, fixed = parse_damage(data.get("damage") or "")
@@ -450,7 +466,8 @@ class NdpRollForm(RollForm):
 class ObjetivoRollForm(RollForm):
     kinds = ("skill", "attribute", "attack")
     layout = (
-        (_("Roll"), None, ["attribute", "skill", "difficulty", "modifier"]),
+        (_("What you roll"), None, ["attribute", "skill", "modifier"]),
+        (None, ("skill", "attribute"), ["difficulty"]),
         (_("Points"), None, ["specialization", "destiny_point"]),
         (_("Weapon and target"), ("attack",), ["weapon", "damage", "defensa"]),
         (None, None, ["label", "secret"]),
@@ -500,7 +517,6 @@ class ObjetivoRollForm(RollForm):
             self.fields["specialization"].label = label
             if specialization_used(sheet):
                 self.fields["specialization"].help_text = _("Already used in this scene.")
-                self.fields["specialization"].disabled = True
             else:
                 self.fields["specialization"].help_text = _("Once per scene.")
         else:
@@ -520,7 +536,9 @@ class ObjetivoRollForm(RollForm):
         data = super().clean()
         if data.get("destiny_point") and self.sheet.pool_current(OBJETIVO_DESTINY) < 1:
             self.add_error("destiny_point", _("No destiny points left."))
-        if data.get("specialization") and data.get("skill") != self.sheet.character.details.get(
+        if data.get("specialization") and specialization_used(self.sheet):
+            self.add_error("specialization", _("Already used in this scene."))
+        elif data.get("specialization") and data.get("skill") != self.sheet.character.details.get(
             "specialization"
         ):
             self.add_error(
@@ -644,3 +662,4 @@ class TwoSidedForm(forms.Form):
         self.fields["kind"].choices = [(kind, labels[kind]) for kind in kinds]
         self.fields["kind"].initial = kinds[0]
         self.fields["label"].widget.attrs["class"] = "form-control"
+        self.fields["secret"].widget.attrs["class"] = "form-check-input"

@@ -538,7 +538,12 @@ class TinieblasSetup:
                     )
                 )
                 offset += count
-            main_details = {key: value for key, value in record.details.items() if key != "helpers"}
+            # The helpers' dice go to their own rows: the main row keeps only its own.
+            main_details = {
+                key: value
+                for key, value in record.details.items()
+                if key not in ("helpers", "split")
+            }
             main_record = replace(record, dice=record.dice[split:], details=main_details)
             main_record = replace(main_record, kept=tuple(i - split for i in record.kept))
             data_by_character = {sheet.character.pk: d for sheet, d in helpers}
@@ -601,11 +606,12 @@ class HitosSetup:
             activation=activation,
         )
 
-    def odds(self, spec: hitos.HitosSpec, *, attack: bool = False) -> OddsView:
+    def odds(self, spec: hitos.HitosSpec, *, attack: bool = False, names=None) -> OddsView:
         result = hitos_odds.odds(spec)
         kept = hitos.DIE_NAMES[1 + spec.shift]
-        steps = [(_("Characteristic"), spec.characteristic)]
-        steps.append((_("Skill"), spec.skill))
+        names = names or {}
+        steps = [(names.get("characteristic") or _("Characteristic"), spec.characteristic)]
+        steps.append((names.get("skill") or _("Skill"), spec.skill))
         if spec.modifier:
             steps.append((_("Modifier"), spec.modifier))
         if spec.wound_penalty:
@@ -627,7 +633,7 @@ class HitosSetup:
         if data["kind"] != "attack":
             return Plan(
                 kind="check",
-                odds=self.odds(spec),
+                odds=self.odds(spec, names=trait_names(sheet, data)),
                 roll=_single(sheet, lambda rng: hitos.roll_check(spec, rng), data),
             )
         category = DAMAGE_CATEGORIES_BY_KEY[data["weapon"]]
@@ -639,7 +645,7 @@ class HitosSetup:
         constant = data.get("weapon_constant") or 0
         rd = data.get("target_rd") or 0
         shift = data.get("damage_shift") or 0
-        odds = self.odds(spec, attack=True)
+        odds = self.odds(spec, attack=True, names=trait_names(sheet, data))
         weapon = category.name + (f"{constant:+d}" if constant else "")
         note = _(
             "Damage if it hits: %(weapon)s + %(bonus)s (damage bonus) − RD %(rd)s, "
@@ -677,7 +683,9 @@ class NdpSetup:
         load = ndp_equipment.load_state(weight, sheet.rating("fortitud"))
         return ndp_equipment.load_desgracias(load, skill)
 
-    def spec(self, sheet: Sheet, data: Mapping, *, adversity=None) -> tuple[ndp.NdpSpec, list]:
+    def spec(
+        self, sheet: Sheet, data: Mapping, *, adversity=None, opposed_total=None
+    ) -> tuple[ndp.NdpSpec, list]:
         _check_can_act(sheet)
         skill = data["skill"]
         steps = [(sheet.name(skill), sheet.rating(skill))]
@@ -690,6 +698,8 @@ class NdpSetup:
             gracias=data.get("gracias") or 0,
             desgracias=(data.get("desgracias") or 0) + load,
             adversity=adversity,
+            opposed_total=opposed_total,
+            defender=opposed_total is not None and bool(data.get("defending")),
             skill=skill,
         )
         return spec, steps
@@ -707,12 +717,17 @@ class NdpSetup:
         if spec.desgracias:
             parts.append(f"− {spec.desgracias}d4")
         summary = " ".join(parts)
-        if spec.adversity is not None:
-            summary = _("%(roll)s against %(adversity)s") % {
-                "roll": summary,
-                "adversity": spec.adversity,
-            }
-        return OddsView(rows=tuple(rows), summary=summary, steps=tuple(steps))
+        notes = ()
+        if spec.adversity is not None or spec.opposed_total is not None:
+            against = spec.adversity if spec.adversity is not None else spec.opposed_total
+            summary = _("%(roll)s against %(adversity)s") % {"roll": summary, "adversity": against}
+        if spec.opposed_total is not None:
+            notes = (
+                _("You defend: a tie goes to you.")
+                if spec.defender
+                else _("The defender wins ties: you need more than their total."),
+            )
+        return OddsView(rows=tuple(rows), summary=summary, steps=tuple(steps), notes=notes)
 
     def plan(self, sheet: Sheet, data: Mapping, **kwargs) -> Plan:
         adversity = data.get("adversity")
@@ -720,7 +735,8 @@ class NdpSetup:
             raise ValidationError(
                 _("An attack needs the adversity to beat (the defence)."), code="adversity"
             )
-        spec, steps = self.spec(sheet, data, adversity=adversity)
+        opposed = data.get("opposed_total") if data["kind"] == "check" else None
+        spec, steps = self.spec(sheet, data, adversity=adversity, opposed_total=opposed)
         if data["kind"] != "attack":
             return Plan(
                 kind="check",

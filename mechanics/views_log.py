@@ -73,7 +73,8 @@ def roll_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return render(request, "mechanics/log.html", context)
 
 
-def _not_changed(response: HttpResponse, etag: str) -> HttpResponse:
+def _feed_headers(response: HttpResponse, etag: str) -> HttpResponse:
+    """Every feed answer (200, 204, 304) carries its validator; caches must revalidate."""
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     patch_vary_headers(response, ("HX-Request", "Cookie", "Accept-Language"))
@@ -96,10 +97,10 @@ def roll_feed(request: HttpRequest, campaign_id: int) -> HttpResponse:
     version = log.feed_version(log.feed_ids(access))
     etag = log.feed_etag(access, version, get_language() or "")
     if request.GET.get("since") == version:
-        return _not_changed(HttpResponse(status=204), etag)
+        return _feed_headers(HttpResponse(status=204), etag)
     not_modified = get_conditional_response(request, etag=etag)
     if not_modified is not None:
-        return _not_changed(not_modified, etag)
+        return _feed_headers(not_modified, etag)
     rolls = log.feed_rolls(access)
     context = {
         "access": access,
@@ -110,7 +111,7 @@ def roll_feed(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "announce": roll_display(rolls[0]).summary if rolls else "",
     }
     response = render(request, "mechanics/_feed.html#feed-list", context)
-    return _not_changed(response, etag)
+    return _feed_headers(response, etag)
 
 
 def _csv_safe(value: str) -> str:
@@ -212,6 +213,11 @@ def log_export(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return response
 
 
+def _roll_id(text: str) -> int | None:
+    """The id in ?roll=, or None for anything that is not a plausible id."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def free_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
@@ -247,10 +253,10 @@ def free_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
             },
             pools=pools,
         )
-    elif request.method == "GET" and request.GET.get("roll", "").isdigit():
+    elif request.method == "GET" and _roll_id(request.GET.get("roll", "")):
         rolled = (
             log.with_relations(log.campaign_rolls(access))
-            .filter(pk=int(request.GET["roll"]), system="free")
+            .filter(pk=_roll_id(request.GET["roll"]), system="free")
             .first()
         )
         if rolled is not None:

@@ -95,8 +95,11 @@ class SheetSystem:
     def trait_spec(self, campaign, key: str) -> TraitSpec | None:
         return next((s for s in self.trait_specs(campaign) if s.key == key), None)
 
-    def initial_ratings(self, campaign) -> dict[str, int]:
-        return {spec.key: spec.minimum for spec in self.trait_specs(campaign)}
+    def initial_ratings(self, campaign, chosen: Mapping[str, int] | None = None) -> dict[str, int]:
+        """Every trait at its minimum, overlaid with the chosen ratings."""
+        ratings = {spec.key: spec.minimum for spec in self.trait_specs(campaign)}
+        ratings.update(chosen or {})
+        return ratings
 
     def resource_specs(
         self, ratings: Mapping[str, int], details: Mapping, rules: Mapping

@@ -27,10 +27,14 @@ class TinieblasSystem(SheetSystem):
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS
 
-    def initial_ratings(self, campaign) -> dict[str, int]:
-        ratings = super().initial_ratings(campaign)
-        ratings[MORALITY] = traits.MORALIDAD_START
-        ratings[WILLPOWER] = traits.starting_willpower(ratings["aplomo"], ratings["compostura"])
+    def initial_ratings(self, campaign, chosen=None) -> dict[str, int]:
+        """Moralidad starts at 7 and Willpower at Aplomo + Compostura unless chosen."""
+        chosen = chosen or {}
+        ratings = super().initial_ratings(campaign, chosen)
+        if MORALITY not in chosen:
+            ratings[MORALITY] = traits.MORALIDAD_START
+        if WILLPOWER not in chosen:
+            ratings[WILLPOWER] = traits.starting_willpower(ratings["aplomo"], ratings["compostura"])
         return ratings
 
     def resource_specs(self, ratings, details, rules) -> tuple[ResourceSpec, ...]:

@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch, Sum
+from django.db.models import Sum
 from django.db.models.functions import Coalesce
 from django.db.models.query import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
@@ -30,6 +30,8 @@ from characters import services
 from characters.forms_sheet import (
     ITEM_FORMS,
     AspectExhaustedForm,
+    AspectForm,
+    DetailsForm,
     MeritForm,
     PoolAdjustForm,
     SpecialtyForm,
@@ -102,14 +104,6 @@ class Pool:
     label: str
     current: int
     maximum: int | None
-
-    @property
-    def can_spend(self) -> bool:
-        return self.current > 0
-
-    @property
-    def can_gain(self) -> bool:
-        return self.maximum is None or self.current < self.maximum
 
     @property
     def dots(self) -> tuple[bool, ...]:
@@ -276,10 +270,8 @@ def _equipment(character, ratings: Mapping[str, int]) -> Equipment:
 
 def _prefetch(access: CharacterAccess, sections: frozenset[str]) -> None:
     character = access.character
-    lookups: list[Any] = ["traits", "resources", "owner"]
+    lookups = ["traits", "resources", "owner"]
     lookups += [SECTION_PREFETCHES[name] for name in sections if name in SECTION_PREFETCHES]
-    if "merits" in lookups:
-        lookups[lookups.index("merits")] = Prefetch("merits", Merit.objects.order_by("name", "pk"))
     prefetch_related_objects([character], *lookups)
     # Campaign attribute and skill lists (Dado objetivo) are read by the adapter.
     prefetch_related_objects([access.character.campaign], "trait_lists")
@@ -345,9 +337,14 @@ def sheet_context(access: CharacterAccess, **extra: Any) -> dict[str, Any]:
         key = character.details.get("specialization")
         context["specialization"] = rows[key].spec.name if key in rows else None
     if access.can_edit_traits:
+        context.setdefault(
+            "details_form",
+            DetailsForm(system=system, campaign=campaign, details=character.details),
+        )
         skills = [row.spec for _label, group in groups for row in group if row.spec.kind == "skill"]
         context.setdefault("specialty_form", SpecialtyForm(skills=skills, ratings=ratings))
         context.setdefault("merit_form", MeritForm(system=system))
+        context.setdefault("aspect_form", AspectForm())
         context.setdefault(
             "item_forms", {kind: form(system=system) for kind, form in ITEM_FORMS.items()}
         )
@@ -362,10 +359,21 @@ def sheet_context(access: CharacterAccess, **extra: Any) -> dict[str, Any]:
 # Views
 
 
-def _render(request: HttpRequest, partial: str, context: dict, status: int = 200) -> HttpResponse:
+def sheet_context_base(access: CharacterAccess) -> dict[str, Any]:
+    """The few values every piece of the sheet reads, without loading the sheet."""
+    return {
+        "access": access,
+        "character": access.character,
+        "campaign": access.character.campaign,
+        "can_edit_story": access.can_edit_story,
+        "can_edit_traits": access.can_edit_traits,
+    }
+
+
+def _render(request: HttpRequest, partial: str, context: dict) -> HttpResponse:
     """The partial for htmx, the whole page otherwise."""
     template = f"{TEMPLATE}#{partial}" if request.htmx else TEMPLATE
-    return render(request, template, context, status=status)
+    return render(request, template, context)
 
 
 def _back_to(access: CharacterAccess, anchor: str = "") -> HttpResponse:
@@ -446,17 +454,6 @@ def pool_adjust(
     return _back_to(access, f"pool-{key}")
 
 
-def sheet_context_base(access: CharacterAccess) -> dict[str, Any]:
-    """The few values every piece of the sheet reads, without loading the sheet."""
-    return {
-        "access": access,
-        "character": access.character,
-        "campaign": access.character.campaign,
-        "can_edit_story": access.can_edit_story,
-        "can_edit_traits": access.can_edit_traits,
-    }
-
-
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
@@ -494,6 +491,39 @@ def trait_set(request: HttpRequest, campaign_id: int, character_id: int, key: st
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
+def details_set(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
+    """A GM changes Virtue, Vice and Tamaño, or the specialization; the sheet follows."""
+    access = character_access(request.user, campaign_id, character_id)
+    require(access.can_edit_traits)
+    campaign = access.character.campaign
+    prefetch_related_objects([campaign], "trait_lists")
+    form = DetailsForm(
+        request.POST,
+        system=get_system(campaign.system),
+        campaign=campaign,
+        details=access.character.details,
+    )
+    if not form.has_fields:
+        raise Http404
+    if form.is_valid():
+        try:
+            updated = services.character_set_details(
+                character=access.character, user=request.user, values=form.cleaned_data
+            )
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            access.character.details = updated.details
+            if not request.htmx:
+                messages.success(request, _("Sheet saved."))
+                return _back_to(access)
+            return render(request, f"{TEMPLATE}#sheet", sheet_context(access))
+    return _render(request, "sheet", sheet_context(access, details_form=form))
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
 def aspect_exhausted(
     request: HttpRequest, campaign_id: int, character_id: int, aspect_id: int
 ) -> HttpResponse:
@@ -521,6 +551,7 @@ def aspect_exhausted(
 
 
 def _gm_section(access: CharacterAccess, section: str) -> None:
+    """GMs only, and only for a list this system's sheet has."""
     require(access.can_edit_traits)
     if section not in SECTIONS.get(access.character.campaign.system, ()):
         raise Http404
@@ -533,6 +564,41 @@ def _section_response(
     if request.htmx:
         return render(request, f"{TEMPLATE}#{partial}", sheet_context(access, **extra))
     return _back_to(access, anchor)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def aspect_add(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
+    access = character_access(request.user, campaign_id, character_id)
+    _gm_section(access, "aspects")
+    form = AspectForm(request.POST)
+    if form.is_valid():
+        try:
+            services.aspect_add(character=access.character, user=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            form.add_error(None, exc)
+    if form.is_valid():
+        if not request.htmx:
+            messages.success(request, _("Aspect added."))
+        return _section_response(request, access, "aspects", "sheet-aspects")
+    if request.htmx:
+        return render(request, f"{TEMPLATE}#aspects", sheet_context(access, aspect_form=form))
+    return render(request, TEMPLATE, sheet_context(access, aspect_form=form))
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def aspect_remove(
+    request: HttpRequest, campaign_id: int, character_id: int, aspect_id: int
+) -> HttpResponse:
+    access = character_access(request.user, campaign_id, character_id)
+    _gm_section(access, "aspects")
+    aspect = get_object_or_404(Aspect, pk=aspect_id, character=access.character)
+    aspect.character = access.character
+    services.aspect_remove(aspect=aspect, user=request.user)
+    return _section_response(request, access, "aspects", "sheet-aspects")
 
 
 @login_required
@@ -676,12 +742,19 @@ def item_remove(
 urlpatterns = [
     path("<int:character_id>/", sheet, name="sheet"),
     path("<int:character_id>/edit/", story_edit, name="edit"),
+    path("<int:character_id>/details/", details_set, name="details_set"),
     path("<int:character_id>/pools/<slug:key>/", pool_adjust, name="pool_adjust"),
     path("<int:character_id>/traits/<slug:key>/", trait_set, name="trait_set"),
     path(
         "<int:character_id>/aspects/<int:aspect_id>/exhausted/",
         aspect_exhausted,
         name="aspect_exhausted",
+    ),
+    path("<int:character_id>/aspects/", aspect_add, name="aspect_add"),
+    path(
+        "<int:character_id>/aspects/<int:aspect_id>/remove/",
+        aspect_remove,
+        name="aspect_remove",
     ),
     path("<int:character_id>/specialties/", specialty_add, name="specialty_add"),
     path(

@@ -130,7 +130,8 @@ class Expression:
             if self.chance:
                 return "chance"
             out = f"{self.groups[0].count}d10"
-            if self.again != 10:
+            # Written so that it reads as a pool in any campaign.
+            if self.again != 10 or not self.rote:
                 out += f" {self.again}-again" if self.again else " no-again"
             if self.rote:
                 out += " rote"
@@ -144,7 +145,16 @@ class Expression:
         if self.constant:
             parts.append(f"{self.constant:+d}")
         out = "".join(parts)
-        return f"{out} central" if central else out
+        if central:
+            return f"{out} central"
+        # A lone group of d10 reads as a success pool where pools are the default.
+        return f"{out} sum" if self._bare_d10() else out
+
+    def _bare_d10(self) -> bool:
+        if len(self.groups) != 1 or self.constant:
+            return False
+        group = self.groups[0]
+        return group.sides == 10 and not (group.negative or group.keep or group.explode)
 
 
 def _error(template: str, **params: object) -> ExpressionError:

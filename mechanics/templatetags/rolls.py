@@ -24,8 +24,8 @@ def roll_display(roll: Roll) -> RollDisplay:
     return _roll_display(roll)
 
 
-@register.inclusion_tag("mechanics/_feed.html", takes_context=True)
-def roll_feed(context: template.Context, access: CampaignAccess | CharacterAccess) -> dict:
+@register.inclusion_tag("mechanics/_feed.html")
+def roll_feed(access: CampaignAccess | CharacterAccess) -> dict:
     """The live roll feed for any page of a campaign (one query), polled by htmx.
 
     `{% load rolls %}{% roll_feed access %}` with the page's campaign or character access.
@@ -37,7 +37,6 @@ def roll_feed(context: template.Context, access: CampaignAccess | CharacterAcces
         "campaign": access.campaign,
         "rolls": rolls,
         "version": log.feed_version([roll.pk for roll in rolls]),
-        "request": context.get("request"),
     }
 
 
@@ -53,6 +52,5 @@ def free_roller(context: template.Context, access: CampaignAccess | CharacterAcc
         "campaign": access.campaign,
         "form": form,
         "rolled": None,
-        "request": context.get("request"),
         "csrf_token": context.get("csrf_token"),
     }

@@ -210,3 +210,13 @@ def test_inlines_follow_the_system(client, gm):
     assert "aspects" in prefixes
     assert "merits" not in prefixes
     assert Character.objects.get(pk=marina.pk).aspects.count() == 1
+
+
+def test_admin_refuses_an_owner_outside_the_campaign(client, character, gm, player, stranger):
+    client.force_login(gm)
+    data = change_form_data(client.get(change_url(character)))
+    data["owner"] = stranger.pk
+    response = client.post(change_url(character), data)
+    assert response.status_code == 200
+    character.refresh_from_db()
+    assert character.owner == player

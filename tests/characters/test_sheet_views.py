@@ -51,7 +51,10 @@ def tinieblas_sheet(campaign, owner, **overrides):
         },
         "details": {"virtue": "caridad", "vice": "orgullo"},
         "specialties": [("investigacion", "Archivos")],
-        "merits": [("recursos", "Recursos", 2), ("apariencia_llamativa", "Apariencia Llamativa", 2)],
+        "merits": [
+            ("recursos", "Recursos", 2),
+            ("apariencia_llamativa", "Apariencia Llamativa", 2),
+        ],
     }
     values.update(overrides)
     character = make_character(campaign, owner, **values)
@@ -133,7 +136,8 @@ def test_owner_sees_the_whole_sheet_with_its_controls(client, sheet, player):
     assert "Lucía Vidal" in page
     assert "Debe dinero a Ramírez." in page
     assert "Fuerza 2 de 5" in page
-    assert "Caridad" in page and "Orgullo" in page
+    assert "Caridad" in page
+    assert "Orgullo" in page
     assert "Archivos" in page
     assert "Recursos" in page
     assert url(sheet, "edit") in page
@@ -231,14 +235,19 @@ def test_tinieblas_sheet_shows_virtue_vice_merits_willpower_moralidad_and_health
     assert "Compasión, Misericordia" in page  # the Virtue's seed text
     assert "Efecto:" in page
     assert "Poseído por" in page or "Poseída por" in page
-    assert "Apariencia Llamativa" in page and "(2, 4)" in page
-    assert "Recursos" in page and "(1–5)" in page
-    assert "Fuerza de Voluntad" in page and "Moralidad" in page
+    assert "Apariencia Llamativa" in page
+    assert "(2, 4)" in page
+    assert "Recursos" in page
+    assert "(1–5)" in page
+    assert "Fuerza de Voluntad" in page
+    assert "Moralidad" in page
     assert "Moralidad 7 de 10" in page
-    assert "Tamaño" in page and "Defensa" in page
-    assert "Magullado" in page and "Incapacitado" in page
+    assert "Tamaño" in page
+    assert "Defensa" in page
+    assert "Magullado" in page
+    assert "Incapacitado" in page
     assert "Lastimado" in page  # the state: the rightmost marked box
-    assert 'data-xp-balance>4<' in page
+    assert "data-xp-balance>4<" in page
     assert "Aprobada por encima del presupuesto" in page
     assert "Competente" in page  # Investigación 3: the seed's dot label
 
@@ -248,10 +257,13 @@ def test_hitos_sheet_shows_aspects_drama_points_and_derived_traits(client, gm, p
     client.force_login(player)
     page = client.get(url(character)).text
     assert "Contrabandista con deudas" in page
-    assert "Complicación" in page and "Buscado por la Guardia Civil" in page
+    assert "Complicación" in page
+    assert "Buscado por la Guardia Civil" in page
     assert page.count("Hito<") + page.count("Hito ") >= 4
     assert "Puntos dramáticos" in page
-    assert "Aguante" in page and "Resistencia" in page and "Defensa" in page
+    assert "Aguante" in page
+    assert "Resistencia" in page
+    assert "Defensa" in page
     assert "Sano" in page
     assert url(character, "pool_adjust", "drama_points") in page
     aspect = character.aspects.get(kind="concepto")
@@ -294,12 +306,15 @@ def test_ndp_sheet_shows_the_51_skills_with_ndp_and_pdp_equipment_and_load(clien
         assert group in page
     assert "PdP</abbr> 2<" in page
     assert "Competente" in page  # NdP 5 mastery
-    assert "Casco acolchado" in page and "Cabeza" in page
-    assert "1d8" in page and "Espada larga" in page
+    assert "Casco acolchado" in page
+    assert "Cabeza" in page
+    assert "1d8" in page
+    assert "Espada larga" in page
     assert "+4" in page  # GdC 7 → +4 to Interceptar
     assert "41 / 35 kg" in page
     assert "mitad de velocidad" in page
-    assert "Prana" in page and "14" in page
+    assert "Prana" in page
+    assert "14" in page
     assert "Fe · Sol Invicto" in page
 
 
@@ -312,13 +327,15 @@ def test_objetivo_sheet_shows_campaign_lists_specialization_destiny_points_and_p
     assert "Armas Dist" in page
     assert "Especialización" in page
     assert "Puntos de destino" in page
-    assert "PV" in page and "12/12" in page
+    assert "PV" in page
+    assert "12/12" in page
     # A GM's own list replaces the starter list.
     campaign = character.campaign
     CampaignTrait.objects.create(campaign=campaign, kind="attribute", key="cuerpo", name="Cuerpo")
     CampaignTrait.objects.create(campaign=campaign, kind="skill", key="tiro", name="Tiro")
     page = client.get(url(character)).text
-    assert "Cuerpo" in page and "Tiro" in page
+    assert "Cuerpo" in page
+    assert "Tiro" in page
     assert "Juegos de azar" not in page
 
 
@@ -432,6 +449,58 @@ def test_gm_edits_a_players_story(client, sheet, gm):
     assert client.post(url(sheet, "edit"), story_data()).status_code == 302
     sheet.refresh_from_db()
     assert sheet.name == "Lucía V."
+
+
+# Details: Virtue, Vice, Tamaño, specialization (GM only)
+
+
+def test_gm_changes_virtue_vice_and_tamano(client, sheet, gm):
+    client.force_login(gm)
+    data = {"details-virtue": "fe", "details-vice": "ira", "details-tamano": 6}
+    response = client.post(url(sheet, "details_set"), data, **HTMX)
+    assert response.status_code == 200
+    assert 'id="sheet"' in response.text
+    sheet.refresh_from_db()
+    assert sheet.details == {"virtue": "fe", "vice": "ira", "tamano": 6}
+    assert SheetChange.objects.filter(character=sheet, field="details:vice").exists()
+    assert "<dt>Tamaño</dt><dd>6</dd>" in client.get(url(sheet)).text
+
+
+def test_an_unknown_vice_is_refused_and_nothing_changes(client, sheet, gm):
+    client.force_login(gm)
+    data = {"details-virtue": "fe", "details-vice": "pereza_extrema", "details-tamano": 5}
+    response = client.post(url(sheet, "details_set"), data)
+    assert response.status_code == 200
+    assert "pereza_extrema" in response.text  # the error names the bad choice
+    sheet.refresh_from_db()
+    assert sheet.details["vice"] == "orgullo"
+
+
+def test_player_cannot_change_details(client, sheet, player):
+    client.force_login(player)
+    data = {"details-virtue": "fe", "details-vice": "ira", "details-tamano": 9}
+    assert client.post(url(sheet, "details_set"), data).status_code == 403
+    sheet.refresh_from_db()
+    assert sheet.details == {"virtue": "caridad", "vice": "orgullo"}
+
+
+def test_gm_chooses_the_specialization_among_the_campaigns_skills(client, gm, player):
+    character = objetivo_sheet(gm, player)
+    client.force_login(gm)
+    response = client.post(url(character, "details_set"), {"details-specialization": "sigilo"})
+    assert response.status_code == 302
+    character.refresh_from_db()
+    assert character.details["specialization"] == "sigilo"
+    response = client.post(url(character, "details_set"), {"details-specialization": "fuerza"})
+    assert response.status_code == 200
+    character.refresh_from_db()
+    assert character.details["specialization"] == "sigilo"
+
+
+def test_systems_without_details_to_edit_have_no_details_form(client, gm, player):
+    character = hitos_sheet(gm, player)
+    client.force_login(gm)
+    assert client.post(url(character, "details_set"), {}).status_code == 404
 
 
 # Pools
@@ -592,7 +661,9 @@ def test_owner_exhausts_an_aspect_and_recovers_it(client, gm, player):
     character = hitos_sheet(gm, player)
     aspect = character.aspects.get(kind="concepto")
     client.force_login(player)
-    response = client.post(url(character, "aspect_exhausted", aspect.pk), {"exhausted": "1"}, **HTMX)
+    response = client.post(
+        url(character, "aspect_exhausted", aspect.pk), {"exhausted": "1"}, **HTMX
+    )
     assert response.status_code == 200
     assert "agotado" in response.text
     aspect.refresh_from_db()
@@ -622,6 +693,40 @@ def test_an_aspect_of_another_sheet_is_404(client, gm, player):
     aspect = Aspect.objects.get(character=theirs)
     response = client.post(url(mine, "aspect_exhausted", aspect.pk), {"exhausted": "1"})
     assert response.status_code == 404
+
+
+def test_gm_adds_and_removes_aspects(client, gm, player):
+    character = hitos_sheet(gm, player)
+    client.force_login(gm)
+    data = {"aspect-kind": "temporal", "aspect-text": "Cegado por el humo"}
+    response = client.post(url(character, "aspect_add"), data, **HTMX)
+    assert response.status_code == 200
+    assert "Cegado por el humo" in response.text
+    aspect = Aspect.objects.get(character=character, text="Cegado por el humo")
+    assert aspect.duration == "scene"
+    response = client.post(url(character, "aspect_remove", aspect.pk))
+    assert response.status_code == 302
+    assert not Aspect.objects.filter(pk=aspect.pk).exists()
+
+
+def test_a_fifth_hito_is_refused(client, gm, player):
+    character = hitos_sheet(gm, player)
+    client.force_login(gm)
+    data = {"aspect-kind": "hito", "aspect-text": "Uno de más"}
+    response = client.post(url(character, "aspect_add"), data)
+    assert response.status_code == 200
+    assert 'value="Uno de más"' in response.text
+    assert character.aspects.filter(kind="hito").count() == 4
+
+
+def test_player_cannot_add_or_remove_aspects(client, gm, player):
+    character = hitos_sheet(gm, player)
+    client.force_login(player)
+    data = {"aspect-kind": "libre", "aspect-text": "Invencible"}
+    assert client.post(url(character, "aspect_add"), data).status_code == 403
+    aspect = character.aspects.first()
+    assert client.post(url(character, "aspect_remove", aspect.pk)).status_code == 403
+    assert character.aspects.count() == 7
 
 
 # Specialties and merits (Mundo de Tinieblas, GM only)
@@ -804,8 +909,7 @@ def fill(character, gm, count=50):
         for n in range(count)
     )
     Item.objects.bulk_create(
-        Item(character=character, name=f"Cosa {n}", weight_kg=Decimal("0.1"))
-        for n in range(count)
+        Item(character=character, name=f"Cosa {n}", weight_kg=Decimal("0.1")) for n in range(count)
     )
     Aspect.objects.bulk_create(
         Aspect(character=character, kind="libre", text=f"Aspecto {n}") for n in range(count)
@@ -828,7 +932,9 @@ def test_the_sheet_page_runs_at_most_15_queries(
         "hitos": hitos_sheet,
         "ndp": ndp_sheet,
         "objetivo": objetivo_sheet,
-        "tinieblas": lambda gm, player: tinieblas_sheet(campaign_of("tinieblas", gm, player), player),
+        "tinieblas": lambda gm, player: tinieblas_sheet(
+            campaign_of("tinieblas", gm, player), player
+        ),
     }
     character = makers[system](gm, player)
     if system == "objetivo":
@@ -842,3 +948,11 @@ def test_the_sheet_page_runs_at_most_15_queries(
         with django_assert_max_num_queries(15):
             response = client.get(url(character))
         assert response.status_code == 200
+
+
+def test_starting_willpower_follows_the_chosen_aplomo_and_compostura(campaign, player):
+    character = make_character(campaign, player, ratings={"aplomo": 3, "compostura": 2})
+    ratings = {t.key: t.rating for t in character.traits.all()}
+    assert ratings["fuerza_de_voluntad"] == 5
+    assert ratings["moralidad"] == 7
+    assert character.resources.get(key="willpower").current == 5

@@ -157,9 +157,7 @@ def test_approving_a_purchase_twice_at_once_applies_it_once(sheet):
         purchase=PurchaseSpec("attribute", "fuerza"),
         apply_now=False,
     )
-    results = run_together(
-        [lambda: services.xp_purchase_approve(purchase=purchase, user=gm)] * 2
-    )
+    results = run_together([lambda: services.xp_purchase_approve(purchase=purchase, user=gm)] * 2)
     assert sum(isinstance(r, XpPurchase) for r in results) == 1
     assert XpEntry.objects.filter(character=character, kind="spend").count() == 1
     assert balance(character) == 10

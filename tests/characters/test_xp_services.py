@@ -31,6 +31,7 @@ def _english():
     with translation.override("en"):
         yield
 
+
 RATINGS = {
     "inteligencia": 3,
     "fuerza": 2,
@@ -215,10 +216,17 @@ def test_deleting_a_character_takes_its_ledger_with_it(lucia, gm):
         (PurchaseSpec("skill", "sigilo"), ("skill", 2), "sigilo", 3),
         (PurchaseSpec("skill", "ocultismo"), ("skill", 0), "ocultismo", 1),
         (PurchaseSpec("morality", "moralidad"), ("morality", 7), "moralidad", 8),
-        (PurchaseSpec("willpower", "fuerza_de_voluntad"), ("willpower", 5), "fuerza_de_voluntad", 6),
+        (
+            PurchaseSpec("willpower", "fuerza_de_voluntad"),
+            ("willpower", 5),
+            "fuerza_de_voluntad",
+            6,
+        ),
     ],
 )
-def test_raising_a_trait_costs_what_the_engine_says(lucia, gm, player, spec, engine_args, key, after):
+def test_raising_a_trait_costs_what_the_engine_says(
+    lucia, gm, player, spec, engine_args, key, after
+):
     give(lucia, gm, 40)
     entry = services.xp_spend(character=lucia, user=player, purchase=spec)
     assert entry.amount == -xp_cost(*engine_args)
@@ -295,7 +303,9 @@ def test_a_creation_only_merit_cannot_be_bought(lucia, gm, player):
 def test_spending_more_than_the_balance_is_refused_and_changes_nothing(lucia, gm, player):
     give(lucia, gm, 9)
     with pytest.raises(ValidationError, match="costs 10"):
-        services.xp_spend(character=lucia, user=player, purchase=PurchaseSpec("attribute", "fuerza"))
+        services.xp_spend(
+            character=lucia, user=player, purchase=PurchaseSpec("attribute", "fuerza")
+        )
     lucia.refresh_from_db()
     assert lucia.xp_balance == 9
     assert rating(lucia, "fuerza") == 2

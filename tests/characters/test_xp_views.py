@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns import services as campaign_services
-from campaigns.models import Campaign, Scene
+from campaigns.models import Campaign
 from characters import services
 from characters.advancement import PurchaseSpec
 from characters.models import Merit, Resource, Trait, WillpowerGrant, XpEntry, XpPurchase
@@ -97,7 +97,8 @@ def test_the_gm_sees_every_participant_with_the_seeds_captions(client, gm, scene
     response = client.get(award_url(scene))
     assert response.status_code == 200
     text = response.text
-    assert "Lucía" in text and "Mateo" in text
+    assert "Lucía" in text
+    assert "Mateo" in text
     assert "Chupi. Descripciones largas" in text
     assert "En serio, ¿para qué necesitas Máster?" in text
     assert "1 PX siempre, por estar en el universo." in text
@@ -228,7 +229,10 @@ def test_a_campaign_without_the_rubric_awards_a_plain_amount(client, gm, player)
     assert f'name="c{hero.pk}-amount"' in text
     assert f'name="c{hero.pk}-interpretacion"' not in text
     assert f'name="c{hero.pk}-willpower"' not in text  # Willpower is Mundo de Tinieblas only
-    client.post(award_url(scene), {"action": "award", f"c{hero.pk}-include": "on", f"c{hero.pk}-amount": "4"})
+    client.post(
+        award_url(scene),
+        {"action": "award", f"c{hero.pk}-include": "on", f"c{hero.pk}-amount": "4"},
+    )
     assert XpEntry.objects.get(character=hero).amount == 4
 
 
@@ -250,7 +254,7 @@ def test_the_scene_timeline_shows_the_awards(client, gm, player, scene, lucia, m
     services.scene_award_xp(scene=scene, user=gm, awards={lucia.pk: CHUPI, mateo.pk: NORMAL})
     client.force_login(player)
     text = client.get(reverse("campaigns:scene", args=[scene.campaign_id, scene.pk])).text
-    assert f'id="xp-entry-' in text
+    assert 'id="xp-entry-' in text
     assert "+9" in text
 
 
@@ -263,7 +267,8 @@ def test_the_owner_sees_balance_ledger_and_purchase_forms(client, gm, player, sc
     response = client.get(xp_url(lucia))
     assert response.status_code == 200
     text = response.text
-    assert 'id="xp-balance"' in text and ">9<" in text
+    assert 'id="xp-balance"' in text
+    assert ">9<" in text
     assert "Chupi" in text  # the rubric breakdown of the award
     assert "La noche del incendio" in text
     assert 'id="buy-trait"' in text
@@ -325,7 +330,9 @@ def test_a_refused_price_says_why(client, gm, player, lucia):
     assert "expected_cost" not in response.text
 
 
-def test_the_xp_page_runs_constant_queries(client, gm, player, lucia, django_assert_max_num_queries):
+def test_the_xp_page_runs_constant_queries(
+    client, gm, player, lucia, django_assert_max_num_queries
+):
     client.force_login(player)
     with django_assert_max_num_queries(16):
         client.get(xp_url(lucia))
@@ -344,16 +351,38 @@ def test_an_ndp_sheet_shows_the_pdp_gained_in_rolls(client, gm, player):
     hero = make_character(campaign, player, name="Aldo", user=gm)
     record = {"effects": {"pdp_gained": {"atletismo": 1}}}
     Roll.objects.create(
-        campaign=campaign, character=hero, user=player, system="ndp", kind="check",
-        label="Saltar el foso", record=record, result=15, outcome="success",
+        campaign=campaign,
+        character=hero,
+        user=player,
+        system="ndp",
+        kind="check",
+        label="Saltar el foso",
+        record=record,
+        result=15,
+        outcome="success",
     )
     Roll.objects.create(
-        campaign=campaign, character=hero, user=gm, system="ndp", kind="check",
-        label="SECRETO", record=record, result=15, outcome="success", secret=True,
+        campaign=campaign,
+        character=hero,
+        user=gm,
+        system="ndp",
+        kind="check",
+        label="SECRETO",
+        record=record,
+        result=15,
+        outcome="success",
+        secret=True,
     )
     Roll.objects.create(
-        campaign=campaign, character=hero, user=player, system="ndp", kind="check",
-        label="Sin progreso", record={"effects": {"pdp_gained": {}}}, result=5, outcome="failure",
+        campaign=campaign,
+        character=hero,
+        user=player,
+        system="ndp",
+        kind="check",
+        label="Sin progreso",
+        record={"effects": {"pdp_gained": {}}},
+        result=5,
+        outcome="failure",
     )
     client.force_login(player)
     text = client.get(xp_url(hero)).text
@@ -405,9 +434,12 @@ def test_a_stranger_posting_a_purchase_gets_404(client, gm, stranger, lucia):
 def test_spending_more_than_the_balance_is_refused_with_the_choice_kept(client, gm, player, lucia):
     give(lucia, gm, 5)
     client.force_login(player)
-    response = client.post(buy_url(lucia), {"kind": "trait", "key": "fuerza", "expected_cost": "10"})
+    response = client.post(
+        buy_url(lucia), {"kind": "trait", "key": "fuerza", "expected_cost": "10"}
+    )
     assert response.status_code == 302
-    assert "kind=trait" in response["Location"] and "key=fuerza" in response["Location"]
+    assert "kind=trait" in response["Location"]
+    assert "key=fuerza" in response["Location"]
     lucia.refresh_from_db()
     assert lucia.xp_balance == 5
     assert Trait.objects.get(character=lucia, key="fuerza").rating == 2
@@ -490,7 +522,9 @@ def test_only_the_gm_adjusts_a_balance(client, gm, player, lucia):
 
 
 @pytest.mark.parametrize("who", ["gm", "player", "observer"])
-def test_every_member_reads_the_xp_log_with_its_chart(client, gm, scene, lucia, mateo, request, who):
+def test_every_member_reads_the_xp_log_with_its_chart(
+    client, gm, scene, lucia, mateo, request, who
+):
     services.scene_award_xp(scene=scene, user=gm, awards={lucia.pk: CHUPI, mateo.pk: NORMAL})
     client.force_login(request.getfixturevalue(who))
     response = client.get(log_url(scene.campaign))
@@ -500,7 +534,8 @@ def test_every_member_reads_the_xp_log_with_its_chart(client, gm, scene, lucia, 
     assert text.count("<polyline") == 2 * 2
     assert 'data-series-count="2"' in text
     assert 'role="img"' in text
-    assert "<title id=" in text and "<desc id=" in text
+    assert "<title id=" in text
+    assert "<desc id=" in text
     assert "Lucía: 9 PX" in text or "Lucía: 9 XP" in text
     assert "La noche del incendio" in text
 
@@ -526,7 +561,9 @@ def test_the_xp_log_filters_by_character_scene_and_kind(client, gm, player, scen
     assert ignored.text.count('data-entry-kind="') == 3
 
 
-def test_the_xp_log_shows_totals_per_scene_and_per_character(client, gm, player, scene, lucia, mateo):
+def test_the_xp_log_shows_totals_per_scene_and_per_character(
+    client, gm, player, scene, lucia, mateo
+):
     services.scene_award_xp(scene=scene, user=gm, awards={lucia.pk: CHUPI, mateo.pk: NORMAL})
     services.xp_spend(character=lucia, user=player, purchase=PurchaseSpec("skill", "sigilo"))
     client.force_login(gm)
@@ -534,7 +571,9 @@ def test_the_xp_log_shows_totals_per_scene_and_per_character(client, gm, player,
     scene_totals = text[text.index('id="scene-totals"') :]
     assert "14 " in scene_totals  # 9 + 5 awarded in the scene
     characters = text[text.index('id="character-totals"') : text.index('id="scene-totals"')]
-    assert re.search(r"Lucía</a></th>\s*<td[^>]*>9</td>\s*<td[^>]*>6</td>\s*<td[^>]*>3</td>", characters)
+    assert re.search(
+        r"Lucía</a></th>\s*<td[^>]*>9</td>\s*<td[^>]*>6</td>\s*<td[^>]*>3</td>", characters
+    )
 
 
 def test_the_xp_log_hides_what_another_player_bought(client, gm, player, other_player, lucia):
@@ -615,3 +654,62 @@ def test_the_campaign_form_offers_the_xp_settings(client, gm, campaign):
     assert 'name="xp_rubric"' in text
     assert 'name="xp_purchases_need_approval"' in text
     assert 'name="hitos_drama_sacrifice"' in text
+
+
+# Who may post to the purchase queue and the adjustments
+
+
+@pytest.mark.parametrize(("who", "status"), [("observer", 403), ("stranger", 404)])
+def test_observers_and_strangers_cannot_adjust_or_decide(
+    client, gm, player, campaign, lucia, request, who, status
+):
+    give(lucia, gm, 10)
+    purchase = services.xp_purchase_request(
+        character=lucia, user=player, purchase=PurchaseSpec("skill", "sigilo"), apply_now=False
+    )
+    client.force_login(request.getfixturevalue(who))
+    adjust = reverse("characters:xp_adjust", args=[campaign.pk, lucia.pk])
+    decide = reverse("characters:xp_purchase_decide", args=[campaign.pk, lucia.pk, purchase.pk])
+    assert client.post(adjust, {"amount": "5", "reason": "x"}).status_code == status
+    for action in ("approve", "reject", "cancel"):
+        assert client.post(decide, {"action": action}).status_code == status
+    purchase.refresh_from_db()
+    assert purchase.status == "pending"
+    lucia.refresh_from_db()
+    assert lucia.xp_balance == 10
+
+
+def test_a_purchase_of_another_character_cannot_be_decided_through_this_one(
+    client, gm, player, campaign, lucia, mateo
+):
+    give(lucia, gm, 10)
+    purchase = services.xp_purchase_request(
+        character=lucia, user=player, purchase=PurchaseSpec("skill", "sigilo"), apply_now=False
+    )
+    client.force_login(gm)
+    decide = reverse("characters:xp_purchase_decide", args=[campaign.pk, mateo.pk, purchase.pk])
+    assert client.post(decide, {"action": "approve"}).status_code == 404
+
+
+def test_a_hitos_player_raises_a_skill_with_a_drama_point(client, gm, player):
+    campaign = CampaignFactory(system="hitos", hitos_drama_sacrifice=True)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    MembershipFactory(campaign=campaign, user=player, role="player")
+    hero = make_character(campaign, player, name="Iria", user=gm, ratings={"combate": 3})
+    client.force_login(player)
+    page = client.get(xp_url(hero), {"kind": "drama", "key": "combate"})
+    assert 'id="buy-drama"' in page.text
+    assert "Combate 3 → 4" in page.text
+    client.post(buy_url(hero), {"kind": "drama", "key": "combate", "expected_cost": "1"})
+    assert Trait.objects.get(character=hero, key="combate").rating == 4
+    assert Resource.objects.get(character=hero, key="drama_points").current == 2
+
+
+def test_without_the_setting_a_hitos_sheet_offers_no_sacrifice(client, gm, player):
+    campaign = CampaignFactory(system="hitos")
+    MembershipFactory(campaign=campaign, user=player, role="player")
+    hero = make_character(campaign, player, name="Iria", user=gm)
+    client.force_login(player)
+    assert 'id="buy-drama"' not in client.get(xp_url(hero)).text
+    client.post(buy_url(hero), {"kind": "drama", "key": "combate"})
+    assert Trait.objects.get(character=hero, key="combate").rating == 0

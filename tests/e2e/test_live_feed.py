@@ -2,6 +2,7 @@
 3 seconds without a reload; a GM's secret roll never reaches a player."""
 
 import random
+import re
 import time
 
 import pytest
@@ -69,6 +70,10 @@ def test_a_roll_appears_on_another_players_page_and_a_secret_roll_never_does(
     expect(card).to_contain_text("Lucía Ferrer")
     expect(card).to_contain_text("Sigilo")
     expect(card.locator(".die")).to_have_count(len(record.dice))
+    # Screen readers hear it once, from a live region outside the swapped list.
+    expect(paula_page.locator("#roll-feed-status")).to_have_text(
+        re.compile(r"^Nueva tirada: bob · Lucía Ferrer · Sigilo · \d+ éxitos?")
+    )
     expect(bob_page.locator(f'#roll-feed [data-roll="{roll.pk}"]')).to_be_visible(timeout=3_000)
     # The page was not reloaded: the feed's own poll brought the roll.
     assert paula_page.evaluate("performance.getEntriesByType('navigation').length") == 1
@@ -130,6 +135,12 @@ def test_the_roll_log_and_the_free_roller_at_phone_and_desktop_width(
     expect(gm_page.get_by_role("heading", name="Registro de tiradas")).to_be_visible()
     expect(gm_page.locator("#roll-count")).to_have_text("7 tiradas")
     screenshot(gm_page, f"log-gm-{width}")
+    if width == 1280:
+        gm_page.emulate_media(color_scheme="dark")
+        gm_page.reload()
+        expect(gm_page.locator("html")).to_have_attribute("data-bs-theme", "dark")
+        screenshot(gm_page, "log-gm-dark-1280")
+        gm_page.emulate_media(color_scheme="light")
 
     player_page = open_as(new_page, live_server, paula, width=width)
     player_page.goto(f"/campaigns/{campaign.pk}/rolls/")

@@ -9,7 +9,13 @@ from playwright.sync_api import expect
 from characters.models import Resource
 from mechanics.models import Roll
 from tests.e2e.conftest import SCREENSHOTS
-from tests.factories import PASSWORD, CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.factories import (
+    PASSWORD,
+    CampaignFactory,
+    MembershipFactory,
+    UserFactory,
+    make_character,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -89,3 +95,66 @@ def test_player_sees_odds_change_rolls_and_spends_willpower(new_page, screenshot
     roll = Roll.objects.get(character=character)
     assert roll.record["effects"]["willpower_spent"] == 1
     assert roll.user.username == "jugadora"
+
+
+ATTACKS = {
+    "hitos": {"reflejos": 5, "combate": 4, "fortaleza": 4},
+    "ndp": {"pelea": 4, "esquivar": 3},
+    "objetivo": {"fuerza": 7, "armas_cc": 5, "resistencia": 8},
+}
+
+
+@pytest.mark.parametrize("system", list(ATTACKS))
+def test_attack_panels_of_the_other_systems_roll_and_show_damage(new_page, system):
+    gm = UserFactory(username="narradora")
+    campaign = CampaignFactory(name="Prueba", system=system, created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    character = make_character(campaign, None, name="Rufo", ratings=ATTACKS[system])
+    for width in (360, 1280):
+        page = new_page(width=width, height=900)
+        log_in(page, "narradora")
+        page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/roll/")
+        panel = page.locator(f"#roll-panel-{character.pk}")
+        panel.locator(".roll-kinds").get_by_text("Ataque", exact=True).click()
+        # Only the attack's fields show once "Ataque" is chosen.
+        expect(panel.get_by_role("group", name="Arma y objetivo")).to_be_visible()
+        if system == "ndp":
+            panel.get_by_label("Habilidad", exact=True).select_option("pelea")
+            panel.get_by_label("Adversidad que superar").fill("8")
+            panel.get_by_label("Adversidad que superar").blur()
+        elif system == "objetivo":
+            panel.get_by_label("Habilidad", exact=True).select_option("armas_cc")
+            panel.get_by_label("Arma", exact=True).select_option("mandoble")
+            panel.get_by_label("Defensa del objetivo (o dificultad por distancia)").fill("14")
+            panel.get_by_label("Defensa del objetivo (o dificultad por distancia)").blur()
+        else:
+            panel.get_by_label("Dificultad o Defensa").fill("12")
+            panel.get_by_label("Dificultad o Defensa").blur()
+        expect(panel.locator(".odds-success")).to_contain_text("Impacto")
+        panel.get_by_role("button", name="Tirar los dados").click()
+        expect(page.locator(f"#roll-result-{character.pk} .roll-card")).to_be_visible()
+        page.locator(f"#roll-panel-{character.pk}").screenshot(
+            path=str(SCREENSHOTS / f"roll-panel-{system}-{width}.png")
+        )
+    assert Roll.objects.filter(character=character, kind="attack").count() == 2
+
+
+def test_gm_sets_up_an_opposed_roll_between_two_characters(new_page, screenshot):
+    campaign, lucia_ = lucia()
+    bruto = make_character(campaign, None, name="Bruto", ratings={"fuerza": 4, "pelea": 3})
+    page = new_page(width=1280)
+    log_in(page, "narradora")
+    page.goto(f"/campaigns/{campaign.pk}/")
+    page.get_by_role("link", name="Tiradas del narrador").click()
+    page.locator("#id_a-character").select_option(str(lucia_.pk))
+    page.locator("#id_a-attribute").select_option("fuerza")
+    page.locator("#id_b-character").select_option(str(bruto.pk))
+    page.locator("#id_b-attribute").select_option("fuerza")
+    page.locator("#id_b-skill").select_option("pelea")
+    expect(page.locator("#gm-roll-odds .odds-win")).to_contain_text("Gana Lucía Ferrer")
+    page.get_by_role("button", name="Tirar los dados").click()
+    expect(page.locator("#gm-roll-result .roll-card")).to_have_count(2)
+    screenshot(page, "gm-opposed")
+    rolls = Roll.objects.filter(campaign=campaign)
+    assert rolls.count() == 2
+    assert len({roll.group for roll in rolls}) == 1

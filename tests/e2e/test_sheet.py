@@ -9,7 +9,13 @@ from playwright.sync_api import expect
 from characters import services
 from characters.models import Character, Resource, Trait
 from characters.systems import DamageInput, get_system
-from tests.factories import PASSWORD, CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.factories import (
+    PASSWORD,
+    CampaignFactory,
+    MembershipFactory,
+    UserFactory,
+    make_character,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -150,7 +156,12 @@ def ndp_character():
     Trait.objects.filter(character=character, key="combate_c_a_c").update(progress=3)
     Trait.objects.filter(character=character, key="esquivar").update(progress=1)
     for kind, name, weight, data in (
-        ("armour", "Casco acolchado con anillas", "2.5", {"part": "cabeza", "rd": 4, "integrity": 6}),
+        (
+            "armour",
+            "Casco acolchado con anillas",
+            "2.5",
+            {"part": "cabeza", "rd": 4, "integrity": 6},
+        ),
         ("armour", "Cota de malla", "12", {"part": "torso", "rd": 5, "integrity": 0}),
         (
             "weapon",
@@ -216,6 +227,10 @@ def test_owner_spends_and_recovers_a_drama_point_without_a_page_reload(new_page,
     assert page.evaluate("window.sheetMarker") == "still here"
     assert Resource.objects.get(character=character, key="drama_points").current == 3
     screenshot(page, "after-drama-points")
+    page.emulate_media(color_scheme="dark")
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-bs-theme", "dark")
+    screenshot(page, "dark")
 
 
 def test_owner_exhausts_an_aspect_in_place(new_page):
@@ -257,9 +272,7 @@ def test_gm_clicks_a_dot_and_the_derived_traits_follow(new_page):
     expect(page.locator("#trait-astucia").get_by_role("group")).to_have_attribute(
         "aria-label", "Astucia 1 de 5"
     )
-    expect(page.locator("#sheet-derived dl > div").filter(has_text="Defensa")).to_contain_text(
-        "1"
-    )
+    expect(page.locator("#sheet-derived dl > div").filter(has_text="Defensa")).to_contain_text("1")
     assert page.evaluate("window.sheetMarker") == 1
     assert Trait.objects.get(character=character, key="astucia").rating == 1
 
@@ -271,9 +284,15 @@ def test_owner_edits_the_story_inline(new_page):
     page.goto(character.get_absolute_url())
     page.evaluate("window.sheetMarker = 1")
     page.locator("#sheet-story").get_by_role("link", name="Editar").click()
-    page.get_by_label("Notas").fill("Busca al hombre que mató a su hermano.")
+    page.get_by_role("textbox", name="Notas").fill("Busca al hombre que mató a su hermano.")
     page.get_by_role("button", name="Guardar").click()
     expect(page.locator("#sheet-story")).to_contain_text("Busca al hombre que mató a su hermano.")
+    # Cancelling puts the story back as it was, still without a reload.
+    page.locator("#sheet-story").get_by_role("link", name="Editar").click()
+    page.get_by_role("textbox", name="Notas").fill("Algo que no se guarda")
+    page.get_by_role("link", name="Cancelar").click()
+    expect(page.locator("#sheet-story")).to_contain_text("Busca al hombre que mató a su hermano.")
+    expect(page.get_by_role("textbox", name="Notas")).to_have_count(0)
     assert page.evaluate("window.sheetMarker") == 1
 
 

@@ -115,3 +115,21 @@ def test_gm_imports_a_sheet_and_sees_problems_first(new_page, screenshot, tmp_pa
     imported = Character.objects.get(campaign=campaign)
     assert imported.owner == player
     assert services.ratings_of(imported)["pelea"] == 4
+
+
+def test_gm_pages_through_a_long_history_without_reloading(new_page, screenshot):
+    campaign, gm, player = campaign_with("tinieblas")
+    character = make_character(campaign, player, name="Elena Roldán")
+    for rating in [2, 3, 4, 5, 4, 3, 2, 1] * 4:
+        services.trait_set(character=character, user=gm, key="pelea", rating=rating)
+    page = new_page(width=DESKTOP)
+    log_in(page, "narradora")
+    page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/history/")
+    expect(page.get_by_text("Página 1 de 2")).to_be_visible()
+    screenshot(page, "history-desktop")
+    page.evaluate("window.notReloaded = true")
+    page.get_by_role("link", name="Más antiguos").click()
+    expect(page.get_by_text("Página 2 de 2")).to_be_visible()
+    expect(page.get_by_text("Ficha creada")).to_be_visible()
+    assert page.evaluate("window.notReloaded") is True
+    assert page.url.endswith("?page=2")

@@ -41,9 +41,7 @@ def fixed_dice(monkeypatch):
 
 def odds_values(html: str) -> dict[str, float]:
     """The exact probabilities the odds box shows, by row key."""
-    rows = re.findall(
-        r'class="odds-row odds-([\w-]+)">.*?<data value="([^"]+)"', html, flags=re.S
-    )
+    rows = re.findall(r'class="odds-row odds-([\w-]+)">.*?<data value="([^"]+)"', html, flags=re.S)
     return {key: float(value) for key, value in rows}
 
 

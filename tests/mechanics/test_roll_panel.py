@@ -20,7 +20,10 @@ from mechanics.rules.objetivo.rolls import ObjetivoSpec
 from mechanics.rules.tinieblas import odds as tinieblas_odds
 from mechanics.rules.tinieblas.rolls import PoolSpec
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
-from tests.mechanics.rolling import FixedDice, dice_values, fixed_dice, odds_values  # noqa: F401
+from tests.mechanics import rolling
+from tests.mechanics.rolling import dice_values, odds_values
+
+fixed_dice = rolling.fixed_dice
 
 pytestmark = pytest.mark.django_db
 
@@ -290,9 +293,7 @@ def test_wound_penalty_applies_automatically_and_is_shown(client, player, lucia)
 
 def test_spending_willpower_lowers_the_pool_once_and_records_it(client, player, lucia):
     client.force_login(player)
-    response = client.post(
-        roll_url(lucia), {**POOL, "willpower": "dice"}, HTTP_HX_REQUEST="true"
-    )
+    response = client.post(roll_url(lucia), {**POOL, "willpower": "dice"}, HTTP_HX_REQUEST="true")
     assert willpower(lucia) == 4
     roll = Roll.objects.get()
     assert roll.record["details"]["pool"] == 9
@@ -326,7 +327,7 @@ def test_no_willpower_left_refuses_the_roll_with_a_message(client, player, lucia
 
 
 def test_hitos_aspect_with_a_drama_point_or_by_exhausting_it(client, gm, player, fixed_dice):
-    campaign, pepa = game("hitos", gm, player, reflejos=4, combate=3)
+    _, pepa = game("hitos", gm, player, reflejos=4, combate=3)
     aspect = Aspect.objects.create(character=pepa, kind="hito", text="Rápida como el rayo")
     fixed_dice(3, 6, 7)
     client.force_login(player)
@@ -400,14 +401,18 @@ def test_objetivo_destiny_point_and_specialization_once_per_scene(client, gm, pl
     client.post(roll_url(pepa), data)
     roll = Roll.objects.get()
     assert roll.scene == scene
-    assert roll.record["spec"]["specialization"] and roll.record["spec"]["destiny_point"]
+    assert roll.record["spec"]["specialization"]
+    assert roll.record["spec"]["destiny_point"]
     pepa.refresh_from_db()
     assert pepa.details["specialization_used_scene"] == scene.pk
     assert Resource.objects.get(character=pepa, key="destiny_points").current == 1
     # Once per scene: the option is off now, and a forged one is refused.
     page = client.get(roll_url(pepa)).text
     assert "Ya se ha usado en esta escena." in page
-    client.post(roll_url(pepa), data)
+    response = client.post(roll_url(pepa), data)
+    assert "Ya se ha usado en esta escena." in response.text
+    assert Roll.objects.count() == 1
+    client.post(roll_url(pepa), {**data, "specialization": ""})
     assert Roll.objects.count() == 2
     assert not Roll.objects.first().record["spec"]["specialization"]
     # A new scene brings it back.
@@ -507,7 +512,9 @@ def test_an_incapacitated_character_cannot_roll(client, player, lucia):
 
 
 def test_a_specialty_adds_a_die_only_on_its_skill(client, player, lucia):
-    specialty = Specialty.objects.create(character=lucia, skill_key="investigacion", name="Archivos")
+    specialty = Specialty.objects.create(
+        character=lucia, skill_key="investigacion", name="Archivos"
+    )
     client.force_login(player)
     client.post(roll_url(lucia), {**POOL, "specialty": str(specialty.pk)})
     assert Roll.objects.get().record["details"]["pool"] == 7
@@ -542,8 +549,13 @@ def test_the_roll_endpoint_runs_a_constant_number_of_queries(client, player, cam
     for index in range(25):
         Specialty.objects.create(character=lucia, skill_key="investigacion", name=f"S{index}")
         Roll.objects.create(
-            campaign=campaign, character=lucia, system="tinieblas", kind="pool",
-            record={"details": {}}, result=0, outcome="failure",
+            campaign=campaign,
+            character=lucia,
+            system="tinieblas",
+            kind="pool",
+            record={"details": {}},
+            result=0,
+            outcome="failure",
         )
         scene = Scene.objects.create(campaign=campaign, title=f"Escena {index}")
         scene.participants.add(lucia)

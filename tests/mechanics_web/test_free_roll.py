@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from campaigns.models import Campaign
 from mechanics.models import Roll
-from tests.mechanics_web.rolls import make_scene
+from tests.mechanics_web.rolls import make_scene, store_roll
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -146,3 +146,18 @@ def test_only_gms_see_the_free_roller_on_the_campaign_page(client, campaign, gm,
     assert 'id="free-roller"' in client.get(url).content.decode()
     client.force_login(player)
     assert 'id="free-roller"' not in client.get(url).content.decode()
+
+
+@pytest.mark.parametrize("shown", ["abc", "²", "9" * 30, "-1"])
+def test_a_bad_roll_to_show_is_ignored(client, campaign, gm, shown):
+    client.force_login(gm)
+    response = client.get(f"{roller_url(campaign)}?roll={shown}")
+    assert response.status_code == 200
+    assert "free-roll-result" not in response.content.decode()
+
+
+def test_a_gm_is_shown_only_free_rolls_of_this_campaign(client, campaign, gm, player):
+    pool_roll = store_roll(campaign, player)
+    client.force_login(gm)
+    response = client.get(f"{roller_url(campaign)}?roll={pool_roll.pk}")
+    assert "free-roll-result" not in response.content.decode()

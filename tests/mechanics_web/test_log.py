@@ -190,3 +190,19 @@ def test_the_log_runs_constant_queries(client, campaign, gm, player, django_asse
     with django_assert_num_queries(9):
         response = client.get(log_url(campaign, page=2, player=player.pk, date_from="2020-01-01"))
     assert len(shown_rolls(response)) == 7
+
+
+def test_the_roll_pages_have_no_inline_scripts_styles_or_handlers(client, campaign, gm, player):
+    store_roll(campaign, player, label="Sigilo")
+    client.force_login(gm)
+    pages = [
+        (log_url(campaign), {}),
+        (reverse("mechanics:free_roll", args=[campaign.pk]), {}),
+        (reverse("mechanics:feed", args=[campaign.pk]) + "?since=0", {"HTTP_HX_REQUEST": "true"}),
+    ]
+    for url, headers in pages:
+        html = client.get(url, **headers).text
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), url
+        assert not re.search(r"\sstyle=", html), url
+        assert "<style" not in html, url
+        assert not re.search(r"\s(on[a-z]+|hx-on[:\w-]*)=", html), url

@@ -1,0 +1,104 @@
+"""The server-drawn XP chart: one step line per character, round ticks, an accessible
+title and description, and coordinates that survive Spanish number formatting."""
+
+import re
+from datetime import datetime, timedelta
+from types import SimpleNamespace
+
+import pytest
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from characters.xp_chart import NARROW, WIDE, _nice_step, build_chart
+
+START = timezone.make_aware(datetime(2026, 3, 1, 20, 0))
+
+
+def entry(minutes: int, kind: str, amount: int, balance: int):
+    return SimpleNamespace(
+        created_at=START + timedelta(minutes=minutes),
+        kind=kind,
+        amount=amount,
+        balance_after=balance,
+    )
+
+
+class Named:
+    def __init__(self, name):
+        self.name = name
+
+
+LUCIA = Named("Lucía")
+MATEO = Named("Mateo")
+SERIES = {
+    LUCIA: [entry(0, "award", 9, 9), entry(30, "spend", -6, 3), entry(600, "award", 5, 8)],
+    MATEO: [entry(0, "award", 7, 7)],
+}
+
+
+def points(series):
+    return [tuple(map(float, pair.split(","))) for pair in series.points.split()]
+
+
+@pytest.mark.parametrize(("maximum", "step"), [(1, 1), (4, 1), (9, 5), (16, 5), (40, 10), (90, 25)])
+def test_ticks_use_round_steps(maximum, step):
+    assert _nice_step(maximum) == step
+
+
+def test_one_step_line_per_character_following_the_balance():
+    chart = build_chart(SERIES)
+    assert [s.name for s in chart.series] == ["Lucía", "Mateo"]
+    lucia = points(chart.series[0])
+    ys = [y for _x, y in lucia]
+    # From 0 up to 9, down to 3, up to 8, then held to the right edge.
+    y_of = {tick.label: tick.position for tick in chart.y_ticks}
+    assert ys[0] == ys[1] == y_of["0"]
+    assert lucia[-1][0] == chart.right
+    assert [s.last for s in chart.series] == [8, 7]
+    # Each change is vertical: x repeats, only y moves.
+    xs = [x for x, _y in lucia]
+    assert xs[1] == xs[2]
+    assert xs[3] == xs[4]
+
+
+def test_the_earned_measure_ignores_spends():
+    chart = build_chart(SERIES, measure="earned")
+    assert [s.last for s in chart.series] == [14, 7]
+    with translation.override("en"):
+        assert build_chart(SERIES, measure="earned").title == "XP earned over time"
+
+
+def test_the_description_says_where_each_character_stands():
+    with translation.override("en"):
+        chart = build_chart(SERIES)
+    assert chart.title == "XP balance over time"
+    assert chart.description == "Lucía: 8 XP now; Mateo: 7 XP now"
+
+
+def test_no_entries_draw_no_chart():
+    with translation.override("en"):
+        chart = build_chart({LUCIA: []})
+    assert chart.is_empty
+    assert chart.description == "No XP yet."
+
+
+def test_the_narrow_drawing_stacks_the_legend():
+    narrow, wide = build_chart(SERIES, width=NARROW), build_chart(SERIES, width=WIDE)
+    assert narrow.width == NARROW
+    assert wide.width == WIDE
+    assert narrow.series[0].legend_x == narrow.series[1].legend_x
+    assert wide.series[0].legend_y == wide.series[1].legend_y
+
+
+def test_coordinates_render_with_dots_in_spanish():
+    chart = build_chart(SERIES)
+    with translation.override("es"):
+        html = render_to_string(
+            "characters/_xp_chart.html",
+            {"charts": (chart, chart), "chart_id": "c"},
+        )
+    for value in re.findall(r' (?:x|y|x1|x2|y1|y2|cx|cy)="([^"]*)"', html):
+        assert re.fullmatch(r"-?\d+(\.\d+)?", value), value
+    assert html.count("<polyline") == 4
+    assert '<title id="c-narrow-title">' in html
+    assert 'aria-labelledby="c-wide-title c-wide-desc"' in html
