@@ -14,6 +14,8 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.append_only import AppendOnlyModel
+
 
 class Character(models.Model):
     campaign = models.ForeignKey(
@@ -291,21 +293,7 @@ class CampaignTrait(models.Model):
         return self.name
 
 
-class XpEntryQuerySet(models.QuerySet):
-    """The ledger is append-only: bulk updates and deletes are refused.
-
-    (Deleting a whole character still cascades: Django's collector deletes rows
-    without going through this queryset.)
-    """
-
-    def update(self, **kwargs):
-        raise TypeError("XP entries are append-only: record a correction instead.")
-
-    def delete(self):
-        raise TypeError("XP entries are append-only: record a correction instead.")
-
-
-class XpEntry(models.Model):
+class XpEntry(AppendOnlyModel):
     """The XP ledger: awards, spends and corrections; append-only, the balance is the sum.
 
     Each entry stores the balance it left (`balance_after`), written in the same
@@ -345,8 +333,6 @@ class XpEntry(models.Model):
     )
     created_at = models.DateTimeField(_("when"), auto_now_add=True)
 
-    objects = XpEntryQuerySet.as_manager()
-
     class Meta:
         verbose_name = _("XP entry")
         verbose_name_plural = _("XP entries")
@@ -369,14 +355,6 @@ class XpEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character} {self.amount:+d}"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise TypeError("XP entries are append-only: record a correction instead.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise TypeError("XP entries are append-only: record a correction instead.")
 
 
 class WillpowerGrant(models.Model):
@@ -514,3 +492,83 @@ class XpPurchase(models.Model):
     @property
     def uses_drama_points(self) -> bool:
         return self.kind == self.Kind.DRAMA
+
+
+class HealthEvent(AppendOnlyModel):
+    """One change to a character's health: damage, time passing, a treatment, or the
+    undo of an earlier event (a new, compensating event). Never changed afterwards."""
+
+    class Kind(models.TextChoices):
+        DAMAGE = "damage", _("Damage")
+        TIME = "time", _("Time passes")
+        TREATMENT = "treatment", _("Treatment")
+        UNDO = "undo", _("Undo")
+
+    character = models.ForeignKey(
+        Character,
+        verbose_name=_("character"),
+        on_delete=models.CASCADE,
+        related_name="health_events",
+    )
+    scene = models.ForeignKey(
+        "campaigns.Scene",
+        verbose_name=_("scene"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="health_events",
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    # The inputs as entered (amount, type, part, hours...), for the record.
+    inputs = models.JSONField(_("inputs"), default=dict, blank=True)
+    summary = models.CharField(_("summary"), max_length=200)
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    health_before = models.JSONField(_("health before"))
+    health_after = models.JSONField(_("health after"))
+    # A roll the event made (Hitos massive-damage test, a first-aid roll...).
+    roll = models.ForeignKey(
+        "mechanics.Roll",
+        verbose_name=_("roll"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    undoes = models.OneToOneField(
+        "self",
+        verbose_name=_("undoes"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="undone_by",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("health event")
+        verbose_name_plural = _("health events")
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(fields=["character", "-created_at"]),
+            models.Index(fields=["scene", "-created_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=["damage", "time", "treatment", "undo"]),
+                name="health_event_kind_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="undo", undoes__isnull=False) | ~Q(kind="undo"),
+                name="health_event_undo_has_target",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character}: {self.summary}"

@@ -9,6 +9,7 @@ rating the rules don't allow.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import asdict
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -23,6 +24,7 @@ from characters.models import (
     Aspect,
     CampaignTrait,
     Character,
+    HealthEvent,
     Item,
     Merit,
     Resource,
@@ -33,12 +35,14 @@ from characters.models import (
     XpEntry,
     XpPurchase,
 )
-from characters.systems import get_system
+from characters.systems import DamageInput, get_system
 from characters.systems.hitos import DRAMA_POINTS
 from characters.transfer import validate_import
 from mechanics.rules.catalogue import slug
+from mechanics.rules.dice import RollRecord
 from mechanics.rules.errors import RuleError
 from mechanics.rules.tinieblas.advancement import SceneAward, award_total
+from mechanics.services import roll_store
 
 STORY_FIELDS = ("name", "concept", "description", "notes")
 
@@ -1056,3 +1060,146 @@ def xp_purchase_reject(*, purchase: XpPurchase, user, note: str = "") -> XpPurch
 def xp_purchase_cancel(*, purchase: XpPurchase, user) -> XpPurchase:
     """The player withdraws a purchase still waiting for the GM."""
     return _close_pending(purchase, user, XpPurchase.Status.CANCELLED)
+
+
+# --- Health: damage, time, treatments and undo -----------------------------------------
+
+
+def _health_context(character: Character):
+    """The system adapter and what it needs to read this character's health."""
+    system = get_system(character.campaign.system)
+    return system, ratings_of(character), character.details, character.campaign.rules
+
+
+def _health_event(
+    character: Character,
+    user,
+    *,
+    kind: str,
+    after: dict,
+    summary: str,
+    inputs: Mapping | None = None,
+    reason: str = "",
+    scene=None,
+    roll=None,
+    undoes: HealthEvent | None = None,
+) -> HealthEvent:
+    event = HealthEvent.objects.create(
+        character=character,
+        scene=scene,
+        kind=kind,
+        inputs=dict(inputs or {}),
+        summary=summary[:200],
+        reason=reason[:200],
+        health_before=character.health,
+        health_after=after,
+        roll=roll,
+        undoes=undoes,
+        created_by=user,
+    )
+    Character.objects.filter(pk=character.pk).update(health=after)
+    character.health = after
+    return event
+
+
+def _rule_error(error: RuleError) -> ValidationError:
+    return ValidationError(error.translated(_), code="rules")
+
+
+@transaction.atomic
+def character_apply_damage(
+    *, character: Character, user, damage: DamageInput, reason: str = "", scene=None, rng=None
+) -> HealthEvent:
+    """Hurt a character by its system's rules; the row lock makes simultaneous hits add up."""
+    locked = _lock(character)
+    system, ratings, details, rules = _health_context(locked)
+    try:
+        change = system.apply_damage(locked.health, ratings, details, rules, damage, rng)
+    except RuleError as error:
+        raise _rule_error(error) from error
+    roll = None
+    if isinstance(change.roll, RollRecord):
+        roll = roll_store(
+            campaign=locked.campaign,
+            user=user,
+            record=change.roll,
+            character=locked,
+            scene=scene,
+            label=_("Massive damage test"),
+        )
+    return _health_event(
+        locked,
+        user,
+        kind=HealthEvent.Kind.DAMAGE,
+        after=change.health,
+        summary=change.summary,
+        inputs=asdict(damage),
+        reason=reason,
+        scene=scene,
+        roll=roll,
+    )
+
+
+@transaction.atomic
+def character_advance_time(
+    *, character: Character, user, hours: int, reason: str = "", scene=None
+) -> HealthEvent:
+    """Let in-game time pass for one character: it heals by its system's rules."""
+    if hours <= 0:
+        raise ValidationError(_("Time to advance must be at least one hour."), code="hours")
+    locked = _lock(character)
+    system, ratings, details, rules = _health_context(locked)
+    try:
+        change = system.advance_time(locked.health, ratings, details, rules, hours)
+    except RuleError as error:
+        raise _rule_error(error) from error
+    return _health_event(
+        locked,
+        user,
+        kind=HealthEvent.Kind.TIME,
+        after=change.health,
+        summary=change.summary,
+        inputs={"hours": hours},
+        reason=reason,
+        scene=scene,
+    )
+
+
+@transaction.atomic
+def scene_advance_time(*, scene, user, hours: int, reason: str = "") -> list[HealthEvent]:
+    """Advance time for every participant of a scene, all or none."""
+    return [
+        character_advance_time(
+            character=character, user=user, hours=hours, reason=reason, scene=scene
+        )
+        for character in scene.participants.select_related("campaign").order_by("pk")
+    ]
+
+
+def _undo_target(character: Character) -> HealthEvent | None:
+    """The newest event still in force: undos and what they undid are skipped."""
+    for event in character.health_events.select_related("undone_by").order_by("-created_at", "-pk"):
+        if event.kind == HealthEvent.Kind.UNDO or hasattr(event, "undone_by"):
+            continue
+        return event
+    return None
+
+
+@transaction.atomic
+def health_event_undo(*, character: Character, user, reason: str = "") -> HealthEvent:
+    """Undo the last event in force, recorded as a new compensating event."""
+    locked = _lock(character)
+    target = _undo_target(locked)
+    if target is None:
+        raise ValidationError(_("There is nothing to undo."), code="nothing_to_undo")
+    return _health_event(
+        locked,
+        user,
+        kind=HealthEvent.Kind.UNDO,
+        after=target.health_before,
+        summary=_("Undone: %(summary)s") % {"summary": target.summary},
+        inputs={"event": target.pk},
+        reason=reason,
+        scene=target.scene,
+        undoes=target,
+    )

@@ -4,8 +4,10 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.append_only import AppendOnlyModel
 
-class Roll(models.Model):
+
+class Roll(AppendOnlyModel):
     """One roll as the engine recorded it. Never updated or deleted (append-only log)."""
 
     campaign = models.ForeignKey(
