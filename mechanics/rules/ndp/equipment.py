@@ -280,7 +280,7 @@ def max_prana(vitalidad: int) -> int:
 def regenerate_prana(current: int, maximum: int, hours: int) -> int:
     """Prana regenerates 1 per hour, up to the maximum."""
     _check_int("Prana", current, 0, 10_000)
-    _check_int("maximum Prana", maximum, 0, 10_000)
+    _check_int(gettext_noop("maximum Prana"), maximum, 0, 10_000)
     _check_int(gettext_noop("hours"), hours, 0, 1_000_000)
     if current >= maximum:
         return current

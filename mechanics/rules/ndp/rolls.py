@@ -11,7 +11,7 @@ the skill gains 1 PdP (RULES.md: "at least"; the seed says "superando").
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from functools import lru_cache
 
 from mechanics.rules.dice import Die, Effects, RandomSource, RollRecord, default_rng
@@ -92,7 +92,7 @@ def add_pdp(level: int, pdp: int, gained: int) -> tuple[int, int]:
     """
     _check_int("NdP", level, 0, MAX_LEVEL)
     _check_int("PdP", pdp, 0, PDP_PER_LEVEL - 1)
-    _check_int("PdP gained", gained, 0, 10_000)
+    _check_int(gettext_noop("PdP gained"), gained, 0, 10_000)
     total = pdp + gained
     level += total // PDP_PER_LEVEL
     pdp = total % PDP_PER_LEVEL
@@ -160,17 +160,7 @@ class NdpSpec:
         return None
 
     def to_dict(self) -> dict:
-        return {
-            "level": self.level,
-            "dice": self.dice,
-            "gracias": self.gracias,
-            "desgracias": self.desgracias,
-            "adversity": self.adversity,
-            "opposed_total": self.opposed_total,
-            "defender": self.defender,
-            "bonus": self.bonus,
-            "skill": self.skill,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> NdpSpec:
@@ -417,15 +407,7 @@ class DamageSpec:
             _check_int(gettext_noop("armour integrity"), self.armour_integrity, 0, 1_000)
 
     def to_dict(self) -> dict:
-        return {
-            "sides": self.sides,
-            "damage_type": self.damage_type,
-            "rd": self.rd,
-            "count": self.count,
-            "fixed": self.fixed,
-            "pelea": self.pelea,
-            "armour_integrity": self.armour_integrity,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> DamageSpec:
@@ -483,7 +465,7 @@ class DivineSpec:
         return 5 if self.target is None else self.target
 
     def to_dict(self) -> dict:
-        return {"faith": self.faith, "target": self.target}
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> DivineSpec:
@@ -559,7 +541,7 @@ class ArcaneSpec:
         _magic_fields(self)
         _check_int("Prana", self.prana, 1, MAX_ADVERSITY)
         if self.available_prana is not None:
-            _check_int("available Prana", self.available_prana, 0, 10_000)
+            _check_int(gettext_noop("available Prana"), self.available_prana, 0, 10_000)
             if self.prana > self.available_prana:
                 raise RuleError(
                     gettext_noop("not enough Prana: %(needed)s needed, %(available)s left"),
@@ -578,14 +560,7 @@ class ArcaneSpec:
         )
 
     def to_dict(self) -> dict:
-        return {
-            "level": self.level,
-            "prana": self.prana,
-            "dice": self.dice,
-            "gracias": self.gracias,
-            "desgracias": self.desgracias,
-            "available_prana": self.available_prana,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> ArcaneSpec:
@@ -618,13 +593,7 @@ class DispelSpec:
         )
 
     def to_dict(self) -> dict:
-        return {
-            "level": self.level,
-            "original_adversity": self.original_adversity,
-            "dice": self.dice,
-            "gracias": self.gracias,
-            "desgracias": self.desgracias,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> DispelSpec:
@@ -647,7 +616,7 @@ class CraftingSpec:
 
     def __post_init__(self) -> None:
         _magic_fields(self)
-        _check_int("Prana cost", self.prana_cost, 0, MAX_ADVERSITY - 10)
+        _check_int(gettext_noop("Prana cost"), self.prana_cost, 0, MAX_ADVERSITY - 10)
 
     @property
     def adversity(self) -> int:
@@ -664,13 +633,7 @@ class CraftingSpec:
         )
 
     def to_dict(self) -> dict:
-        return {
-            "level": self.level,
-            "prana_cost": self.prana_cost,
-            "dice": self.dice,
-            "gracias": self.gracias,
-            "desgracias": self.desgracias,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> CraftingSpec:
