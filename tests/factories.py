@@ -54,3 +54,13 @@ def make_character(campaign, owner=None, *, name="Lucía", user=None, **kwargs):
         is_npc=owner is None,
         **kwargs,
     )
+
+
+def backdate(record, when) -> None:
+    """Set created_at on an append-only record, as rows committed at that time would have.
+
+    Tests only: the site never changes these rows (their manager refuses updates).
+    """
+    from django.db.models import QuerySet
+
+    QuerySet(type(record)).filter(pk=record.pk).update(created_at=when)

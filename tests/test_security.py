@@ -46,3 +46,13 @@ def test_htmx_requests_carry_the_csrf_token(client, gm):
 def test_logged_out_pages_render(client):
     for url in (reverse("login"), reverse("signup")):
         assert client.get(url).status_code == 200
+
+
+def test_the_site_is_spanish_whatever_the_browser_prefers(client):
+    response = client.get(reverse("login"), headers={"accept-language": "en-US,en;q=0.9"})
+    assert "Iniciar sesión" in response.text
+
+
+def test_the_language_switcher_choice_is_kept(client):
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    assert "Log in" in client.get(reverse("login")).text

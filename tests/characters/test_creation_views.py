@@ -322,9 +322,7 @@ def test_several_broken_budgets_give_one_message_each(client, campaign, player):
 def test_english_messages_come_from_the_engine(client, campaign, player):
     client.force_login(player)
     client.cookies["django_language"] = "en"
-    response = client.post(
-        create_url(campaign), valid_tinieblas(attr_inteligencia="4"), HTTP_ACCEPT_LANGUAGE="en"
-    )
+    response = client.post(create_url(campaign), valid_tinieblas(attr_inteligencia="4"))
     assert "Mental attributes: 6 points spent of 5" in response.text
 
 

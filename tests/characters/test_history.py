@@ -155,6 +155,7 @@ def test_a_bad_page_number_shows_a_page_not_an_error(client, character, player):
 def test_history_is_in_english_too(client, character, player):
     services.resource_adjust(character=character, user=player, key="willpower", delta=-1)
     client.force_login(player)
-    response = client.get(url(character), headers={"Accept-Language": "en"})
+    client.cookies["django_language"] = "en"
+    response = client.get(url(character))
     assert "Fuerza de Voluntad (pool)" in response.text
     assert "Sheet created" in response.text

@@ -11,8 +11,7 @@ import pytest
 from django.urls import reverse
 
 from mechanics.log import feed_version
-from mechanics.models import Roll
-from tests.factories import make_character
+from tests.factories import backdate, make_character
 from tests.mechanics_web.rolls import store_roll
 
 pytestmark = pytest.mark.django_db
@@ -104,7 +103,9 @@ def test_the_etag_differs_for_gms_who_see_secret_rolls_and_by_language(
     store_roll(campaign, player)
     client.force_login(player)
     player_etag = client.get(feed_url(campaign), **HTMX)["ETag"]
-    english = client.get(feed_url(campaign), HTTP_ACCEPT_LANGUAGE="en", **HTMX)["ETag"]
+    client.cookies["django_language"] = "en"
+    english = client.get(feed_url(campaign), **HTMX)["ETag"]
+    del client.cookies["django_language"]
     client.force_login(gm)
     gm_etag = client.get(feed_url(campaign), **HTMX)["ETag"]
     assert len({player_etag, english, gm_etag}) == 3
@@ -114,9 +115,7 @@ def test_a_roll_committed_late_with_an_older_time_still_changes_the_version(camp
     newest = store_roll(campaign, player)
     version = feed_version([newest.pk])
     late = store_roll(campaign, player)
-    Roll.objects.filter(pk=late.pk).update(
-        created_at=newest.created_at - datetime.timedelta(seconds=1)
-    )
+    backdate(late, newest.created_at - datetime.timedelta(seconds=1))
     assert feed_version([newest.pk, late.pk]) != version
     assert feed_version([]) == "0"
 

@@ -92,9 +92,8 @@ def test_a_bad_expression_is_explained_and_what_was_typed_is_kept(client, campai
 
 def test_the_message_for_a_bad_expression_reads_in_english_too(client, campaign, gm):
     client.force_login(gm)
-    response = client.post(
-        roller_url(campaign), {"expression": "4d10 central"}, HTTP_ACCEPT_LANGUAGE="en", **HTMX
-    )
+    client.cookies["django_language"] = "en"
+    response = client.post(roller_url(campaign), {"expression": "4d10 central"}, **HTMX)
     assert "“central” needs an odd number of dice, like 3d10." in response.content.decode()
 
 

@@ -7,8 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from mechanics.models import Roll
-from tests.factories import make_character
+from tests.factories import backdate, make_character
 from tests.mechanics_web.rolls import make_scene, store_roll
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +72,8 @@ def test_the_log_shows_who_rolled_for_whom_where_and_every_die(client, campaign,
 def test_the_log_reads_in_english_too(client, campaign, player):
     store_roll(campaign, player, label="Stealth")
     client.force_login(player)
-    response = client.get(log_url(campaign), HTTP_ACCEPT_LANGUAGE="en")
+    client.cookies["django_language"] = "en"
+    response = client.get(log_url(campaign))
     html = response.content.decode()
     assert "Roll log" in html
     assert "1 roll" in html
@@ -134,7 +134,7 @@ def test_the_log_filters_by_whole_days_in_the_sites_time_zone(client, campaign, 
     for roll, day in ((old, 1), (middle, 2), (new, 3)):
         # Late in the evening: the UTC date is the next day, the local date is not.
         when = datetime.datetime(2025, 3, day, 23, 30, tzinfo=tz)
-        Roll.objects.filter(pk=roll.pk).update(created_at=when)
+        backdate(roll, when)
     client.force_login(player)
     response = client.get(log_url(campaign, date_from="2025-03-02", date_to="2025-03-02"))
     assert shown_rolls(response) == [middle.pk]
