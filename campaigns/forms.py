@@ -22,6 +22,7 @@ OPTION_FIELDS = (
     "xp_rubric",
     "xp_purchases_need_approval",
     "hitos_drama_sacrifice",
+    "owner_applies_damage",
 )
 
 
@@ -59,6 +60,10 @@ class CampaignForm(forms.ModelForm):
         rubric.help_text = _("How the GM awards XP at the end of each scene.")
         self.fields["hitos_drama_sacrifice"].help_text = _(
             "Hitos only: one drama point, given up for good, raises a skill by one."
+        )
+        self.fields["owner_applies_damage"].help_text = _(
+            "Off: only GMs apply damage, healing and treatments. On: each player may also do "
+            "it on their own characters' sheets."
         )
         instance_rules = self.instance.rules if self.instance.pk else {}
         for system, defs in SYSTEM_SETTINGS.items():

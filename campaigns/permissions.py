@@ -112,6 +112,28 @@ class CharacterAccess:
         """The owner (unless only an observer now) and GMs roll for a character."""
         return self.access.is_gm or (self.is_owner and self.access.can_write)
 
+    @property
+    def can_apply_damage(self) -> bool:
+        """GMs; the owner too when the campaign lets players hurt their own characters."""
+        if self.access.is_gm:
+            return True
+        return (
+            self.is_owner
+            and self.access.can_write
+            and self.access.campaign.owner_applies_damage
+        )
+
+    @property
+    def can_heal(self) -> bool:
+        """Healing rolls and treatments (first aid, drugs, supervision, Auxiliar): whoever
+        may apply damage."""
+        return self.can_apply_damage
+
+    @property
+    def can_manage_health(self) -> bool:
+        """Advance in-game time, undo health events, bleed a round: the GM's calls."""
+        return self.access.is_gm
+
 
 def campaign_access(user, campaign_id: int) -> CampaignAccess:
     """The user's access to a campaign, or 404 when they are not a member."""
@@ -206,3 +228,21 @@ def visible_rolls(access: CampaignAccess, queryset: QuerySet) -> QuerySet:
 def may_write_diary(access: CampaignAccess, character: Character) -> bool:
     """A member who writes (not an observer) keeps the diary of the characters they own."""
     return access.can_write and character.owner_id == access.membership.user_id
+
+
+def sees_full_sheet(access: CampaignAccess, owner_id: int | None) -> bool:
+    """Whether this member sees the whole sheet (health included) of a character owned
+    by `owner_id` (None: an NPC): the rule of `CharacterAccess.can_view_full`, for
+    places that only hold the owner's id (a stored combat summary)."""
+    if access.is_gm or (owner_id is not None and owner_id == access.membership.user_id):
+        return True
+    return access.is_player and access.campaign.players_see_full_sheets
+
+
+def visible_health_events(access: CampaignAccess, queryset: QuerySet) -> QuerySet:
+    """Damage, healing and undo events are sheet information: a member sees those of the
+    characters whose full sheet they may see (GMs all; the owner theirs; other players
+    only when the campaign shares full sheets; observers only characters they own)."""
+    if sees_full_sheet(access, None):
+        return queryset
+    return queryset.filter(character__owner_id=access.membership.user_id)

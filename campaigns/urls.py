@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaigns import views, views_chronicle
+from campaigns import views, views_chronicle, views_combat
 from characters import views_xp
 
 app_name = "campaigns"
@@ -71,6 +71,76 @@ urlpatterns = [
         "<int:campaign_id>/stories/<int:story_id>/edit/",
         views_chronicle.story_edit,
         name="story_edit",
+    ),
+    # A scene's combat panel, and time passing for everyone in a scene.
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/time/",
+        views_combat.scene_time,
+        name="scene_time",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/combat/",
+        views_combat.combat,
+        name="combat",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/combat/start/",
+        views_combat.combat_start,
+        name="combat_start",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/",
+        views_combat.combat_detail,
+        name="combat_detail",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/fighters/",
+        views_combat.combat_add,
+        name="combat_add",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/fighters/"
+        "<int:participant_id>/remove/",
+        views_combat.combat_remove,
+        name="combat_remove",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/fighters/"
+        "<int:participant_id>/phase/",
+        views_combat.combat_phase,
+        name="combat_phase",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/initiative/",
+        views_combat.combat_initiative,
+        name="combat_initiative",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/next/",
+        views_combat.combat_next,
+        name="combat_next",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/attack/",
+        views_combat.combat_attack,
+        name="combat_attack",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/attacks/"
+        "<int:attack_id>/apply/",
+        views_combat.combat_apply,
+        name="combat_apply",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/attacks/"
+        "<int:attack_id>/discard/",
+        views_combat.combat_discard,
+        name="combat_discard",
+    ),
+    path(
+        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/end/",
+        views_combat.combat_end,
+        name="combat_end",
     ),
     # Per-scene XP awards and the campaign's XP log (views in characters/views_xp.py).
     *views_xp.campaign_urlpatterns,

@@ -85,7 +85,7 @@ def roll_display(roll: Roll) -> RollDisplay:
     details = record.get("details", {})
     flags = record.get("flags", [])
     words, tone = _outcome_words(system, kind, outcome)
-    if system == "tinieblas":
+    if system == "tinieblas" and kind != "initiative":
         headline = ngettext("%(count)s success", "%(count)s successes", record["result"]) % {
             "count": record["result"]
         }
@@ -112,6 +112,10 @@ def roll_display(roll: Roll) -> RollDisplay:
         )
     elif traits:
         lines.append(" + ".join(traits.values()))
+    if kind == "initiative" and details.get("base") is not None:
+        lines.append(_("Initiative before the die: %(base)s") % {"base": details["base"]})
+    if kind == "initiative" and details.get("tiebreak") is not None:
+        lines.append(_("Tie-break roll: %(value)s") % {"value": details["tiebreak"]})
     if details.get("chance_die"):
         lines.append(_("Chance die: only a 10, 9 or 8 succeeds, a 1 is a dramatic failure."))
     if system == "hitos" and "m" in details:

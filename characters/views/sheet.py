@@ -38,6 +38,7 @@ from characters.forms_sheet import (
     StoryForm,
     TraitRatingForm,
 )
+from characters.health_panel import health_context
 from characters.models import Aspect, Item, Merit, Resource, Specialty, XpEntry
 from characters.systems import SheetSystem, TraitSpec, get_system
 from mechanics.rules.errors import RuleError
@@ -316,6 +317,7 @@ def sheet_context(access: CharacterAccess, **extra: Any) -> dict[str, Any]:
             total=Coalesce(Sum("amount"), 0)
         )["total"],
     )
+    context.update(health_context(access, ratings=ratings, health=context["health"]))
     if "virtue_vice" in sections:
         details = character.details
         context["virtue_vice"] = [

@@ -1,0 +1,230 @@
+"""The health section in browsers: the GM wounds a character from the sheet and the
+player's open sheet follows without a reload, penalty and roll odds included; how the
+health panel looks on a phone and on a desktop."""
+
+import time
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import expect
+
+from characters import services
+from characters.models import HealthEvent
+from characters.systems import DamageInput
+from tests.e2e.conftest import SCREENSHOTS
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def open_as(new_page, live_server, user, *, width=1280, height=900):
+    """A browser context already logged in as `user` (its own session cookie)."""
+    client = Client()
+    client.force_login(user)
+    page = new_page(width=width, height=height)
+    page.context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": live_server.url,
+            }
+        ]
+    )
+    return page
+
+
+def health_shot(page, request, name: str) -> None:
+    """The health section alone, beside the full-page screenshot (easier to look at)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#sheet-health").screenshot(
+        path=str(SCREENSHOTS / f"{request.node.name}--{name}.png")
+    )
+
+
+def table():
+    gm = UserFactory(username="narradora")
+    bob = UserFactory(username="bob")
+    campaign = CampaignFactory(name="Sombras de Toledo", system="tinieblas", created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    MembershipFactory(campaign=campaign, user=bob, role="player")
+    lucia = make_character(
+        campaign,
+        bob,
+        name="Lucía Ferrer",
+        ratings={"inteligencia": 3, "astucia": 3, "destreza": 3, "investigacion": 3},
+    )
+    doctor = make_character(
+        campaign, None, name="Doctora Ruiz", user=gm, ratings={"inteligencia": 3, "medicina": 4}
+    )
+    return campaign, gm, bob, lucia, doctor
+
+
+def roll_set_up(page, character) -> None:
+    """Inteligencia + Investigación on the sheet's roll panel: 6 dice unhurt."""
+    panel = page.locator(f"#roll-panel-{character.pk}")
+    panel.get_by_label("Atributo", exact=True).select_option("inteligencia")
+    panel.get_by_label("Habilidad", exact=True).select_option("investigacion")
+    expect(page.locator(f"#roll-odds-{character.pk} .roll-summary")).to_have_text("6 dados")
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_gm_wounds_a_character_and_the_players_open_sheet_follows_without_a_reload(
+    new_page, live_server, screenshot, request, width
+):
+    campaign, gm, bob, lucia, _doctor = table()
+    sheet = f"/campaigns/{campaign.pk}/characters/{lucia.pk}/"
+    player_page = open_as(new_page, live_server, bob, width=width, height=900)
+    gm_page = open_as(new_page, live_server, gm, width=1280)
+    player_page.goto(sheet)
+    gm_page.goto(sheet)
+    expect(player_page.locator(".health-state")).to_have_text("Ileso")
+    roll_set_up(player_page, lucia)
+
+    # The GM opens the damage panel on the sheet and applies 2 lethal and 2 bashing.
+    panel = gm_page.locator("#health-damage")
+    panel.locator("summary").click()
+    panel.get_by_label("Niveles de daño").fill("2")
+    panel.get_by_text("Letal", exact=True).click()
+    panel.get_by_label("Motivo").fill("Navajazo en el callejón")
+    panel.get_by_role("button", name="Aplicar daño").click()
+    expect(gm_page.locator(".health-notice")).to_contain_text("Daño aplicado: 2 L")
+    expect(gm_page.locator(".health-state")).to_have_text("Lastimado")
+    started = time.monotonic()
+
+    # The player's page shows it within the poll's period, and the odds lose a die.
+    expect(player_page.locator(".health-state")).to_have_text("Lastimado", timeout=4_500)
+    assert time.monotonic() - started < 4.5
+    live = player_page.locator(f"#health-live-{lucia.pk}")
+    expect(live).to_contain_text("penalización -1")
+    expect(live).to_contain_text("Navajazo en el callejón")
+    expect(live.locator(".health-box.marked")).to_have_count(2)
+    odds = player_page.locator(f"#roll-odds-{lucia.pk}")
+    expect(odds.locator(".roll-summary")).to_have_text("5 dados")
+    expect(odds).to_contain_text("Penalizador por heridas −1")
+    # The player's choices survived the panel's refresh.
+    expect(
+        player_page.locator(f"#roll-panel-{lucia.pk}").get_by_label("Habilidad", exact=True)
+    ).to_have_value("investigacion")
+    assert player_page.evaluate("performance.getEntriesByType('navigation').length") == 1
+    # Only the GM has the controls.
+    expect(player_page.locator("#health-damage")).to_have_count(0)
+
+    # Worse: from somewhere else (as the scene's combat panel would), two more lethal.
+    services.character_apply_damage(
+        character=lucia, user=gm, damage=DamageInput(2, "L"), reason="Segundo navajazo"
+    )
+    expect(player_page.locator(".health-state")).to_have_text("Herido", timeout=4_500)
+    expect(odds.locator(".roll-summary")).to_have_text("4 dados")
+    expect(gm_page.locator(".health-state")).to_have_text("Herido", timeout=4_500)
+    screenshot(player_page, f"player-{width}")
+    health_shot(player_page, request, f"player-health-{width}")
+    health_shot(gm_page, request, f"gm-health-{width}")
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_gm_gives_first_aid_undoes_and_advances_time_in_the_page(
+    new_page, live_server, screenshot, request, width
+):
+    campaign, gm, _bob, lucia, doctor = table()
+    for _ in range(3):
+        services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
+    page = open_as(new_page, live_server, gm, width=width, height=900)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{lucia.pk}/")
+    health = page.locator("#sheet-health")
+    expect(health.locator(".health-state")).to_have_text("Lesionado")
+
+    aid = health.locator("#health-first-aid")
+    aid.locator("summary").click()
+    aid.get_by_label("Quién cura").select_option(label="Doctora Ruiz")
+    aid.get_by_label("Con equipo médico adecuado (sin −2)").check()
+    screenshot(page, f"gm-first-aid-{width}")
+    health_shot(page, request, f"gm-first-aid-health-{width}")
+    aid.get_by_role("button", name="Tirar primeros auxilios").click()
+    expect(health.locator(".health-notice")).to_contain_text("Primeros auxilios de Doctora Ruiz")
+    # The doctor's dice are on the event, drawn as dice.
+    first = health.locator(".health-event").first
+    expect(first.locator("li.die")).not_to_have_count(0)
+    treated = HealthEvent.objects.filter(character=lucia).first()
+    assert treated.kind == "treatment"
+    assert treated.roll.character_id == doctor.pk
+
+    # Undo takes it back (the roll stays in the log).
+    first.get_by_role("button", name="Deshacer").click()
+    expect(health.locator(".health-state")).to_have_text("Lesionado")
+    expect(health.locator(".health-event").nth(1)).to_contain_text("deshecho")
+
+    rest = health.locator("#health-time")
+    rest.locator("summary").click()
+    expect(rest.get_by_role("button", name="Descanso 8 h")).to_be_visible()
+    rest.get_by_label("Cuánto tiempo").fill("1")
+    rest.get_by_label("Unidad").select_option("weeks")
+    rest.get_by_role("button", name="Avanzar", exact=True).click()
+    expect(health.locator(".health-notice")).to_contain_text("Pasa el tiempo: 1 semana")
+    expect(health.locator(".health-state")).to_have_text("Lastimado")
+    expect(health).to_contain_text("Se cura del todo en")
+    health.locator("#health-damage summary").click()
+    screenshot(page, f"gm-panel-{width}")
+    health_shot(page, request, f"gm-panel-health-{width}")
+    page.emulate_media(color_scheme="dark")
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-bs-theme", "dark")
+    health_shot(page, request, f"gm-panel-health-dark-{width}")
+    page.emulate_media(color_scheme="light")
+    page.get_by_role("link", name="Todo el historial de salud").click()
+    expect(page.get_by_role("heading", name="Salud de Lucía Ferrer")).to_be_visible()
+    expect(page.locator(".health-event")).to_have_count(6)
+    screenshot(page, f"history-{width}")
+
+
+def other_system_table(system):
+    gm = UserFactory(username="narradora")
+    bob = UserFactory(username="bob")
+    campaign = CampaignFactory(name="Crónica de prueba", system=system, created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    MembershipFactory(campaign=campaign, user=bob, role="player")
+    ratings = {
+        "hitos": {"fortaleza": 4, "voluntad": 2, "intelecto": 4, "profesion": 3},
+        "ndp": {"auxiliar": 4},
+        "objetivo": {"resistencia": 8},
+    }[system]
+    hero = make_character(campaign, bob, name="Héroe", ratings=ratings)
+    return campaign, gm, hero
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+@pytest.mark.parametrize(
+    ("system", "fields", "state"),
+    [
+        ("hitos", {"Puntos de daño": "4", "RD": "1"}, "Sano"),
+        ("ndp", {"Tirada del arma o daño neto": "9", "RD": "2"}, "Sin heridas"),
+        ("objetivo", {"PV perdidos": "7"}, "Incapacitado"),
+    ],
+)
+def test_each_systems_damage_panel_in_the_browser(
+    new_page, live_server, request, system, fields, state, width
+):
+    campaign, gm, hero = other_system_table(system)
+    page = open_as(new_page, live_server, gm, width=width, height=900)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{hero.pk}/")
+    panel = page.locator("#health-damage")
+    panel.locator("summary").click()
+    for label, value in fields.items():
+        panel.get_by_label(label).fill(value)
+    if system == "ndp":
+        panel.get_by_label("Parte del cuerpo").select_option("brazo_derecho")
+        panel.get_by_text("Cortante", exact=True).click()
+    panel.get_by_role("button", name="Aplicar daño").click()
+    expect(page.locator(".health-notice")).to_contain_text("Daño aplicado")
+    event = HealthEvent.objects.get(character=hero)
+    assert event.kind == "damage"
+    if system == "ndp":
+        expect(page.locator("#sheet-health")).to_contain_text("Brazo derecho: 7 → grave")
+        expect(page.locator(".health-state")).to_have_text("Con heridas")
+    elif system == "objetivo":
+        expect(page.locator(".health-state")).to_have_text(state)
+    for details in page.locator("#sheet-health details").all():
+        if details.get_attribute("open") is None:
+            details.locator("summary").click()
+    health_shot(page, request, f"{system}-{width}")
