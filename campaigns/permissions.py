@@ -117,11 +117,7 @@ class CharacterAccess:
         """GMs; the owner too when the campaign lets players hurt their own characters."""
         if self.access.is_gm:
             return True
-        return (
-            self.is_owner
-            and self.access.can_write
-            and self.access.campaign.owner_applies_damage
-        )
+        return self.is_owner and self.access.can_write and self.access.campaign.owner_applies_damage
 
     @property
     def can_heal(self) -> bool:

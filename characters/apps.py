@@ -8,7 +8,8 @@ class CharactersConfig(AppConfig):
 
     def ready(self) -> None:
         # XP awards join the scene timeline (campaigns.chronicle).
-        from characters import xp_timeline  # noqa: F401
-
         # Damage, treatments and time passing join it too.
-        from characters import health_timeline  # noqa: F401
+        from characters import (
+            health_timeline,  # noqa: F401
+            xp_timeline,  # noqa: F401
+        )
