@@ -15,8 +15,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Sum
-from django.db.models.functions import Coalesce
 from django.db.models.query import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -39,7 +37,7 @@ from characters.forms_sheet import (
     TraitRatingForm,
 )
 from characters.health_panel import health_context
-from characters.models import Aspect, Item, Merit, Resource, Specialty, XpEntry
+from characters.models import Aspect, Item, Merit, Resource, Specialty
 from characters.systems import SheetSystem, TraitSpec, get_system
 from mechanics.rules.errors import RuleError
 from mechanics.rules.hitos import catalogue as hitos_catalogue
@@ -313,9 +311,7 @@ def sheet_context(access: CharacterAccess, **extra: Any) -> dict[str, Any]:
         pools=_pools(system, character, ratings),
         health=system.health_view(character.health, ratings, character.details, rules),
         derived=system.derived(ratings, character.details, rules, items=items),
-        xp_balance=XpEntry.objects.filter(character=character).aggregate(
-            total=Coalesce(Sum("amount"), 0)
-        )["total"],
+        xp_balance=character.xp_balance,
     )
     context.update(health_context(access, ratings=ratings, health=context["health"]))
     if "virtue_vice" in sections:
@@ -568,6 +564,58 @@ def _section_response(
     return _back_to(access, anchor)
 
 
+def _list_add(
+    request: HttpRequest,
+    access: CharacterAccess,
+    form,
+    save,
+    *,
+    partial: str,
+    anchor: str,
+    success: str,
+    failed_context: dict,
+    error_field: str | None = None,
+    **htmx_extra: Any,
+) -> HttpResponse:
+    """A GM adds to one of the sheet's lists: validate, call the service, and answer
+    with the list (htmx) or the sheet; a refused form comes back with what was typed."""
+    if form.is_valid():
+        try:
+            save(form.cleaned_data)
+        except ValidationError as exc:
+            form.add_error(error_field, exc)
+    if form.is_valid():
+        if not request.htmx:
+            messages.success(request, success)
+        return _section_response(request, access, partial, anchor, **htmx_extra)
+    if request.htmx:
+        context = sheet_context(access, **failed_context, **htmx_extra)
+        return render(request, f"{TEMPLATE}#{partial}", context)
+    return render(request, TEMPLATE, sheet_context(access, **failed_context))
+
+
+def _list_remove(
+    request: HttpRequest,
+    campaign_id: int,
+    character_id: int,
+    *,
+    model,
+    pk: int,
+    section: str,
+    remove,
+    partial: str,
+    anchor: str,
+    **htmx_extra: Any,
+) -> HttpResponse:
+    """A GM removes one row of the sheet's lists."""
+    access = character_access(request.user, campaign_id, character_id)
+    _gm_section(access, section)
+    row = get_object_or_404(model, pk=pk, character=access.character)
+    row.character = access.character
+    remove(row, request.user)
+    return _section_response(request, access, partial, anchor, **htmx_extra)
+
+
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
@@ -575,18 +623,16 @@ def aspect_add(request: HttpRequest, campaign_id: int, character_id: int) -> Htt
     access = character_access(request.user, campaign_id, character_id)
     _gm_section(access, "aspects")
     form = AspectForm(request.POST)
-    if form.is_valid():
-        try:
-            services.aspect_add(character=access.character, user=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            form.add_error(None, exc)
-    if form.is_valid():
-        if not request.htmx:
-            messages.success(request, _("Aspect added."))
-        return _section_response(request, access, "aspects", "sheet-aspects")
-    if request.htmx:
-        return render(request, f"{TEMPLATE}#aspects", sheet_context(access, aspect_form=form))
-    return render(request, TEMPLATE, sheet_context(access, aspect_form=form))
+    return _list_add(
+        request,
+        access,
+        form,
+        lambda data: services.aspect_add(character=access.character, user=request.user, **data),
+        partial="aspects",
+        anchor="sheet-aspects",
+        success=_("Aspect added."),
+        failed_context={"aspect_form": form},
+    )
 
 
 @login_required
@@ -595,12 +641,17 @@ def aspect_add(request: HttpRequest, campaign_id: int, character_id: int) -> Htt
 def aspect_remove(
     request: HttpRequest, campaign_id: int, character_id: int, aspect_id: int
 ) -> HttpResponse:
-    access = character_access(request.user, campaign_id, character_id)
-    _gm_section(access, "aspects")
-    aspect = get_object_or_404(Aspect, pk=aspect_id, character=access.character)
-    aspect.character = access.character
-    services.aspect_remove(aspect=aspect, user=request.user)
-    return _section_response(request, access, "aspects", "sheet-aspects")
+    return _list_remove(
+        request,
+        campaign_id,
+        character_id,
+        model=Aspect,
+        pk=aspect_id,
+        section="aspects",
+        remove=lambda aspect, user: services.aspect_remove(aspect=aspect, user=user),
+        partial="aspects",
+        anchor="sheet-aspects",
+    )
 
 
 @login_required
@@ -615,25 +666,22 @@ def specialty_add(request: HttpRequest, campaign_id: int, character_id: int) -> 
     ]
     prefetch_related_objects([access.character], "traits")
     form = SpecialtyForm(request.POST, skills=skills, ratings=services.ratings_of(access.character))
-    if form.is_valid():
-        try:
-            services.specialty_add(
-                character=access.character,
-                user=request.user,
-                skill_key=form.cleaned_data["skill_key"],
-                name=form.cleaned_data["name"],
-            )
-        except ValidationError as exc:
-            form.add_error("skill_key", exc)
-    if form.is_valid():
-        if not request.htmx:
-            messages.success(request, _("Specialty added."))
-        return _section_response(request, access, "specialties", "specialties")
-    if request.htmx:
-        return render(
-            request, f"{TEMPLATE}#specialties", sheet_context(access, specialty_form=form)
-        )
-    return render(request, TEMPLATE, sheet_context(access, specialty_form=form))
+    return _list_add(
+        request,
+        access,
+        form,
+        lambda data: services.specialty_add(
+            character=access.character,
+            user=request.user,
+            skill_key=data["skill_key"],
+            name=data["name"],
+        ),
+        partial="specialties",
+        anchor="specialties",
+        success=_("Specialty added."),
+        failed_context={"specialty_form": form},
+        error_field="skill_key",
+    )
 
 
 @login_required
@@ -642,12 +690,17 @@ def specialty_add(request: HttpRequest, campaign_id: int, character_id: int) -> 
 def specialty_remove(
     request: HttpRequest, campaign_id: int, character_id: int, specialty_id: int
 ) -> HttpResponse:
-    access = character_access(request.user, campaign_id, character_id)
-    _gm_section(access, "specialties")
-    specialty = get_object_or_404(Specialty, pk=specialty_id, character=access.character)
-    specialty.character = access.character
-    services.specialty_remove(specialty=specialty, user=request.user)
-    return _section_response(request, access, "specialties", "specialties")
+    return _list_remove(
+        request,
+        campaign_id,
+        character_id,
+        model=Specialty,
+        pk=specialty_id,
+        section="specialties",
+        remove=lambda specialty, user: services.specialty_remove(specialty=specialty, user=user),
+        partial="specialties",
+        anchor="specialties",
+    )
 
 
 @login_required
@@ -658,25 +711,24 @@ def merit_set(request: HttpRequest, campaign_id: int, character_id: int) -> Http
     access = character_access(request.user, campaign_id, character_id)
     _gm_section(access, "merits")
     form = MeritForm(request.POST, system=get_system(access.character.campaign.system))
-    if form.is_valid():
-        try:
-            services.merit_set(
-                character=access.character,
-                user=request.user,
-                key=form.cleaned_data["key"],
-                name=form.cleaned_data["name"],
-                rating=form.cleaned_data["rating"],
-                notes=form.cleaned_data["notes"],
-            )
-        except ValidationError as exc:
-            form.add_error("rating", exc)
-    if form.is_valid():
-        if not request.htmx:
-            messages.success(request, _("Merit saved."))
-        return _section_response(request, access, "merits", "merits")
-    if request.htmx:
-        return render(request, f"{TEMPLATE}#merits", sheet_context(access, merit_form=form))
-    return render(request, TEMPLATE, sheet_context(access, merit_form=form))
+    return _list_add(
+        request,
+        access,
+        form,
+        lambda data: services.merit_set(
+            character=access.character,
+            user=request.user,
+            key=data["key"],
+            name=data["name"],
+            rating=data["rating"],
+            notes=data["notes"],
+        ),
+        partial="merits",
+        anchor="merits",
+        success=_("Merit saved."),
+        failed_context={"merit_form": form},
+        error_field="rating",
+    )
 
 
 @login_required
@@ -685,12 +737,17 @@ def merit_set(request: HttpRequest, campaign_id: int, character_id: int) -> Http
 def merit_remove(
     request: HttpRequest, campaign_id: int, character_id: int, merit_id: int
 ) -> HttpResponse:
-    access = character_access(request.user, campaign_id, character_id)
-    _gm_section(access, "merits")
-    merit = get_object_or_404(Merit, pk=merit_id, character=access.character)
-    merit.character = access.character
-    services.merit_remove(merit=merit, user=request.user)
-    return _section_response(request, access, "merits", "merits")
+    return _list_remove(
+        request,
+        campaign_id,
+        character_id,
+        model=Merit,
+        pk=merit_id,
+        section="merits",
+        remove=lambda merit, user: services.merit_remove(merit=merit, user=user),
+        partial="merits",
+        anchor="merits",
+    )
 
 
 @login_required
@@ -704,27 +761,24 @@ def item_add(request: HttpRequest, campaign_id: int, character_id: int) -> HttpR
     if form_class is None:
         raise Http404
     form = form_class(request.POST, system=get_system(access.character.campaign.system))
-    if form.is_valid():
-        try:
-            services.item_add(
-                character=access.character,
-                user=request.user,
-                kind=form.kind,
-                name=form.cleaned_data["name"],
-                weight_kg=form.cleaned_data["weight_kg"],
-                data=form.cleaned_data["data"],
-            )
-        except ValidationError as exc:
-            form.add_error(None, exc)
-    if form.is_valid():
-        if not request.htmx:
-            messages.success(request, _("Equipment added."))
-        return _section_response(request, access, "equipment", "equipment", derived_oob=True)
-    forms = {form.kind: form}
-    if request.htmx:
-        context = sheet_context(access, item_forms=forms, derived_oob=True)
-        return render(request, f"{TEMPLATE}#equipment", context)
-    return render(request, TEMPLATE, sheet_context(access, item_forms=forms))
+    return _list_add(
+        request,
+        access,
+        form,
+        lambda data: services.item_add(
+            character=access.character,
+            user=request.user,
+            kind=form.kind,
+            name=data["name"],
+            weight_kg=data["weight_kg"],
+            data=data["data"],
+        ),
+        partial="equipment",
+        anchor="equipment",
+        success=_("Equipment added."),
+        failed_context={"item_forms": {form.kind: form}},
+        derived_oob=True,
+    )
 
 
 @login_required
@@ -733,12 +787,18 @@ def item_add(request: HttpRequest, campaign_id: int, character_id: int) -> HttpR
 def item_remove(
     request: HttpRequest, campaign_id: int, character_id: int, item_id: int
 ) -> HttpResponse:
-    access = character_access(request.user, campaign_id, character_id)
-    _gm_section(access, "equipment")
-    item = get_object_or_404(Item, pk=item_id, character=access.character)
-    item.character = access.character
-    services.item_remove(item=item, user=request.user)
-    return _section_response(request, access, "equipment", "equipment", derived_oob=True)
+    return _list_remove(
+        request,
+        campaign_id,
+        character_id,
+        model=Item,
+        pk=item_id,
+        section="equipment",
+        remove=lambda item, user: services.item_remove(item=item, user=user),
+        partial="equipment",
+        anchor="equipment",
+        derived_oob=True,
+    )
 
 
 urlpatterns = [

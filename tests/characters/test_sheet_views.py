@@ -227,8 +227,8 @@ def test_tinieblas_sheet_shows_virtue_vice_merits_willpower_moralidad_and_health
     client, campaign, gm, player
 ):
     character = tinieblas_sheet(campaign, player, approved_over_budget=True)
-    XpEntry.objects.create(character=character, kind="award", amount=7, created_by=gm)
-    XpEntry.objects.create(character=character, kind="spend", amount=-3, created_by=gm)
+    services.xp_adjust(character=character, user=gm, amount=7, reason="Escena 1")
+    services.xp_adjust(character=character, user=gm, amount=-3, reason="Corrección")
     Character.objects.filter(pk=character.pk).update(health={"boxes": 7, "marks": "LB"})
     client.force_login(player)
     page = client.get(url(character)).text
