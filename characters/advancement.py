@@ -3,7 +3,7 @@
 The adapter between a stored sheet and the engine's advancement rules
 (`mechanics/rules/tinieblas/advancement.py`, `mechanics/rules/hitos/advancement.py`):
 it reads the sheet, asks the engine for the cost and says what the purchase would
-change. Read-only; `characters/services.py` applies purchases.
+change. Read-only; `characters.services` applies purchases.
 """
 
 from __future__ import annotations
