@@ -52,6 +52,7 @@ lint: $(VENV)/.installed
 
 test: WITH_TEST_DEPS = 1
 test: $(VENV)/.installed system-deps messages lint
+	rm -rf test-results
 	@echo "== SQLite =="
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 	@echo "== PostgreSQL 15 =="
