@@ -6,8 +6,13 @@ PORT ?= 8000
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
-# The interpreter named in .python-version (pyenv), or any python3.12 on PATH.
-BASE_PYTHON := $(shell (command -v pyenv >/dev/null && pyenv which python 2>/dev/null) || command -v python3.12)
+# The interpreter named in .python-version: through pyenv when it is on PATH, else from
+# pyenv's folder, else any python3.12 on PATH.
+PYTHON_VERSION := $(shell cat .python-version)
+BASE_PYTHON := $(or \
+	$(shell command -v pyenv >/dev/null && pyenv which python 2>/dev/null), \
+	$(lastword $(wildcard $(HOME)/.pyenv/versions/$(PYTHON_VERSION)*/bin/python$(PYTHON_VERSION))), \
+	$(shell command -v python$(PYTHON_VERSION)))
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
