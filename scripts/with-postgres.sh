@@ -10,7 +10,7 @@ PGPORT=${PGPORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.
 DATA_DIR=$(mktemp -d /tmp/cronica-pg.XXXXXX)
 
 as_pg() {
-  if [ "$(id -u)" = 0 ]; then runuser -u "$PG_USER" -- "$@"; else "$@"; fi
+  if [ "$(id -u)" = 0 ]; then "${RUNUSER:-/usr/sbin/runuser}" -u "$PG_USER" -- "$@"; else "$@"; fi
 }
 
 cleanup() {
