@@ -8,6 +8,11 @@ app_name = "mechanics"
 
 urlpatterns = [
     path("characters/<int:character_id>/roll/", views_roll.character_roll, name="roll"),
+    path(
+        "characters/<int:character_id>/roll/<int:roll_id>/aspect/",
+        views_roll.roll_aspect,
+        name="roll_aspect",
+    ),
     path("roll/", views_roll.gm_roll, name="gm_roll"),
     path("rolls/", views_log.roll_log, name="log"),
     path("rolls/feed/", views_log.roll_feed, name="feed"),

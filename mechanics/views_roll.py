@@ -11,19 +11,21 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
 from campaigns.permissions import campaign_access, character_access, require, visible_rolls
+from characters import services
 from characters.systems import get_system
 from mechanics.display import roll_display
 from mechanics.forms import FORMS, SPEND_FIELDS, SideForm, TwoSidedForm
@@ -127,9 +129,16 @@ def _panel_context(request, access, sheet, form, plan, result=None) -> dict:
         "plan": plan,
         "odds": plan.odds if plan is not None else None,
         "result": roll_display(result) if result is not None else None,
+        "aspect_offer": result is not None and _offers_aspect(result, character),
         "pools": _pools(sheet),
         "roll_url": reverse("mechanics:roll", args=[character.campaign_id, character.pk]),
     }
+
+
+def _offers_aspect(roll: Roll, character) -> bool:
+    """A Hitos double or triple offers a temporary aspect, until one is taken for it."""
+    offered = (roll.record.get("effects") or {}).get("temporary_aspect")
+    return bool(offered) and roll.pk not in character.details.get("aspect_rolls", [])
 
 
 def _kept_choices(data: QueryDict) -> dict:
@@ -140,9 +149,9 @@ def _kept_choices(data: QueryDict) -> dict:
     return kept
 
 
-def _refresh_sheet_pools(request, response: HttpResponse, char_access) -> None:
-    """A roll made from the sheet page also updates the sheet's pools (out-of-band swap of
-    the sheet's own `resources` partial), so the page never shows two different values."""
+def _refresh_sheet_section(request, response: HttpResponse, char_access, partial: str) -> None:
+    """A change made from the roll panel also updates that part of the sheet when the panel
+    sits on the sheet page (an out-of-band swap), so the page never shows two values."""
     character = char_access.character
     sheet_url = reverse("characters:sheet", args=[character.campaign_id, character.pk])
     if request.htmx.current_url_abs_path != sheet_url:
@@ -151,7 +160,7 @@ def _refresh_sheet_pools(request, response: HttpResponse, char_access) -> None:
 
     context = sheet_context(char_access, oob=True)
     response.content += render_to_string(
-        "characters/sheet.html#resources", context, request=request
+        f"characters/sheet.html#{partial}", context, request=request
     ).encode()
 
 
@@ -202,7 +211,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                 plan = _plan(sheet, form, open_actions)
                 context = _panel_context(request, access, sheet, form, plan, stored)
                 response = _respond(request, f"{PANEL}#panel", context)
-                _refresh_sheet_pools(request, response, char_access)
+                _refresh_sheet_section(request, response, char_access, "resources")
                 trigger_client_event(
                     response, "cronica:roll", {"character": character.pk, "roll": stored.pk}
                 )
@@ -388,3 +397,40 @@ def gm_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
         part = "odds" if request.GET.get("part") == "odds" else "panel"
         return _respond(request, f"{GM_PANEL}#{part}", context)
     return _respond(request, GM_PANEL, context)
+
+
+@login_required
+@require_POST
+def roll_aspect(
+    request: HttpRequest, campaign_id: int, character_id: int, roll_id: int
+) -> HttpResponse:
+    """Take the temporary aspect a Hitos double or triple offers (RULES: the panel offers it)."""
+    char_access = character_access(request.user, campaign_id, character_id)
+    require(char_access.can_roll)
+    character = char_access.character
+    roll = get_object_or_404(Roll, pk=roll_id, character=character, campaign_id=campaign_id)
+    error = None
+    try:
+        aspect = services.roll_temporary_aspect(
+            character=character, user=request.user, roll=roll, text=request.POST.get("text", "")
+        )
+    except ValidationError as exc:
+        error = exc.messages[0]
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        else:
+            messages.success(request, _("Aspect added: «%(text)s».") % {"text": aspect.text})
+        return redirect(character)
+    context = {
+        "roll": roll,
+        "campaign": char_access.access.campaign,
+        "character": character,
+        "error": error,
+        "aspect": None if error else aspect,
+        "typed": request.POST.get("text", ""),
+    }
+    response = render(request, "mechanics/_roll_aspect.html", context)
+    if not error:
+        _refresh_sheet_section(request, response, char_access, "aspects")
+    return response

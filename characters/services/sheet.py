@@ -300,22 +300,10 @@ def merit_remove(*, merit: Merit, user) -> None:
     merit.delete()
 
 
-@transaction.atomic
-def aspect_add(*, character: Character, user, kind: str, text: str, duration: str = "") -> Aspect:
-    """A GM gives a sheet an aspect, within the slots its system has (4 Hitos, ...)."""
-    locked = _lock(character)
-    slots = get_system(locked.campaign.system).aspect_slots()
-    if kind not in slots:
-        raise ValidationError(_("This sheet has no aspects of that kind."), code="aspect_kind")
+def _create_aspect(locked: Character, user, *, kind: str, text: str, duration: str = "") -> Aspect:
     text = text.strip()
     if not text:
         raise ValidationError(_("Write the aspect."), code="aspect_text")
-    taken = Aspect.objects.filter(character=locked, kind=kind).count()
-    if slots[kind] is not None and taken >= slots[kind]:
-        raise ValidationError(
-            _("This sheet already has every aspect of that kind; remove one first."),
-            code="aspect_full",
-        )
     last = Aspect.objects.filter(character=locked).order_by("-position").first()
     aspect = Aspect.objects.create(
         character=locked,
@@ -325,6 +313,41 @@ def aspect_add(*, character: Character, user, kind: str, text: str, duration: st
         position=last.position + 1 if last else 0,
     )
     _record(locked, user, f"aspect:{kind}", "", text)
+    return aspect
+
+
+@transaction.atomic
+def aspect_add(*, character: Character, user, kind: str, text: str, duration: str = "") -> Aspect:
+    """A GM gives a sheet an aspect, within the slots its system has (4 Hitos, ...)."""
+    locked = _lock(character)
+    slots = get_system(locked.campaign.system).aspect_slots()
+    if kind not in slots:
+        raise ValidationError(_("This sheet has no aspects of that kind."), code="aspect_kind")
+    taken = Aspect.objects.filter(character=locked, kind=kind).count()
+    if slots[kind] is not None and taken >= slots[kind]:
+        raise ValidationError(
+            _("This sheet already has every aspect of that kind; remove one first."),
+            code="aspect_full",
+        )
+    return _create_aspect(locked, user, kind=kind, text=text, duration=duration)
+
+
+@transaction.atomic
+def roll_temporary_aspect(*, character: Character, user, roll, text: str) -> Aspect:
+    """The temporary aspect a Hitos double or triple (crítico or pifia) offers: for a scene
+    or a session, as the roll says, and once per roll."""
+    locked = _lock(character)
+    duration = (roll.record.get("effects") or {}).get("temporary_aspect")
+    if roll.character_id != locked.pk or duration not in ("scene", "session"):
+        raise ValidationError(_("This roll offers no temporary aspect."), code="no_aspect")
+    used = locked.details.get("aspect_rolls", [])
+    if roll.pk in used:
+        raise ValidationError(
+            _("This roll's temporary aspect is already on the sheet."), code="aspect_taken"
+        )
+    aspect = _create_aspect(locked, user, kind="temporal", text=text, duration=duration)
+    locked.details = {**locked.details, "aspect_rolls": [*used, roll.pk]}
+    locked.save(update_fields=["details", "updated_at"])
     return aspect
 
 

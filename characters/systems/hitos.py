@@ -66,6 +66,12 @@ class HitosSystem(SheetSystem):
         # Lost Resistencia must fit this sheet's Aguante (the engine checks it again).
         return dataclasses.replace(state, aguante=self.aguante(ratings)).to_dict()
 
+    def clean_details(self, details, campaign) -> dict:
+        cleaned = dict(details)
+        # Rolls whose temporary aspect was taken belong to the campaign the sheet came from.
+        cleaned.pop("aspect_rolls", None)
+        return cleaned
+
     def aspect_slots(self) -> dict[str, int | None]:
         return {kind.key: kind.slots for kind in catalogue.ASPECT_KINDS}
 
