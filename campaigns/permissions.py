@@ -82,16 +82,19 @@ class CharacterAccess:
         return self.character.owner_id == self.access.membership.user_id
 
     @property
+    def acts_for_character(self) -> bool:
+        """GMs, and the owner while they may write (not if they are only an observer now)."""
+        return self.access.is_gm or (self.is_owner and self.access.can_write)
+
+    @property
     def can_view_full(self) -> bool:
         """The owner and GMs see everything; other players only if the campaign allows."""
-        if self.access.is_gm or self.is_owner:
-            return True
-        return self.access.is_player and self.access.campaign.players_see_full_sheets
+        return sees_full_sheet(self.access, self.character.owner_id)
 
     @property
     def can_edit_story(self) -> bool:
         """Name, concept, description, notes and the current resource pools."""
-        return self.access.is_gm or (self.is_owner and self.access.can_write)
+        return self.acts_for_character
 
     @property
     def can_edit_traits(self) -> bool:
@@ -104,20 +107,18 @@ class CharacterAccess:
 
     @property
     def can_spend_xp(self) -> bool:
-        """The owner (unless only an observer now) and GMs buy with the character's XP."""
-        return self.access.is_gm or (self.is_owner and self.access.can_write)
+        return self.acts_for_character
 
     @property
     def can_roll(self) -> bool:
-        """The owner (unless only an observer now) and GMs roll for a character."""
-        return self.access.is_gm or (self.is_owner and self.access.can_write)
+        return self.acts_for_character
 
     @property
     def can_apply_damage(self) -> bool:
         """GMs; the owner too when the campaign lets players hurt their own characters."""
-        if self.access.is_gm:
-            return True
-        return self.is_owner and self.access.can_write and self.access.campaign.owner_applies_damage
+        return self.access.is_gm or (
+            self.acts_for_character and self.access.campaign.owner_applies_damage
+        )
 
     @property
     def can_heal(self) -> bool:
