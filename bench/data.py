@@ -21,7 +21,6 @@ import os
 import random
 import sys
 import uuid
-from collections import defaultdict
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -281,20 +280,13 @@ def _diaries(scenes, windows, casts, total: int, rng: random.Random):
         for c in cast
         if c.owner_id
     ]
+    # The newest scene's first diary goes through the service (after the bulk insert, so
+    # ids grow with time as on a real site); the others are bulk inserts shaped like it.
+    real = next(slot for slot in slots if slot[0] is scenes[-1])
+    slots.remove(real)
     rng.shuffle(slots)
-    chosen = sorted(slots[:total], key=lambda slot: slot[0].pk)
-    # The first one through the service, for its shape; then bulk inserts like it.
-    scene, _window, character = chosen[0]
-    diary_save(
-        scene=scene,
-        character=character,
-        user=character.owner,
-        body=DIARY.format(place=scene.place, name=character.name),
-        status=DiaryEntry.Status.PUBLISHED,
-        visibility=DiaryEntry.Visibility.GROUP,
-    )
     rows = []
-    for scene, (_begins, ends), character in chosen[1:]:
+    for scene, (_begins, ends), character in slots[: total - 1]:
         published = rng.random() < 0.9
         at = ends + timedelta(days=rng.randint(0, 5), minutes=rng.randint(0, 600))
         rows.append(
@@ -312,11 +304,21 @@ def _diaries(scenes, windows, casts, total: int, rng: random.Random):
                 published_at=at if published else None,
             )
         )
+    rows.sort(key=lambda row: row.created_at)
     with _given_timestamps(DiaryEntry):
         DiaryEntry.objects.bulk_create(rows, batch_size=1000)
+    scene, _window, character = real
+    diary_save(
+        scene=scene,
+        character=character,
+        user=character.owner,
+        body=DIARY.format(place=scene.place, name=character.name),
+        status=DiaryEntry.Status.PUBLISHED,
+        visibility=DiaryEntry.Visibility.GROUP,
+    )
 
 
-def _records(characters, rng: random.Random, count: int = 600):
+def pool_records(rng: random.Random, count: int = 600):
     """Engine records of pool rolls with the trait names the roll panel stores."""
     from mechanics.rules.tinieblas import catalogue
     from mechanics.rules.tinieblas.rolls import PoolSpec, roll_pool
@@ -345,30 +347,15 @@ def _records(characters, rng: random.Random, count: int = 600):
 
 def _rolls(campaign, gm, scenes, windows, casts, total: int, rng: random.Random):
     """Rolls spread over the scenes (5 % outside any scene, 3 % GM secret rolls, 2 % steps
-    of extended actions). A few go through the real service first."""
+    of extended actions). The newest few go through the real service."""
     from dataclasses import replace
 
     from mechanics.models import Roll
     from mechanics.rules.tinieblas.rolls import PoolSpec, roll_extended
     from mechanics.services import RollSide, roll_perform
 
-    records = _records([c for cast in casts for c in cast], rng)
+    records = pool_records(rng)
     real = min(5, total)
-    for n in range(real):
-        record, details, label = records[n]
-        character = casts[-1][n % len(casts[-1])]
-        roll_perform(
-            campaign=campaign,
-            user=character.owner or gm,
-            sides=[
-                RollSide(
-                    record=replace(record, details=details),
-                    character=character,
-                    scene=scenes[-1],
-                    label=label,
-                )
-            ],
-        )
     bulk = total - real
     outside = bulk // 20
     per_scene = _spread(bulk - outside, len(scenes), rng)
@@ -439,29 +426,39 @@ def _rolls(campaign, gm, scenes, windows, casts, total: int, rng: random.Random)
         record, details, label = rng.choice(records)
         at = windows[n % len(windows)][1] + timedelta(hours=2, seconds=n)
         row(rng.choice(casts[n % len(casts)]), None, at, record, details, label)
+    rows.sort(key=lambda row: row.created_at)
     with _given_timestamps(Roll):
         Roll.objects.bulk_create(rows, batch_size=2000)
+    # The newest few through the service: what the bulk rows imitate, ids after theirs.
+    for n in range(real):
+        record, details, label = records[n]
+        character = casts[-1][n % len(casts[-1])]
+        roll_perform(
+            campaign=campaign,
+            user=character.owner or gm,
+            sides=[
+                RollSide(
+                    record=replace(record, details=details),
+                    character=character,
+                    scene=scenes[-1],
+                    label=label,
+                )
+            ],
+        )
 
 
 def _xp(campaign, gm, characters, scenes, windows, casts, total: int, rng: random.Random):
     """The XP ledger: per-scene awards with the rubric, GM bonuses and spends, with the
-    balance each entry leaves. One scene's awards, a bonus and a spend through the
-    services first."""
+    balance each entry leaves. The newest (a bonus, a spend, the last scene's awards)
+    through the services."""
     from characters.advancement import PurchaseSpec
     from characters.models import Character, XpEntry
     from characters.services import scene_award_xp, xp_adjust, xp_spend
     from mechanics.rules.tinieblas.advancement import SceneAward, award_total
 
     first_pc = next(c for c in characters if c.owner_id)
-    xp_adjust(character=first_pc, user=gm, amount=30, reason="Experiencia inicial")
-    xp_spend(character=first_pc, user=first_pc.owner, purchase=PurchaseSpec("skill", "sigilo"))
     last_cast = [c for c in casts[-1] if c.owner_id]
-    scene_award_xp(
-        scene=scenes[-1],
-        user=gm,
-        awards={c.pk: SceneAward(interpretacion=2, ideas=2, diario=1) for c in last_cast},
-    )
-    real = XpEntry.objects.filter(character__campaign=campaign).count()
+    real = 2 + len(last_cast)  # made through the services at the end
     pcs = [c for c in characters if c.owner_id] or characters
     events = []  # (at, character, kind, amount, scene, reason, breakdown)
     for scene, (_begins, ends), cast in zip(scenes[:-1], windows, casts, strict=False):
@@ -520,70 +517,107 @@ def _xp(campaign, gm, characters, scenes, windows, casts, total: int, rng: rando
         XpEntry.objects.bulk_create(rows, batch_size=2000)
     for pk, value in balance.items():
         Character.objects.filter(pk=pk).update(xp_balance=value)
+    # The newest entries through the services: a bonus, a spend, the last scene's awards.
+    first_pc.refresh_from_db()
+    xp_adjust(character=first_pc, user=gm, amount=30, reason="Experiencia inicial")
+    xp_spend(character=first_pc, user=first_pc.owner, purchase=PurchaseSpec("skill", "sigilo"))
+    scene_award_xp(
+        scene=scenes[-1],
+        user=gm,
+        awards={c.pk: SceneAward(interpretacion=2, ideas=2, diario=1) for c in last_cast},
+    )
 
 
-def _health(characters, gm, scenes, windows, total: int, rng: random.Random):
-    """Health events: a cycle of wounds and healing, captured from the real services on
-    one character of each demo sheet, repeated on every character (it ends unhurt, where
-    it started, so the copies chain)."""
+HEALTH_PLAN = (
+    ("damage", {"amount": 2, "damage_type": "B"}),
+    ("damage", {"amount": 1, "damage_type": "L"}),
+    ("time", 24),
+    ("damage", {"amount": 2, "damage_type": "L"}),
+    ("time", 24 * 60),
+)
+
+
+def _health_cycle(character) -> list[dict]:
+    """The events HEALTH_PLAN makes on an unhurt character, worked out by its system's
+    adapter exactly as the health services do. It ends unhurt, so copies chain."""
+    from dataclasses import asdict
+
+    from characters.services import ratings_of
+    from characters.systems import DamageInput, get_system
+
+    campaign = character.campaign
+    system, ratings = get_system(campaign.system), ratings_of(character)
+    health, cycle = character.health, []
+    for kind, value in HEALTH_PLAN:
+        if kind == "damage":
+            damage = DamageInput(**value)
+            change = system.apply_damage(health, ratings, character.details, campaign.rules, damage)
+            inputs = asdict(damage)
+        else:
+            change = system.advance_time(health, ratings, character.details, campaign.rules, value)
+            inputs = {"hours": value}
+        cycle.append(
+            {
+                "kind": kind,
+                "inputs": inputs,
+                "summary": change.summary,
+                "health_before": health,
+                "health_after": change.health,
+            }
+        )
+        health = change.health
+    assert health == character.health, "the cycle must end where it started"
+    return cycle
+
+
+def _health(characters, gm, scenes, windows, total: int):
+    """Health events: each character goes through HEALTH_PLAN again and again, its steps
+    spread over the campaign's scenes in time order. The newest cycle of the first
+    characters goes through the real services, and must come out the same."""
     from characters.models import Character, HealthEvent
     from characters.services import character_advance_time, character_apply_damage
     from characters.systems import DamageInput
 
-    plan = [
-        ("damage", DamageInput(amount=2, damage_type="B")),
-        ("damage", DamageInput(amount=1, damage_type="L")),
-        ("time", 24),
-        ("damage", DamageInput(amount=2, damage_type="L")),
-        ("time", 24 * 60),
-    ]
-    cycles = {}
-    for template, character in enumerate(characters[:2]):
-        done = []
-        for kind, value in plan:
-            if kind == "damage":
-                event = character_apply_damage(character=character, user=gm, damage=value)
-            else:
-                event = character_advance_time(character=character, user=gm, hours=value)
-            done.append(event)
-        assert done[-1].health_after == done[0].health_before, "the cycle must end unhurt"
-        cycles[template] = done
-    made = sum(len(c) for c in cycles.values())
+    cycles = {c.pk: _health_cycle(c) for c in characters}
+    length = len(HEALTH_PLAN)
+    real = characters[: min(2, total // length)]
+    bulk = total - length * len(real)
+    counts = _spread(bulk // length, len(characters), random.Random(len(characters)))
+    counts = [n * length for n in counts]
+    counts[-1] += bulk - sum(counts)
     rows = []
-    per_character = defaultdict(int)
-    n = 0
-    while made + len(rows) < total:
-        character = characters[n % len(characters)]
-        cycle = cycles[n % len(characters) % 2]
-        step = per_character[character.pk]
-        model = cycle[step % len(cycle)]
-        scene_index = (step // len(cycle) * 7 + n) % len(scenes)
-        at = windows[scene_index][0] + timedelta(minutes=step % len(cycle), seconds=n)
-        rows.append(
-            HealthEvent(
-                character=character,
-                scene=scenes[scene_index] if model.kind == "damage" else None,
-                kind=model.kind,
-                inputs=model.inputs,
-                summary=model.summary,
-                reason=model.reason,
-                health_before=model.health_before,
-                health_after=model.health_after,
-                created_by=gm,
-                created_at=at,
+    for character, count in zip(characters, counts, strict=True):
+        cycle = cycles[character.pk]
+        for step in range(count):
+            model = cycle[step % length]
+            scene_index = step * len(scenes) // max(count, 1)
+            rows.append(
+                HealthEvent(
+                    character=character,
+                    scene=scenes[scene_index] if model["kind"] == "damage" else None,
+                    created_by=gm,
+                    created_at=windows[scene_index][0] + timedelta(seconds=step),
+                    **model,
+                )
             )
-        )
-        per_character[character.pk] += 1
-        n += 1
+    rows.sort(key=lambda row: row.created_at)
     with _given_timestamps(HealthEvent):
         HealthEvent.objects.bulk_create(rows, batch_size=1000)
     # Each character's stored health is where its newest event left it.
-    for character in characters:
-        newest = (
-            HealthEvent.objects.filter(character=character).order_by("-created_at", "-pk").first()
-        )
-        if newest is not None:
-            Character.objects.filter(pk=character.pk).update(health=newest.health_after)
+    for character, count in zip(characters, counts, strict=True):
+        if count % length:
+            after = cycles[character.pk][count % length - 1]["health_after"]
+            Character.objects.filter(pk=character.pk).update(health=after)
+    for character in real:
+        for (kind, value), model in zip(HEALTH_PLAN, cycles[character.pk], strict=True):
+            if kind == "damage":
+                event = character_apply_damage(
+                    character=character, user=gm, damage=DamageInput(**value)
+                )
+            else:
+                event = character_advance_time(character=character, user=gm, hours=value)
+            shaped = {key: getattr(event, key) for key in model}
+            assert shaped == model, f"bulk rows differ from the service's: {shaped} {model}"
 
 
 def build_big_campaign(
@@ -609,7 +643,7 @@ def build_big_campaign(
         _diaries(scenes, windows, casts, sizes.diaries, rng)
         _rolls(campaign, gm, scenes, windows, casts, sizes.rolls, rng)
         _xp(campaign, gm, characters, scenes, windows, casts, sizes.xp_entries, rng)
-        _health(characters, gm, scenes, windows, sizes.health_events, rng)
+        _health(characters, gm, scenes, windows, sizes.health_events)
     for character in characters:
         character.refresh_from_db()
     return BigCampaign(campaign, gm, players, characters, scenes, sizes)
