@@ -121,8 +121,14 @@ def main() -> int:
             f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
         )
         port = _free_port()
-        base = {"Host": "127.0.0.1", "X-Forwarded-Proto": "https", "Cookie": cookie}
+        base = {
+            "Host": "127.0.0.1",
+            "X-Forwarded-Proto": "https",
+            "Accept-Encoding": "gzip, deflate, br",
+            "Cookie": cookie,
+        }
         htmx = {**base, "HX-Request": "true"}
+        plain = {k: v for k, v in htmx.items() if k != "Accept-Encoding"}
         feed = reverse("mechanics:feed", args=[demo.campaign.pk])
         sheet = reverse("characters:sheet", args=[demo.campaign.pk, demo.character.pk])
         database = settings.DATABASES["default"]
@@ -150,7 +156,7 @@ def main() -> int:
                     time.sleep(0.2)
             # The version the feed shows now: an unchanged poll sends it back.
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            connection.request("GET", f"{feed}?since=stale", headers=htmx)
+            connection.request("GET", f"{feed}?since=stale", headers=plain)
             text = connection.getresponse().read().decode()
             connection.close()
             version = text.split('data-version="')[1].split('"')[0]
