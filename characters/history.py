@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from characters.models import Character, Item, SheetChange
-from characters.systems import get_system
+from mechanics.systems.registry import get_system
 
 _PLAIN = {
     "created": gettext_lazy("Sheet created"),

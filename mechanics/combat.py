@@ -21,7 +21,6 @@ from dataclasses import dataclass, field, replace
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from characters.systems import DamageInput
 from mechanics.rules.dice import RandomSource, RollRecord
 from mechanics.rules.hitos import rolls as hitos_rolls
 from mechanics.rules.hitos import traits as hitos_traits
@@ -35,6 +34,7 @@ from mechanics.rules.objetivo import traits as objetivo_traits
 from mechanics.rules.tinieblas import combat as tinieblas_combat
 from mechanics.rules.tinieblas import traits as tinieblas_traits
 from mechanics.setup import CUSTOM_WEAPON, OddsView, Sheet, SideRecord, get_setup
+from mechanics.systems.base import DamageInput
 
 # --- Initiative -----------------------------------------------------------------------------
 

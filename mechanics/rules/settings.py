@@ -78,9 +78,14 @@ SYSTEM_SETTINGS: dict[str, tuple[SettingDef, ...]] = {
 
 def resolve_settings(system: str, values: dict | None) -> dict[str, bool | int]:
     """Defaults overlaid with a campaign's stored values, validated."""
+    return resolve_values(SYSTEM_SETTINGS[system], values)
+
+
+def resolve_values(defs: tuple[SettingDef, ...], values: dict | None) -> dict[str, bool | int]:
+    """The settings `defs` with their defaults overlaid by `values`, validated."""
     values = values or {}
     resolved: dict[str, bool | int] = {}
-    for setting in SYSTEM_SETTINGS[system]:
+    for setting in defs:
         value = values.get(setting.key, setting.default)
         if setting.is_bool:
             value = bool(value)

@@ -10,11 +10,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns import chronicle, services
-from campaigns.models import Combat, CombatAttack, CombatParticipant
-from characters.models import HealthEvent, Resource
-from characters.services import character_apply_damage, ratings_of
-from characters.systems import DamageInput, get_system
-from mechanics.models import Roll
+from characters.models import Resource
+from characters.services import ratings_of
+from mechanics.models import Combat, CombatAttack, CombatParticipant, HealthEvent, Roll
+from mechanics.services import combat as combat_services
+from mechanics.services.health import character_apply_damage
+from mechanics.systems.base import DamageInput
+from mechanics.systems.registry import get_system
 from tests.factories import CampaignFactory, MembershipFactory, make_character
 from tests.mechanics import rolling
 from tests.mechanics.rolling import FixedDice
@@ -80,7 +82,7 @@ def scene(campaign, lucia, barman, thug):
 
 @pytest.fixture
 def combat(scene, gm):
-    return services.combat_start(scene=scene, user=gm)
+    return combat_services.combat_start(scene=scene, user=gm)
 
 
 @contextmanager
@@ -93,11 +95,12 @@ def refused(code):
 
 def url(name, combat, *extra):
     scene = combat.scene
-    return reverse(f"campaigns:{name}", args=[scene.campaign_id, scene.pk, combat.pk, *extra])
+    return reverse(f"mechanics:{name}", args=[scene.campaign_id, scene.pk, combat.pk, *extra])
 
 
 def scene_url(name, scene):
-    return reverse(f"campaigns:{name}", args=[scene.campaign_id, scene.pk])
+    namespace = "campaigns" if name == "scene" else "mechanics"
+    return reverse(f"{namespace}:{name}", args=[scene.campaign_id, scene.pk])
 
 
 def health_of(character):
@@ -136,11 +139,11 @@ def test_gm_starts_a_combat_with_everyone_in_the_scene(client, gm, scene, lucia,
 
 def test_a_scene_has_one_combat_at_a_time_and_none_while_closed(gm, scene, combat):
     with refused("active"):
-        services.combat_start(scene=scene, user=gm)
-    services.combat_end(combat=combat, user=gm)
+        combat_services.combat_start(scene=scene, user=gm)
+    combat_services.combat_end(combat=combat, user=gm)
     services.scene_close(scene=scene)
     with refused("closed"):
-        services.combat_start(scene=scene, user=gm)
+        combat_services.combat_start(scene=scene, user=gm)
 
 
 def test_player_and_observer_watch_the_combat_but_cannot_run_it(
@@ -211,7 +214,7 @@ def test_a_stranger_gets_404_for_every_combat_url(client, stranger, combat, thug
 def test_a_combat_of_another_scene_is_404(client, gm, campaign, combat):
     other = services.scene_create(campaign=campaign, title="Otra escena")
     client.force_login(gm)
-    wrong = reverse("campaigns:combat_detail", args=[campaign.pk, other.pk, combat.pk])
+    wrong = reverse("mechanics:combat_detail", args=[campaign.pk, other.pk, combat.pk])
     assert client.get(wrong).status_code == 404
 
 
@@ -240,10 +243,12 @@ def test_tinieblas_initiative_is_destreza_plus_compostura_plus_a_d10_stored_with
 
 def test_ties_go_to_the_higher_base_then_to_a_roll_off(gm, campaign, lucia, combat):
     twin = make_character(campaign, None, name="Gemelo", user=gm)
-    services.combat_add_participants(combat=combat, characters=[twin])
+    combat_services.combat_add_participants(combat=combat, characters=[twin])
     # Lucía and Gemelo share base 2 and both roll 5; Camarero and Matón have base 4
     # and 5: Matón's 2 + 5 ties Camarero's 4 + 3 and wins on the base. Roll-off: 3, 8.
-    services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([5, 3, 2, 5, 3, 8]))
+    combat_services.combat_roll_initiative(
+        combat=combat, user=gm, rng=FixedDice([5, 3, 2, 5, 3, 8])
+    )
     participants = {p.character.name: p for p in combat.participants.all()}
     assert participants["Camarero"].initiative == participants["Matón"].initiative == 7
     assert participants["Lucía"].tiebreak == 3
@@ -262,16 +267,16 @@ def _order(combat):
 
 
 def test_a_late_joiner_rolls_initiative_without_reshuffling_the_order(gm, campaign, combat):
-    services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([1, 6, 9]))
+    combat_services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([1, 6, 9]))
     before = [p.pk for p in _order(combat)]
     newcomer = make_character(campaign, None, name="Portero", user=gm)
-    services.combat_add_participants(combat=combat, characters=[newcomer])
+    combat_services.combat_add_participants(combat=combat, characters=[newcomer])
     assert newcomer in combat.scene.participants.all()
-    services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([10]))
+    combat_services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([10]))
     after = [p.pk for p in _order(combat) if p.character_id != newcomer.pk]
     assert after == before
     with refused("rolled"):
-        services.combat_roll_initiative(combat=combat, user=gm)
+        combat_services.combat_roll_initiative(combat=combat, user=gm)
 
 
 def _system_campaign(system, gm, player):
@@ -287,8 +292,8 @@ def test_hitos_initiative_is_reflejos_plus_half_intelecto_plus_the_central_die(g
         campaign, None, user=gm, name="Héroe", ratings={"reflejos": 3, "intelecto": 4}
     )
     scene = services.scene_create(campaign=campaign, title="Duelo", participants=[hero])
-    combat = services.combat_start(scene=scene, user=gm)
-    services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([2, 9, 6]))
+    combat = combat_services.combat_start(scene=scene, user=gm)
+    combat_services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([2, 9, 6]))
     participant = combat.participants.get()
     assert participant.initiative == 3 + 2 + 6
     assert participant.initiative_base == 5
@@ -305,13 +310,13 @@ def test_objetivo_initiative_is_destreza_plus_percepcion_plus_the_target_die(gm,
         ratings={"destreza": 8, "percepcion": 5, "resistencia": 8},
     )
     scene = services.scene_create(campaign=campaign, title="Saloon", participants=[hero])
-    combat = services.combat_start(scene=scene, user=gm)
-    services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([4, 8, 3]))
+    combat = combat_services.combat_start(scene=scene, user=gm)
+    combat_services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([4, 8, 3]))
     assert combat.participants.get().initiative == 13 + 4
     # Incapacitado (PV at or below 10): one level down, the lowest die.
     character_apply_damage(character=hero, user=gm, damage=DamageInput(7))
-    other = services.combat_start(scene=_fresh_scene(campaign, hero), user=gm)
-    services.combat_roll_initiative(combat=other, user=gm, rng=FixedDice([4, 8, 3]))
+    other = combat_services.combat_start(scene=_fresh_scene(campaign, hero), user=gm)
+    combat_services.combat_roll_initiative(combat=other, user=gm, rng=FixedDice([4, 8, 3]))
     assert other.participants.get().initiative == 13 + 3
 
 
@@ -326,13 +331,15 @@ def test_ndp_acts_by_phases_then_by_an_alerta_roll(client, gm, player):
     scene = services.scene_create(
         campaign=campaign, title="Emboscada", participants=[archer, brute]
     )
-    combat = services.combat_start(scene=scene, user=gm)
+    combat = combat_services.combat_start(scene=scene, user=gm)
     assert {p.phase for p in combat.participants.all()} == {3}
     client.force_login(gm)
     archer_row = combat.participants.get(character=archer)
     response = client.post(url("combat_phase", combat, archer_row.pk), {"phase": 2})
     assert response.status_code == 302
-    services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([3, 3, 3, 6, 6, 6]))
+    combat_services.combat_roll_initiative(
+        combat=combat, user=gm, rng=FixedDice([3, 3, 3, 6, 6, 6])
+    )
     order = [p.character.name for p in _order(combat)]
     # The shooter acts in phase 2, before the melee phase, whatever her Alerta roll.
     assert order == ["Arquera", "Bruto"]
@@ -351,18 +358,18 @@ def test_turns_follow_the_order_and_a_new_round_starts_after_the_last(
     gm, combat, lucia, barman, thug
 ):
     with refused("no_initiative"):
-        services.combat_next_turn(combat=combat)
-    services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([1, 6, 9]))
+        combat_services.combat_next_turn(combat=combat)
+    combat_services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([1, 6, 9]))
     names = []
     for _turn in range(4):
         combat.refresh_from_db()
         names.append((combat.round, combat.current.character.name))
-        services.combat_next_turn(combat=combat)
+        combat_services.combat_next_turn(combat=combat)
     assert names == [(1, "Matón"), (1, "Camarero"), (1, "Lucía"), (2, "Matón")]
 
 
 def test_a_character_taken_out_of_the_fight_loses_its_turns(client, gm, combat, barman, thug):
-    services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([1, 6, 9]))
+    combat_services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([1, 6, 9]))
     client.force_login(gm)
     thug_row = combat.participants.get(character=thug)
     response = client.post(url("combat_remove", combat, thug_row.pk), HTTP_HX_REQUEST="true")
@@ -371,13 +378,13 @@ def test_a_character_taken_out_of_the_fight_loses_its_turns(client, gm, combat, 
     combat.refresh_from_db()
     # It was Matón's turn: it passes on to the next one in the order.
     assert combat.current.character == barman
-    services.combat_next_turn(combat=combat)
-    services.combat_next_turn(combat=combat)
+    combat_services.combat_next_turn(combat=combat)
+    combat_services.combat_next_turn(combat=combat)
     combat.refresh_from_db()
     assert combat.round == 2
     assert combat.current.character == barman
     # Brought back, it keeps its initiative.
-    services.combat_add_participants(combat=combat, characters=[thug])
+    combat_services.combat_add_participants(combat=combat, characters=[thug])
     assert combat.participants.get(character=thug).initiative == 2 + 3 + 9
 
 
@@ -443,7 +450,7 @@ def test_gm_discards_and_nothing_is_applied(client, gm, combat, thug, barman, fi
     assert not HealthEvent.objects.exists()
     assert health_of(barman) == before
     with refused("settled"):
-        services.combat_attack_apply(attack=stored, user=gm)
+        combat_services.combat_attack_apply(attack=stored, user=gm)
 
 
 def test_a_miss_has_nothing_to_apply(client, gm, combat, thug, barman, fixed_dice):
@@ -475,7 +482,7 @@ def test_a_target_outside_the_campaign_is_refused_and_nothing_changes(
     assert stranger.health == health_before
     # The services refuse it too, whoever calls them.
     with refused("foreign_character"):
-        services.combat_add_participants(combat=combat, characters=[stranger])
+        combat_services.combat_add_participants(combat=combat, characters=[stranger])
     assert not combat.participants.filter(character=stranger).exists()
 
 
@@ -484,7 +491,7 @@ def test_a_character_not_in_the_fight_cannot_be_attacked(gm, campaign, combat, t
 
     bystander = make_character(campaign, None, name="Cliente", user=gm)
     with refused("not_participant"):
-        services.combat_attack_record(
+        combat_services.combat_attack_record(
             combat=combat,
             user=gm,
             attacker=thug,
@@ -547,7 +554,7 @@ def test_hitos_attack_damage_comes_from_the_same_dice(client, gm, player, fixed_
         ratings={"reflejos": 1, "combate": 1, "fortaleza": 4},
     )
     scene = services.scene_create(campaign=campaign, title="Azotea", participants=[hero, foe])
-    combat = services.combat_start(scene=scene, user=gm)
+    combat = combat_services.combat_start(scene=scene, user=gm)
     client.force_login(gm)
     # Dice 7, 8, 9: C 8 + 8 = 16 against Defensa 1 + 1 + 5 = 7. Weapon C+1: 8 + 1 + bonus 2.
     fixed_dice(7, 8, 9)
@@ -569,7 +576,7 @@ def test_hitos_attack_damage_comes_from_the_same_dice(client, gm, player, fixed_
     assert stored.roll.record["details"]["difficulty"] == 7
     assert stored.damage["amount"] == 8 + 1 + 2
     # 11 ≥ Aguante 4: the massive-damage test, Aguante 4 + C 9 = 13 against 12, passes.
-    event = services.combat_attack_apply(attack=stored, user=gm, rng=FixedDice([9, 9, 9]))
+    event = combat_services.combat_attack_apply(attack=stored, user=gm, rng=FixedDice([9, 9, 9]))
     assert health_of(foe).lines[0] == ("Resistencia", "1/12")
     assert event.roll.scene == scene
 
@@ -581,7 +588,7 @@ def test_ndp_target_rolls_its_defence_and_the_wound_goes_to_the_part_hit(
     knight = make_character(campaign, None, user=gm, name="Caballero", ratings={"combate_c_a_c": 4})
     bandit = make_character(campaign, None, user=gm, name="Bandido", ratings={"esquivar": 1})
     scene = services.scene_create(campaign=campaign, title="Camino", participants=[knight, bandit])
-    combat = services.combat_start(scene=scene, user=gm)
+    combat = combat_services.combat_start(scene=scene, user=gm)
     client.force_login(gm)
     # Defence 2+2+2 + 1 = 7; attack 5+5+5 + 4 = 19 > 7; damage 1d8 → 5 against RD 0: grave.
     fixed_dice(2, 2, 2, 5, 5, 5, 5)
@@ -605,7 +612,7 @@ def test_ndp_target_rolls_its_defence_and_the_wound_goes_to_the_part_hit(
     assert stored.defence_roll.group == stored.roll.group is not None
     assert stored.damage["part"] == "brazo_izquierdo"
     assert "grave" in stored.damage_text
-    services.combat_attack_apply(attack=stored, user=gm)
+    combat_services.combat_attack_apply(attack=stored, user=gm)
     assert "grave" in HealthEvent.objects.get().summary
 
 
@@ -614,7 +621,7 @@ def test_ndp_a_fixed_adversity_needs_a_number(client, gm, player):
     knight = make_character(campaign, None, user=gm, name="Caballero")
     bandit = make_character(campaign, None, user=gm, name="Bandido")
     scene = services.scene_create(campaign=campaign, title="Camino", participants=[knight, bandit])
-    combat = services.combat_start(scene=scene, user=gm)
+    combat = combat_services.combat_start(scene=scene, user=gm)
     client.force_login(gm)
     response = client.post(
         url("combat_attack", combat),
@@ -646,7 +653,7 @@ def test_objetivo_attack_against_defensa_with_exploding_damage(client, gm, playe
         ratings={"destreza": 3, "armas_cc": 2, "resistencia": 8},
     )
     scene = services.scene_create(campaign=campaign, title="Saloon", participants=[fred, foe])
-    combat = services.combat_start(scene=scene, user=gm)
+    combat = combat_services.combat_start(scene=scene, user=gm)
     client.force_login(gm)
     # Target die 7 + 11 = 18 ≥ Defensa 3 + 2 + 5 = 10; the sword's 1d10 rolls 7.
     fixed_dice(7, 7, 7, 7)
@@ -658,7 +665,7 @@ def test_objetivo_attack_against_defensa_with_exploding_damage(client, gm, playe
     stored = CombatAttack.objects.get()
     assert stored.roll.record["details"]["defensa"] == 10
     assert stored.damage["amount"] == 7
-    services.combat_attack_apply(attack=stored, user=gm)
+    combat_services.combat_attack_apply(attack=stored, user=gm)
     assert health_of(foe).lines == (("PV", "9/16"),)
 
 
@@ -668,7 +675,7 @@ def test_objetivo_attack_against_defensa_with_exploding_damage(client, gm, playe
 def test_the_combat_ends_with_a_summary_in_the_scenes_record(
     client, gm, player, observer, combat, thug, barman, lucia, fixed_dice
 ):
-    services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([1, 6, 9]))
+    combat_services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([1, 6, 9]))
     client.force_login(gm)
     fixed_dice(8, 8, 1, 1)
     attack(client, combat, thug, barman, **PUNCH)
@@ -707,7 +714,7 @@ def test_the_combat_ends_with_a_summary_in_the_scenes_record(
     client.force_login(gm)
     client.post(url("combat_next", combat))
     with refused("ended"):
-        services.combat_next_turn(combat=combat)
+        combat_services.combat_next_turn(combat=combat)
 
 
 # --- Time passes for everyone in a scene ----------------------------------------------------
@@ -799,16 +806,16 @@ def test_the_combat_page_runs_constant_queries(
     client, gm, player, campaign, combat, thug, barman, fixed_dice, django_assert_max_num_queries
 ):
     fixed_dice(8, 8, 1, 1)
-    services.combat_roll_initiative(combat=combat, user=gm)
+    combat_services.combat_roll_initiative(combat=combat, user=gm)
     client.force_login(gm)
     attack(client, combat, thug, barman, **PUNCH)
     few = _count(client, combat.get_absolute_url())
     for number in range(6):
         extra = make_character(campaign, None, name=f"Extra {number}", user=gm)
-        services.combat_add_participants(combat=combat, characters=[extra])
+        combat_services.combat_add_participants(combat=combat, characters=[extra])
         attack(client, combat, thug, extra, **PUNCH)
         client.post(url("combat_apply", combat, CombatAttack.objects.latest("pk").pk))
-    services.combat_roll_initiative(combat=combat, user=gm)
+    combat_services.combat_roll_initiative(combat=combat, user=gm)
     many = _count(client, combat.get_absolute_url())
     assert few == many
     # Session, user, membership, scene, combat, participants, traits, resources,
@@ -910,8 +917,10 @@ def test_ndp_bleeding_fighters_bleed_at_each_new_round(client, gm, player):
             character=bandit, user=gm, damage=DamageInput(5, "cortante", part="brazo_izquierdo")
         )
     scene = services.scene_create(campaign=campaign, title="Camino", participants=[knight, bandit])
-    combat = services.combat_start(scene=scene, user=gm)
-    services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([6, 6, 6, 1, 1, 1]))
+    combat = combat_services.combat_start(scene=scene, user=gm)
+    combat_services.combat_roll_initiative(
+        combat=combat, user=gm, rng=FixedDice([6, 6, 6, 1, 1, 1])
+    )
     client.force_login(gm)
     client.post(url("combat_next", combat))
     assert not HealthEvent.objects.filter(scene=scene).exists()
@@ -933,7 +942,7 @@ def test_a_specialty_of_the_attackers_skill_adds_a_die(client, gm, campaign, bar
         specialties=[("pelea", "Boxeo")],
     )
     scene = services.scene_create(campaign=campaign, title="Ring", participants=[brawler, barman])
-    combat = services.combat_start(scene=scene, user=gm)
+    combat = combat_services.combat_start(scene=scene, user=gm)
     specialty = brawler.specialties.get()
     client.force_login(gm)
     page = client.get(combat.get_absolute_url()).content.decode()
@@ -953,7 +962,7 @@ def test_two_gms_confirming_one_attack_at_once_apply_it_once(gm):
     thug = make_character(campaign, None, name="Matón", user=gm)
     barman = make_character(campaign, None, name="Camarero", user=gm)
     scene = services.scene_create(campaign=campaign, title="Bar", participants=[thug, barman])
-    combat = services.combat_start(scene=scene, user=gm)
+    combat = combat_services.combat_start(scene=scene, user=gm)
     pending = CombatAttack.objects.create(
         combat=combat,
         attacker=thug,
@@ -971,7 +980,9 @@ def test_two_gms_confirming_one_attack_at_once_apply_it_once(gm):
     def confirm():
         try:
             barrier.wait()
-            services.combat_attack_apply(attack=CombatAttack.objects.get(pk=pending.pk), user=gm)
+            combat_services.combat_attack_apply(
+                attack=CombatAttack.objects.get(pk=pending.pk), user=gm
+            )
             outcomes.append("applied")
         except ValidationError as error:
             outcomes.append(error.code)
