@@ -74,7 +74,7 @@ class HealthChange:
 class SheetSystem:
     """Base adapter; each system overrides what it has.
 
-    Labels are game terms, in Spanish as the catalogues give them (RULES.md).
+    Labels are game terms, in Spanish as the catalogues give them (docs/rules.md#game-terms).
     """
 
     key: str = ""
