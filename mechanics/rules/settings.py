@@ -1,4 +1,4 @@
-"""House-rule settings per system, with the defaults RULES.md gives.
+"""House-rule settings per system, with their defaults (docs/rules.md#house-rule-settings).
 
 A campaign stores the values it changes; everything else takes the default here.
 Labels are English msgids (translated on the Django side).

@@ -76,7 +76,7 @@ class HealthChange:
 class GameSystem:
     """Base adapter; each system overrides what it has.
 
-    Labels are game terms, in Spanish as the catalogues give them (RULES.md).
+    Labels are game terms, in Spanish as the catalogues give them (docs/rules.md#game-terms).
     """
 
     key: str = ""

@@ -404,7 +404,8 @@ def gm_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def roll_aspect(
     request: HttpRequest, campaign_id: int, character_id: int, roll_id: int
 ) -> HttpResponse:
-    """Take the temporary aspect a Hitos double or triple offers (RULES: the panel offers it)."""
+    """Take the temporary aspect a Hitos double or triple offers (the panel offers it:
+    docs/rules.md#hitos-temporary-aspects)."""
     char_access = character_access(request.user, campaign_id, character_id)
     require(char_access.can_roll)
     character = char_access.character

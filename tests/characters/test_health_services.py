@@ -1,7 +1,7 @@
 """Damage, healing over time and undo through the services, for every system.
 
-The RULES.md health examples run here end to end: the sheet's stored health, the
-adapter and the engine together.
+The worked health examples (docs/rules.md#tinieblas-examples, docs/rules.md#hitos-examples)
+run here end to end: the sheet's stored health, the adapter and the engine together.
 """
 
 import random
