@@ -91,6 +91,12 @@ class GameSystem:
     # Whether a GM edits the campaign's attribute and skill lists (CampaignTrait rows).
     editable_trait_lists: bool = False
 
+    def template(self, name: str) -> list[str]:
+        """A fragment of this system's, or the generic one: `{% include system.template… %}`
+        takes the first that exists. A system's own live in
+        `mechanics/systems/<key>/templates/systems/<key>/`."""
+        return [f"systems/{self.key}/{name}.html", f"systems/generic/{name}.html"]
+
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         raise NotImplementedError
 

@@ -4,7 +4,7 @@ import dataclasses
 from fractions import Fraction
 
 from mechanics.rules.hitos import catalogue, health, traits
-from mechanics.rules.settings import SYSTEM_SETTINGS
+from mechanics.rules.hitos.settings import SETTINGS
 from mechanics.systems.base import (
     GameSystem,
     HealthChange,
@@ -21,7 +21,7 @@ DRAMA_POINTS = "drama_points"
 class HitosSystem(GameSystem):
     key = "hitos"
     name = "Hitos"
-    house_rules = SYSTEM_SETTINGS["hitos"]
+    house_rules = SETTINGS
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
 

@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from mechanics.rules.ndp import catalogue, equipment, health, rolls
-from mechanics.rules.settings import SYSTEM_SETTINGS
+from mechanics.rules.ndp.settings import SETTINGS
 from mechanics.systems.base import (
     GameSystem,
     HealthChange,
@@ -21,7 +21,7 @@ PRANA = "prana"
 class NdpSystem(GameSystem):
     key = "ndp"
     name = "3d6 + NdP"
-    house_rules = SYSTEM_SETTINGS["ndp"]
+    house_rules = SETTINGS
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
 

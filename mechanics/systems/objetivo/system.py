@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from mechanics.rules.objetivo import catalogue, health, traits
-from mechanics.rules.settings import SYSTEM_SETTINGS
+from mechanics.rules.objetivo.settings import SETTINGS
 from mechanics.systems.base import (
     GameSystem,
     HealthChange,
@@ -25,7 +25,7 @@ class ObjetivoSystem(GameSystem):
 
     key = "objetivo"
     name = "Dado objetivo (1o3d10)"
-    house_rules = SYSTEM_SETTINGS["objetivo"]
+    house_rules = SETTINGS
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
     editable_trait_lists = True

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from mechanics.rules.settings import SYSTEM_SETTINGS
 from mechanics.rules.tinieblas import catalogue, creation, health, traits
+from mechanics.rules.tinieblas.settings import SETTINGS
 from mechanics.systems.base import (
     GameSystem,
     HealthChange,
@@ -25,7 +25,7 @@ MORALITY = "moralidad"
 class TinieblasSystem(GameSystem):
     key = "tinieblas"
     name = "Mundo de Tinieblas"
-    house_rules = SYSTEM_SETTINGS["tinieblas"]
+    house_rules = SETTINGS
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
     xp_rubric_default = True
