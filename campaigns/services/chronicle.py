@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -11,7 +12,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, Scene, SceneNote, Story
-from characters.models import Character
+
+if TYPE_CHECKING:
+    # Annotations only: characters sits above campaigns.
+    from characters.models import Character
 
 
 def _story_in(campaign: Campaign, story: Story | None) -> Story | None:
