@@ -11,7 +11,13 @@ class MechanicsConfig(AppConfig):
 
     def ready(self) -> None:
         # Signal receivers and timeline sources need the models loaded first.
-        from mechanics import combat_timeline, health_timeline, roll_timeline, systems  # noqa: F401
+        from mechanics import (  # noqa: F401
+            combat_timeline,
+            health_panel,
+            health_timeline,
+            roll_timeline,
+            systems,
+        )
 
         # Each system package registers itself (mechanics.systems.registry) on import.
         for module in pkgutil.iter_modules(systems.__path__):

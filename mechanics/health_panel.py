@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.permissions import CharacterAccess
 from characters.models import Item
+from characters.sheet_panels import register_sheet_panel
 from mechanics.forms.health import (
     TIME_PRESETS,
     AuxiliarForm,
@@ -234,3 +235,9 @@ def _treatment_state(system, character, ratings: Mapping[str, int]) -> dict[str,
     except RuleError:
         pass
     return state
+
+
+@register_sheet_panel
+def health_panel(access: CharacterAccess, ratings: Mapping[str, int], context: dict) -> dict:
+    """The sheet's health card: its controls, for those who may use them."""
+    return health_context(access, ratings=ratings, health=context["health"])

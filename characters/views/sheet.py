@@ -37,7 +37,7 @@ from characters.forms.sheet import (
     TraitRatingForm,
 )
 from characters.models import Aspect, Item, Merit, Resource, Specialty
-from mechanics.health_panel import health_context
+from characters.sheet_panels import sheet_panels_context
 from mechanics.rules.errors import RuleError
 from mechanics.rules.hitos import catalogue as hitos_catalogue
 from mechanics.rules.ndp import catalogue as ndp_catalogue
@@ -314,7 +314,7 @@ def sheet_context(access: CharacterAccess, **extra: Any) -> dict[str, Any]:
         derived=system.derived(ratings, character.details, rules, items=items),
         xp_balance=character.xp_balance,
     )
-    context.update(health_context(access, ratings=ratings, health=context["health"]))
+    context.update(sheet_panels_context(access, ratings, context))
     if "virtue_vice" in sections:
         details = character.details
         context["virtue_vice"] = [
