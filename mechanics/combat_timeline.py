@@ -63,7 +63,7 @@ def combat_source(access: CampaignAccess, scene) -> list[TimelineItem]:
             TimelineItem(
                 at=combat.ended_at,
                 kind="combat",
-                template="campaigns/timeline/combat.html",
+                template="mechanics/timeline/combat.html",
                 obj=combat,
             )
         )
