@@ -71,11 +71,11 @@ def combat_start(*, scene: Scene, user) -> Combat:
     """Start a fight in an open scene, with every character of the scene in it."""
 
     locked = Scene.objects.select_for_update().select_related("campaign").get(pk=scene.pk)
+    phase = _rules(locked.campaign).default_phase
     if locked.status != Scene.Status.OPEN:
         raise ValidationError(_("Reopen the scene to start a combat."), code="closed")
     if Combat.objects.filter(scene=locked, status=Combat.Status.ACTIVE).exists():
         raise ValidationError(_("A combat is already in progress in this scene."), code="active")
-    phase = _rules(locked.campaign).default_phase
     combat = Combat.objects.create(scene=locked, started_by=user)
     CombatParticipant.objects.bulk_create(
         CombatParticipant(combat=combat, character=character, phase=phase)
