@@ -1,5 +1,5 @@
 """Ended combats in a scene's timeline ("Group review"), registered from
-CampaignsConfig.ready(), and the summary as one member may read it.
+MechanicsConfig.ready(), and the summary as one member may read it.
 
 The summary is stored once, when the fight ends (`services.combat_end`). Who attacked
 whom and whether it hit is for everyone who reads the scene (the rolls are in the log);

@@ -326,7 +326,7 @@ def _settle(attack: CombatAttack, user, status: str) -> Combat:
 @transaction.atomic
 def combat_attack_apply(*, attack: CombatAttack, user, rng=None) -> HealthEvent:
     """The GM confirms: the damage goes to the target through its system's rules
-    (`characters.services.character_apply_damage`), recorded with the scene."""
+    (`mechanics.services.health.character_apply_damage`), recorded with the scene."""
 
     locked = _settle(attack, user, CombatAttack.Status.APPLIED)
     target = Character.objects.filter(pk=attack.target_id).first()

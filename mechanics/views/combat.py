@@ -581,7 +581,7 @@ def combat_end(request: HttpRequest, campaign_id: int, scene_id: int, combat_id:
 @require_POST
 def scene_time(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
     """The GM lets in-game time pass for every character of the scene: each heals by its
-    system's rules (`characters.services.scene_advance_time`)."""
+    system's rules (`mechanics.services.health.scene_advance_time`)."""
     access = campaign_access(request.user, campaign_id)
     scene = scene_or_404(access, scene_id)
     require(access.can_run_scenes)
