@@ -1,5 +1,5 @@
 """Ended combats in a scene's timeline ("Group review"), registered from
-CampaignsConfig.ready(), and the summary as one member may read it.
+MechanicsConfig.ready(), and the summary as one member may read it.
 
 The summary is stored once, when the fight ends (`services.combat_end`). Who attacked
 whom and whether it hit is for everyone who reads the scene (the rolls are in the log);
@@ -63,7 +63,7 @@ def combat_source(access: CampaignAccess, scene) -> list[TimelineItem]:
             TimelineItem(
                 at=combat.ended_at,
                 kind="combat",
-                template="campaigns/timeline/combat.html",
+                template="mechanics/timeline/combat.html",
                 obj=combat,
             )
         )

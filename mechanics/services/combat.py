@@ -14,21 +14,29 @@ from campaigns.models import Scene
 from campaigns.services.chronicle import participants_in
 from characters.models import Character
 from mechanics import combat as rules
-from mechanics.combat import default_phase, phases, turn_order
+from mechanics.combat import CombatRules, turn_order
 from mechanics.models import Combat, CombatAttack, CombatParticipant, HealthEvent
 from mechanics.rules.dice import default_rng
 from mechanics.rules.initiative import Entry, break_ties
-from mechanics.services.health import character_apply_damage, character_bleed_round
+from mechanics.services.health import character_apply_damage
 from mechanics.services.rolls import RollSide, roll_perform
 from mechanics.setup import load_sheets
 from mechanics.systems.base import DamageInput
-from mechanics.systems.registry import get_system
 
 # --- Combat: a fight in a scene ------------------------------------------------------------
 #
-# The rules (initiative, defence, attack and damage) come from mechanics.combat; these
-# functions store what it rolled and move the combat on, one transaction each, locking
-# the combat row so two GMs clicking at once never skip a turn or settle an attack twice.
+# The rules (initiative, defence, attack and damage) come from mechanics.combat and the
+# campaign's system's combat hooks; these functions store what they rolled and move the
+# combat on, one transaction each, locking the combat row so two GMs clicking at once
+# never skip a turn or settle an attack twice.
+
+
+def _rules(campaign) -> CombatRules:
+    """The campaign's combat hooks; refused for a system without combat."""
+    combat_rules = campaign.game_system.combat
+    if combat_rules is None:
+        raise ValidationError(_("This rule system has no combat rules."), code="no_combat")
+    return combat_rules
 
 
 def _lock_combat(combat: Combat) -> Combat:
@@ -63,12 +71,12 @@ def combat_start(*, scene: Scene, user) -> Combat:
     """Start a fight in an open scene, with every character of the scene in it."""
 
     locked = Scene.objects.select_for_update().select_related("campaign").get(pk=scene.pk)
+    phase = _rules(locked.campaign).default_phase
     if locked.status != Scene.Status.OPEN:
         raise ValidationError(_("Reopen the scene to start a combat."), code="closed")
     if Combat.objects.filter(scene=locked, status=Combat.Status.ACTIVE).exists():
         raise ValidationError(_("A combat is already in progress in this scene."), code="active")
     combat = Combat.objects.create(scene=locked, started_by=user)
-    phase = default_phase(locked.campaign.system)
     CombatParticipant.objects.bulk_create(
         CombatParticipant(combat=combat, character=character, phase=phase)
         for character in locked.participants.order_by("is_npc", "name", "pk")
@@ -88,7 +96,7 @@ def combat_add_participants(
     if not chosen:
         raise ValidationError(_("Choose at least one character."), code="empty")
     existing = {p.character_id: p for p in locked.participants.all()}
-    phase = default_phase(locked.scene.campaign.system)
+    phase = _rules(locked.scene.campaign).default_phase
     added = []
     for character in chosen:
         participant = existing.get(character.pk)
@@ -149,10 +157,10 @@ def combat_remove_participant(*, participant: CombatParticipant) -> None:
 
 @transaction.atomic
 def combat_set_phase(*, participant: CombatParticipant, phase: int) -> CombatParticipant:
-    """3d6 + NdP: the phase a character acts in (melee threatening shooters, shooters...)."""
+    """The phase a character acts in, for a system that acts by phases."""
 
     locked = _lock_combat(participant.combat)
-    if phase not in dict(phases(locked.scene.campaign.system)):
+    if phase not in dict(_rules(locked.scene.campaign).phases):
         raise ValidationError(_("Unknown combat phase."), code="phase")
     CombatParticipant.objects.filter(pk=participant.pk).update(phase=phase)
     participant.phase = phase
@@ -232,8 +240,8 @@ def combat_roll_initiative(*, combat: Combat, user, rng=None) -> list:
 def combat_next_turn(*, combat: Combat, user=None) -> Combat:
     """The next character in the order plays; after the last one a new round starts.
 
-    In 3d6 + NdP a new round also makes everyone in the fight who is bleeding bleed
-    (Hemorragia: a wound per round); their names are in the returned combat's `bled`.
+    A new round does what the system's rules say to the fighters (`CombatRules.new_round`:
+    bleeding, say); the names of those it touched are in the returned combat's `bled`.
     """
     locked = _lock_combat(combat)
     if locked.round == 0:
@@ -245,28 +253,10 @@ def combat_next_turn(*, combat: Combat, user=None) -> Combat:
     locked.bled = []
     if new_round:
         locked.round += 1
-        if locked.scene.campaign.system == "ndp":
-            locked.bled = _bleed_round(locked, user)
+        combat_rules = _rules(locked.scene.campaign)
+        locked.bled = combat_rules.new_round(locked, _active_participants(locked), user)
     locked.save(update_fields=["current", "round", "updated_at"])
     return locked
-
-
-def _bleed_round(combat: Combat, user) -> list[str]:
-
-    system = get_system("ndp")
-    bled = []
-    for participant in _active_participants(combat):
-        character = participant.character
-        state = system.state(character.health)
-        if state.bleeding_parts and not state.dead:
-            character_bleed_round(
-                character=character,
-                user=user,
-                reason=_("Round %(round)s of the combat") % {"round": combat.round},
-                scene=combat.scene,
-            )
-            bled.append(character.name)
-    return bled
 
 
 @transaction.atomic
@@ -336,7 +326,7 @@ def _settle(attack: CombatAttack, user, status: str) -> Combat:
 @transaction.atomic
 def combat_attack_apply(*, attack: CombatAttack, user, rng=None) -> HealthEvent:
     """The GM confirms: the damage goes to the target through its system's rules
-    (`characters.services.character_apply_damage`), recorded with the scene."""
+    (`mechanics.services.health.character_apply_damage`), recorded with the scene."""
 
     locked = _settle(attack, user, CombatAttack.Status.APPLIED)
     target = Character.objects.filter(pk=attack.target_id).first()

@@ -2,12 +2,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from mechanics.rules.settings import SettingDef
+
+if TYPE_CHECKING:
+    from mechanics.combat import CombatRules
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,11 @@ class GameSystem:
     demo_characters: tuple[dict, ...] | list[dict] = ()
     # Whether a GM edits the campaign's attribute and skill lists (CampaignTrait rows).
     editable_trait_lists: bool = False
+
+    # --- Combat ---
+    # The combat panel's hooks (`mechanics.combat.CombatRules`: initiative, phases, the
+    # attack form, defence, attack and damage); None: no combat, the panel answers 404.
+    combat: CombatRules | None = None
 
     def template(self, name: str) -> list[str]:
         """A fragment of this system's, or the generic one: `{% include system.template… %}`

@@ -1,10 +1,11 @@
 """The combat panel of a scene, and "time passes" for everyone in a scene.
 
 GMs run the fight; players and observers of the campaign watch it read-only (their page
-polls and refreshes the panel while a fight is on); non-members get a 404. Every write
-goes through `campaigns.services` (combat) or `characters.services` (time), and every
-control works without JavaScript: plain forms with POST/redirect/GET, and htmx swaps
-the panel (`combat.html#combat-panel`) when it is there.
+polls and refreshes the panel while a fight is on); non-members get a 404, and so does
+every combat URL of a system without combat. Every write goes through
+`mechanics.services` (combat and time), and every control works without JavaScript:
+plain forms with POST/redirect/GET, and htmx swaps the panel (`combat.html#combat-panel`)
+when it is there.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from mechanics.services.health import scene_advance_time
 from mechanics.setup import Sheet, load_sheets
 from mechanics.systems.base import HealthView, hours_in_words
 
-PANEL = "campaigns/combat.html"
+PANEL = "mechanics/combat.html"
 RECENT_ATTACKS = 30
 
 
@@ -66,8 +67,17 @@ def _combat_or_404(scene: Scene, combat_id: int) -> Combat:
     return combat
 
 
+def _rules_or_404(campaign) -> rules.CombatRules:
+    """The campaign's combat hooks; a system without combat has no panel."""
+    combat_rules = campaign.game_system.combat
+    if combat_rules is None:
+        raise Http404
+    return combat_rules
+
+
 def _load(request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int):
     access = campaign_access(request.user, campaign_id)
+    _rules_or_404(access.campaign)
     scene = scene_or_404(access, scene_id)
     return access, scene, _combat_or_404(scene, combat_id)
 
@@ -134,7 +144,7 @@ def _attack_form(
         current = next((p for p in order if p.pk == combat.current_id), None)
         attacker_id = current.character_id if current else (fighters[0].pk if fighters else None)
     sheet = sheets.get(attacker_id)
-    kwargs = {"system": access.campaign.system, "fighters": fighters, "sheet": sheet}
+    kwargs = {"rules": _rules_or_404(access.campaign), "fighters": fighters, "sheet": sheet}
     target = next((c.pk for c in fighters if c.pk != attacker_id), None)
     if data is None:
         unbound = AttackForm(initial={"attacker": attacker_id, "target": target}, **kwargs)
@@ -181,7 +191,8 @@ def _panel_context(
     characters = [p.character for p in participants]
     sheets = load_sheets(characters, campaign, with_scene=False) if characters else {}
     order = rules.turn_order(participants)
-    phases = rules.phases(campaign.system)
+    combat_rules = _rules_or_404(campaign)
+    phases = combat_rules.phases
     running = access.can_run_scenes and combat.is_active
     rows = []
     position = 0
@@ -238,7 +249,8 @@ def _panel_context(
         "recent": recent,
         "running": running,
         "needs_initiative": any(p.active and p.initiative is None for p in participants),
-        "initiative_rule": rules.initiative_rule(campaign.system),
+        "initiative_rule": combat_rules.initiative_rule(),
+        "penalty_template": campaign.game_system.template("combat_penalty"),
         "version": _version(combat, participants),
         "notice": notice,
         "error": error,
@@ -269,6 +281,7 @@ def _panel(request: HttpRequest, context: dict) -> HttpResponse:
 def combat(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
     """The scene's fight in progress, or (none on) a start button and the earlier fights."""
     access = campaign_access(request.user, campaign_id)
+    _rules_or_404(access.campaign)
     scene = scene_or_404(access, scene_id)
     combats = list(scene.combats.order_by("-started_at", "-pk"))
     active = next((c for c in combats if c.is_active), None)
@@ -309,6 +322,7 @@ def combat_detail(request: HttpRequest, campaign_id: int, scene_id: int, combat_
 @require_POST
 def combat_start(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
+    _rules_or_404(access.campaign)
     scene = scene_or_404(access, scene_id)
     require(access.can_run_scenes)
     try:
@@ -406,7 +420,7 @@ def combat_phase(
 ):
     def action(combat: Combat) -> str:
         participant = _participant_or_404(combat, participant_id)
-        form = PhaseForm(request.POST, phases=rules.phases(combat.scene.campaign.system))
+        form = PhaseForm(request.POST, phases=_rules_or_404(combat.scene.campaign).phases)
         if not form.is_valid():
             raise ValidationError(_("Unknown combat phase."))
         services.combat_set_phase(participant=participant, phase=form.cleaned_data["phase"])
@@ -449,10 +463,10 @@ def combat_next(request: HttpRequest, campaign_id: int, scene_id: int, combat_id
     return _gm_action(request, campaign_id, scene_id, combat_id, action)
 
 
-def _kept(data: QueryDict) -> QueryDict:
+def _kept(data: QueryDict, form: AttackForm) -> QueryDict:
     """The attack choices to show again after a roll, without the one-off spends."""
     kept = data.copy()
-    for name in ("csrfmiddlewaretoken", *AttackForm.spends):
+    for name in ("csrfmiddlewaretoken", *form.rules.spends):
         kept.pop(name, None)
     return kept
 
@@ -492,7 +506,7 @@ def combat_attack(request: HttpRequest, campaign_id: int, scene_id: int, combat_
             form.add_error(None, _error_text(error))
         else:
             notice = _attack_notice(attack)
-            kept = _kept(request.POST)
+            kept = _kept(request.POST, form)
             if not request.htmx:
                 messages.success(request, notice)
                 url = reverse("mechanics:combat_attack", args=[campaign_id, scene_id, combat_id])
@@ -567,7 +581,7 @@ def combat_end(request: HttpRequest, campaign_id: int, scene_id: int, combat_id:
 @require_POST
 def scene_time(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
     """The GM lets in-game time pass for every character of the scene: each heals by its
-    system's rules (`characters.services.scene_advance_time`)."""
+    system's rules (`mechanics.services.health.scene_advance_time`)."""
     access = campaign_access(request.user, campaign_id)
     scene = scene_or_404(access, scene_id)
     require(access.can_run_scenes)

@@ -14,6 +14,7 @@ from mechanics.systems.base import (
     hours_in_words,
 )
 from mechanics.systems.hitos import demo
+from mechanics.systems.hitos.combat import HitosCombat
 
 DRAMA_POINTS = "drama_points"
 
@@ -24,6 +25,9 @@ class HitosSystem(GameSystem):
     house_rules = SETTINGS
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
+
+    # --- Combat ---
+    combat = HitosCombat()
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

@@ -14,6 +14,7 @@ from mechanics.systems.base import (
     hours_in_words,
 )
 from mechanics.systems.ndp import demo
+from mechanics.systems.ndp.combat import NdpCombat
 
 PRANA = "prana"
 
@@ -24,6 +25,9 @@ class NdpSystem(GameSystem):
     house_rules = SETTINGS
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
+
+    # --- Combat ---
+    combat = NdpCombat()
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

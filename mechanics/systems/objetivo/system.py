@@ -14,6 +14,7 @@ from mechanics.systems.base import (
     hours_in_words,
 )
 from mechanics.systems.objetivo import demo
+from mechanics.systems.objetivo.combat import ObjetivoCombat
 
 DESTINY_POINTS = "destiny_points"
 ATTRIBUTE = "attribute"
@@ -29,6 +30,9 @@ class ObjetivoSystem(GameSystem):
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
     editable_trait_lists = True
+
+    # --- Combat ---
+    combat = ObjetivoCombat()
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         custom = list(campaign.trait_lists.all()) if campaign is not None else []

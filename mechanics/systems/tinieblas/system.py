@@ -17,6 +17,7 @@ from mechanics.systems.base import (
     duration_in_words,
 )
 from mechanics.systems.tinieblas import demo
+from mechanics.systems.tinieblas.combat import TinieblasCombat
 
 WILLPOWER = "fuerza_de_voluntad"
 MORALITY = "moralidad"
@@ -29,6 +30,9 @@ class TinieblasSystem(GameSystem):
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
     xp_rubric_default = True
+
+    # --- Combat ---
+    combat = TinieblasCombat()
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

@@ -12,11 +12,13 @@ from django.urls import reverse
 from campaigns import chronicle, services
 from characters.models import Resource
 from characters.services import ratings_of
+from mechanics.combat import AttackRoll, turn_order
 from mechanics.models import Combat, CombatAttack, CombatParticipant, HealthEvent, Roll
 from mechanics.services import combat as combat_services
 from mechanics.services.health import character_apply_damage
 from mechanics.systems.base import DamageInput
-from mechanics.systems.registry import get_system
+from mechanics.systems.registry import get_system, register, unregister
+from mechanics.systems.tinieblas.system import TinieblasSystem
 from tests.factories import CampaignFactory, MembershipFactory, make_character
 from tests.mechanics import rolling
 from tests.mechanics.rolling import FixedDice
@@ -211,6 +213,47 @@ def test_a_stranger_gets_404_for_every_combat_url(client, stranger, combat, thug
         assert client.post(target, {"preset": "8"}).status_code == 404
 
 
+class NoCombatSystem(TinieblasSystem):
+    """A rule system that declares no combat hooks."""
+
+    key = "sin_combate"
+    name = "Sin combate"
+    combat = None
+
+
+@pytest.fixture
+def no_combat_system():
+    system = register(NoCombatSystem())
+    yield system
+    unregister(system.key)
+
+
+def test_a_system_without_combat_has_no_panel_and_its_combat_urls_are_404(
+    client, gm, scene, no_combat_system
+):
+    campaign = CampaignFactory(system=no_combat_system.key, created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    hero = make_character(campaign, None, user=gm, name="Héroe")
+    calm = services.scene_create(campaign=campaign, title="Calma", participants=[hero])
+    # A fight stored before the system had no combat still has no panel.
+    stored = Combat.objects.create(scene=calm, started_by=gm)
+    client.force_login(gm)
+    # The scene page links to the panel only where the system has combat.
+    assert 'id="scene-combat"' in client.get(scene_url("scene", scene)).content.decode()
+    page = client.get(scene_url("scene", calm))
+    assert page.status_code == 200
+    assert 'id="scene-combat"' not in page.content.decode()
+    assert client.get(scene_url("combat", calm)).status_code == 404
+    assert client.get(url("combat_detail", stored)).status_code == 404
+    assert client.get(url("combat_attack", stored)).status_code == 404
+    for name in ("combat_initiative", "combat_next", "combat_end"):
+        assert client.post(url(name, stored)).status_code == 404, name
+    assert client.post(scene_url("combat_start", calm)).status_code == 404
+    with refused("no_combat"):
+        combat_services.combat_start(scene=calm, user=gm)
+    assert Combat.objects.filter(scene=calm).count() == 1
+
+
 def test_a_combat_of_another_scene_is_404(client, gm, campaign, combat):
     other = services.scene_create(campaign=campaign, title="Otra escena")
     client.force_login(gm)
@@ -261,8 +304,6 @@ def test_ties_go_to_the_higher_base_then_to_a_roll_off(gm, campaign, lucia, comb
 
 
 def _order(combat):
-    from mechanics.combat import turn_order
-
     return turn_order(combat.participants.select_related("character"))
 
 
@@ -487,8 +528,6 @@ def test_a_target_outside_the_campaign_is_refused_and_nothing_changes(
 
 
 def test_a_character_not_in_the_fight_cannot_be_attacked(gm, campaign, combat, thug):
-    from mechanics.combat import AttackRoll
-
     bystander = make_character(campaign, None, name="Cliente", user=gm)
     with refused("not_participant"):
         combat_services.combat_attack_record(
