@@ -2,9 +2,9 @@
 
 Each kind of event comes from a *source*: a function `(access, scene) -> items` that
 runs a constant number of queries and applies the visibility rules of
-`campaigns.permissions` itself. Diaries and rolls are built in. Other apps add theirs
-(damage events, XP awards) from their AppConfig.ready() without this module knowing
-their models:
+`campaigns.permissions` itself. The apps that own the events add their sources (diaries,
+XP awards, rolls, damage, combats) from their AppConfig.ready(), so this module knows
+none of their models:
 
     from campaigns.chronicle import TimelineItem, register_timeline_source
 
@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from campaigns.models import DiaryEntry, Scene
-from campaigns.permissions import CampaignAccess, visible_diaries, visible_rolls
-from mechanics.models import Roll
+from django.db.models import QuerySet
+
+from campaigns.models import Scene
+from campaigns.permissions import CampaignAccess
 
 
 @dataclass(frozen=True)
@@ -56,36 +57,37 @@ def scene_timeline(access: CampaignAccess, scene: Scene) -> list[TimelineItem]:
     return items
 
 
-@register_timeline_source
-def diary_source(access: CampaignAccess, scene: Scene) -> list[TimelineItem]:
-    entries = visible_diaries(
-        access, DiaryEntry.objects.filter(scene=scene).select_related("character", "author")
-    )
-    return [
-        TimelineItem(
-            at=entry.published_at or entry.updated_at,
-            kind="diary",
-            template="campaigns/timeline/diary.html",
-            obj=entry,
-        )
-        for entry in entries
-    ]
+# Scene lists show counts (diaries, rolls) of records owned by the apps above this one.
+# Each registers a function `(access) -> queryset` of the rows the viewer may see, filtered
+# on `scene=OuterRef("pk")`; the list annotates each scene with `<name>` from it.
+SceneCount = Callable[[CampaignAccess], QuerySet]
+_counts: dict[str, SceneCount] = {}
 
 
-@register_timeline_source
-def roll_source(access: CampaignAccess, scene: Scene) -> list[TimelineItem]:
-    rolls = visible_rolls(
-        access,
-        Roll.objects.filter(scene=scene, campaign_id=scene.campaign_id).select_related(
-            "character", "user"
-        ),
-    )
-    items = []
-    for roll in rolls:
-        roll.scene = scene  # already loaded: the roll card reads its title
-        items.append(
-            TimelineItem(
-                at=roll.created_at, kind="roll", template="campaigns/timeline/roll.html", obj=roll
-            )
-        )
-    return items
+def register_scene_count(name: str) -> Callable[[SceneCount], SceneCount]:
+    def register(count: SceneCount) -> SceneCount:
+        _counts[name] = count
+        return count
+
+    return register
+
+
+def scene_counts(access: CampaignAccess) -> dict[str, QuerySet]:
+    return {name: count(access) for name, count in _counts.items()}
+
+
+# What a scene list adds per scene for the viewer (their own diaries to write), from the
+# apps that own it: `(access, user, scenes) -> None`, one query for the whole page.
+SceneListExtra = Callable[[CampaignAccess, Any, list[Scene]], None]
+_list_extras: list[SceneListExtra] = []
+
+
+def register_scene_list_extra(extra: SceneListExtra) -> SceneListExtra:
+    if extra not in _list_extras:
+        _list_extras.append(extra)
+    return extra
+
+
+def scene_list_extras(access: CampaignAccess, user, scenes: list[Scene]) -> None:
+    for extra in _list_extras:
+        extra(access, user, scenes)

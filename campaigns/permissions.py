@@ -8,13 +8,17 @@ without the right gets a 403.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from campaigns.models import Campaign, DiaryEntry, Membership, Role
-from characters.models import Character
+from campaigns.models import Campaign, Membership, Role
+
+if TYPE_CHECKING:
+    # Annotations only: characters sits above campaigns and is never imported at run time.
+    from characters.models import Character
 
 
 @dataclass(frozen=True)
@@ -149,7 +153,7 @@ def campaign_access(user, campaign_id: int) -> CampaignAccess:
 def character_access(user, campaign_id: int, character_id: int) -> CharacterAccess:
     """Access to a character of a campaign; 404 for non-members or a character elsewhere."""
     access = campaign_access(user, campaign_id)
-    character = Character.objects.filter(pk=character_id, campaign_id=campaign_id).first()
+    character = access.campaign.characters.filter(pk=character_id).first()
     if character is None:
         raise Http404
     character.campaign = access.campaign
@@ -206,9 +210,10 @@ def visible_diaries(access: CampaignAccess, queryset: QuerySet) -> QuerySet:
     Authors always see their own entries (drafts too). Otherwise only published entries
     count: GMs read them all, players and observers only those shared with the group.
     """
-    published = Q(status=DiaryEntry.Status.PUBLISHED)
+    diary = queryset.model
+    published = Q(status=diary.Status.PUBLISHED)
     if not access.is_gm:
-        published &= Q(visibility=DiaryEntry.Visibility.GROUP)
+        published &= Q(visibility=diary.Visibility.GROUP)
     return queryset.filter(published | Q(author_id=access.membership.user_id))
 
 

@@ -1,7 +1,8 @@
 from django.urls import path
 
-from campaigns import views, views_chronicle, views_combat
-from characters import views_xp
+from campaigns.views import campaign as views
+from campaigns.views import chronicle as views_chronicle
+from campaigns.views.moved import moved_to
 
 app_name = "campaigns"
 
@@ -47,11 +48,6 @@ urlpatterns = [
         name="scene_reopen",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/diary/<int:character_id>/",
-        views_chronicle.diary_edit,
-        name="diary",
-    ),
-    path(
         "<int:campaign_id>/scenes/<int:scene_id>/notes/",
         views_chronicle.scene_note_create,
         name="scene_note_create",
@@ -72,76 +68,16 @@ urlpatterns = [
         views_chronicle.story_edit,
         name="story_edit",
     ),
-    # A scene's combat panel, and time passing for everyone in a scene.
+    # Moved to the app that owns them; the old addresses still lead there.
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/time/",
-        views_combat.scene_time,
-        name="scene_time",
+        "<int:campaign_id>/scenes/<int:scene_id>/diary/<int:character_id>/",
+        moved_to("characters:diary"),
+        name="diary",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/",
-        views_combat.combat,
-        name="combat",
+        "<int:campaign_id>/scenes/<int:scene_id>/xp/",
+        moved_to("characters:scene_xp"),
+        name="scene_xp",
     ),
-    path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/start/",
-        views_combat.combat_start,
-        name="combat_start",
-    ),
-    path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/",
-        views_combat.combat_detail,
-        name="combat_detail",
-    ),
-    path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/fighters/",
-        views_combat.combat_add,
-        name="combat_add",
-    ),
-    path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/fighters/"
-        "<int:participant_id>/remove/",
-        views_combat.combat_remove,
-        name="combat_remove",
-    ),
-    path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/fighters/"
-        "<int:participant_id>/phase/",
-        views_combat.combat_phase,
-        name="combat_phase",
-    ),
-    path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/initiative/",
-        views_combat.combat_initiative,
-        name="combat_initiative",
-    ),
-    path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/next/",
-        views_combat.combat_next,
-        name="combat_next",
-    ),
-    path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/attack/",
-        views_combat.combat_attack,
-        name="combat_attack",
-    ),
-    path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/attacks/"
-        "<int:attack_id>/apply/",
-        views_combat.combat_apply,
-        name="combat_apply",
-    ),
-    path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/attacks/"
-        "<int:attack_id>/discard/",
-        views_combat.combat_discard,
-        name="combat_discard",
-    ),
-    path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/end/",
-        views_combat.combat_end,
-        name="combat_end",
-    ),
-    # Per-scene XP awards and the campaign's XP log (views in characters/views_xp.py).
-    *views_xp.campaign_urlpatterns,
+    path("<int:campaign_id>/xp/", moved_to("characters:xp_log"), name="xp_log"),
 ]

@@ -28,8 +28,8 @@ from characters.models import (
     XpEntry,
 )
 from characters.services import record_change, trait_set
-from characters.systems import get_system
 from mechanics.rules.errors import RuleError
+from mechanics.systems.registry import get_system
 
 
 class _SheetInlineForm(forms.ModelForm):

@@ -15,13 +15,13 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from characters.models import Character, Merit, Specialty, Trait, XpPurchase
-from characters.systems import get_system
-from characters.systems.tinieblas import MORALITY, WILLPOWER
 from mechanics.rules.errors import RuleError
 from mechanics.rules.hitos import advancement as hitos_advancement
 from mechanics.rules.hitos.catalogue import SKILL_MAX as HITOS_SKILL_MAX
 from mechanics.rules.tinieblas import advancement, catalogue
 from mechanics.rules.tinieblas.catalogue import XP_DIARIO, XP_IDEAS, XP_INTERPRETACION
+from mechanics.systems.registry import get_system
+from mechanics.systems.tinieblas.system import MORALITY, WILLPOWER
 
 Kind = XpPurchase.Kind
 XP_KINDS = (

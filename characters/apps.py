@@ -7,9 +7,5 @@ class CharactersConfig(AppConfig):
     verbose_name = _("Characters")
 
     def ready(self) -> None:
-        # XP awards join the scene timeline (campaigns.chronicle).
-        # Damage, treatments and time passing join it too.
-        from characters import (
-            health_timeline,  # noqa: F401
-            xp_timeline,  # noqa: F401
-        )
+        # XP awards and diaries join the scene timeline (campaigns.chronicle).
+        from characters import diary_timeline, xp_timeline  # noqa: F401

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from characters.models import Character, Item, SheetChange
-from characters.systems import get_system
+from mechanics.systems.registry import get_system
 
 _PLAIN = {
     "created": gettext_lazy("Sheet created"),
@@ -25,7 +25,7 @@ _PLAIN = {
     "notes": gettext_lazy("Notes"),
     "approved_over_budget": gettext_lazy("Approved over budget"),
 }
-# Detail keys: game terms stay in Spanish (RULES.md); the rest is UI text.
+# Detail keys: game terms stay in Spanish (docs/rules.md#game-terms); the rest is UI text.
 _DETAILS = {
     "virtue": "Virtud",
     "vice": "Vicio",

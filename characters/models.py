@@ -54,6 +54,15 @@ class Character(models.Model):
     # The sum of the XP ledger, kept in step by the services in the same transaction as
     # each entry; the database refuses a negative balance.
     xp_balance = models.IntegerField(_("XP balance"), default=0, editable=False)
+    # Declared here so that campaigns never depends on characters; the table keeps the
+    # name it had when the field lived on Scene.
+    scenes = models.ManyToManyField(
+        "campaigns.Scene",
+        verbose_name=_("scenes"),
+        related_name="participants",
+        blank=True,
+        db_table="campaigns_scene_participants",
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -494,81 +503,70 @@ class XpPurchase(models.Model):
         return self.kind == self.Kind.DRAMA
 
 
-class HealthEvent(AppendOnlyModel):
-    """One change to a character's health: damage, time passing, a treatment, or the
-    undo of an earlier event (a new, compensating event). Never changed afterwards."""
+class DiaryEntry(models.Model):
+    """A player's diary (diario) for one scene and one of their characters."""
 
-    class Kind(models.TextChoices):
-        DAMAGE = "damage", _("Damage")
-        TIME = "time", _("Time passes")
-        TREATMENT = "treatment", _("Treatment")
-        UNDO = "undo", _("Undo")
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
 
-    character = models.ForeignKey(
-        Character,
-        verbose_name=_("character"),
-        on_delete=models.CASCADE,
-        related_name="health_events",
-    )
+    class Visibility(models.TextChoices):
+        GROUP = "group", _("Shared with the group")
+        GM_ONLY = "gm_only", _("Only the GM")
+
     scene = models.ForeignKey(
         "campaigns.Scene",
         verbose_name=_("scene"),
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="health_events",
+        on_delete=models.CASCADE,
+        related_name="diary_entries",
     )
-    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
-    # The inputs as entered (amount, type, part, hours...), for the record.
-    inputs = models.JSONField(_("inputs"), default=dict, blank=True)
-    summary = models.CharField(_("summary"), max_length=200)
-    reason = models.CharField(_("reason"), max_length=200, blank=True)
-    health_before = models.JSONField(_("health before"))
-    health_after = models.JSONField(_("health after"))
-    # A roll the event made (Hitos massive-damage test, a first-aid roll...).
-    roll = models.ForeignKey(
-        "mechanics.Roll",
-        verbose_name=_("roll"),
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
+    character = models.ForeignKey(
+        "characters.Character",
+        verbose_name=_("character"),
+        on_delete=models.CASCADE,
+        related_name="diary_entries",
     )
-    undoes = models.OneToOneField(
-        "self",
-        verbose_name=_("undoes"),
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="undone_by",
-    )
-    created_by = models.ForeignKey(
+    author = models.ForeignKey(
         settings.AUTH_USER_MODEL,
-        verbose_name=_("by"),
+        verbose_name=_("author"),
         on_delete=models.SET_NULL,
         null=True,
         related_name="+",
     )
-    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+    body = models.TextField(_("text"), help_text=_("Markdown."))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    visibility = models.CharField(
+        _("visible to"), max_length=10, choices=Visibility.choices, default=Visibility.GROUP
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    # First publication: where the entry sits in the scene's timeline.
+    published_at = models.DateTimeField(_("published"), null=True, blank=True)
 
     class Meta:
-        verbose_name = _("health event")
-        verbose_name_plural = _("health events")
-        ordering = ["-created_at", "-pk"]
-        indexes = [
-            models.Index(fields=["character", "-created_at"]),
-            models.Index(fields=["scene", "-created_at"]),
-        ]
+        db_table = "campaigns_diaryentry"
+        verbose_name = _("diary entry")
+        verbose_name_plural = _("diary entries")
+        ordering = ["created_at", "pk"]
         constraints = [
+            models.UniqueConstraint(fields=["scene", "character"], name="diary_one_per_scene"),
             models.CheckConstraint(
-                condition=Q(kind__in=["damage", "time", "treatment", "undo"]),
-                name="health_event_kind_valid",
+                condition=Q(status__in=["draft", "published"]), name="diary_status_valid"
             ),
             models.CheckConstraint(
-                condition=Q(kind="undo", undoes__isnull=False) | ~Q(kind="undo"),
-                name="health_event_undo_has_target",
+                condition=Q(visibility__in=["group", "gm_only"]), name="diary_visibility_valid"
             ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.character}: {self.summary}"
+        return f"{self.character} · {self.scene}"
+
+    @property
+    def is_published(self) -> bool:
+        return self.status == self.Status.PUBLISHED
+
+    @property
+    def is_gm_only(self) -> bool:
+        return self.visibility == self.Visibility.GM_ONLY

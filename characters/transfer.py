@@ -44,10 +44,9 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from campaigns.models import System
 from characters.models import Character, Item
-from characters.systems import get_system
 from mechanics.rules.errors import RuleError
+from mechanics.systems.registry import get_system, system_choices
 
 FORMAT = "cronica-character"
 VERSION = 1
@@ -217,7 +216,7 @@ class _Checker:
             )
         system = data.get("system")
         if system != self.campaign.system:
-            names = dict(System.choices)
+            names = dict(system_choices())
             raise ValidationError(
                 _(
                     "This character is for %(system)s; this campaign plays %(campaign)s. "

@@ -1,14 +1,13 @@
-"""Character URLs, under /campaigns/<campaign_id>/characters/."""
+"""Character URLs, under /campaigns/<campaign_id>/characters/: sheets, diaries and XP."""
 
-from characters import views_xp
-from characters.views import creation, health, sheet, transfer
+from characters.views import creation, diary, sheet, transfer, xp
 
 app_name = "characters"
 
 urlpatterns = [
     *creation.urlpatterns,
     *sheet.urlpatterns,
-    *health.urlpatterns,
+    *diary.urlpatterns,
     *transfer.urlpatterns,
-    *views_xp.urlpatterns,
+    *xp.urlpatterns,
 ]

@@ -19,6 +19,10 @@ from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Each rule system keeps its template fragments and styles in its own folder.
+SYSTEM_DIRS = sorted(
+    path for path in (BASE_DIR / "mechanics" / "systems").iterdir() if path.is_dir()
+)
 
 
 def env_bool(name: str, default: bool = False) -> bool:
@@ -89,6 +93,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.middleware.VaryOnHtmxMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -96,7 +101,10 @@ ROOT_URLCONF = "config.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [
+            BASE_DIR / "templates",
+            *(path / "templates" for path in SYSTEM_DIRS if (path / "templates").is_dir()),
+        ],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -167,7 +175,11 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static", ("vendor/bootstrap", xstatic.pkg.bootstrap.BASE_DIR)]
+STATICFILES_DIRS = [
+    BASE_DIR / "static",
+    ("vendor/bootstrap", xstatic.pkg.bootstrap.BASE_DIR),
+    *(path / "static" for path in SYSTEM_DIRS if (path / "static").is_dir()),
+]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

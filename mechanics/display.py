@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from mechanics.dice_view import DieView, die_view
 from mechanics.models import Roll
-from mechanics.presentation import DieView, die_view
 from mechanics.setup import step_label
 from mechanics.templatetags.roll_panel import signed
 

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.append_only import AppendOnlyModel
@@ -59,3 +61,303 @@ class Roll(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.result} ({self.outcome})"
+
+
+class Combat(models.Model):
+    """A fight in a scene: its participants in turn order, the round, and its attacks.
+
+    One active combat per scene at a time. When it ends, `summary` keeps what happened
+    (rounds, who hit whom, damage applied, final states) and the scene's timeline shows it.
+    """
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("In progress")
+        ENDED = "ended", _("Ended")
+
+    scene = models.ForeignKey(
+        "campaigns.Scene", verbose_name=_("scene"), on_delete=models.CASCADE, related_name="combats"
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
+    )
+    # 0 until initiative is rolled, then the round being played.
+    round = models.PositiveIntegerField(_("round"), default=0)
+    current = models.ForeignKey(
+        "CombatParticipant",
+        verbose_name=_("whose turn"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    summary = models.JSONField(_("summary"), default=dict, blank=True)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("started by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+    # Moves on every change: watchers' pages poll it to know when to refresh.
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        db_table = "campaigns_combat"
+        verbose_name = _("combat")
+        verbose_name_plural = _("combats")
+        ordering = ["-started_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["active", "ended"]), name="combat_status_valid"
+            ),
+            models.UniqueConstraint(
+                fields=["scene"], condition=Q(status="active"), name="combat_one_active_per_scene"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scene} · {self.started_at:%Y-%m-%d %H:%M}"
+
+    def get_absolute_url(self) -> str:
+        return reverse(
+            "mechanics:combat_detail", args=[self.scene.campaign_id, self.scene_id, self.pk]
+        )
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+
+class CombatParticipant(models.Model):
+    """A character in a combat, with its initiative (None until rolled)."""
+
+    combat = models.ForeignKey(
+        Combat, verbose_name=_("combat"), on_delete=models.CASCADE, related_name="participants"
+    )
+    character = models.ForeignKey(
+        "characters.Character",
+        verbose_name=_("character"),
+        on_delete=models.CASCADE,
+        related_name="combat_participations",
+    )
+    # 3d6 + NdP acts by phases (lowest first); the other systems leave it at 0.
+    phase = models.PositiveSmallIntegerField(_("phase"), default=0)
+    initiative = models.IntegerField(_("initiative"), null=True, blank=True)
+    initiative_base = models.IntegerField(_("initiative before the die"), default=0)
+    # A roll-off value, only for characters who tied (kept so the order never reshuffles).
+    tiebreak = models.IntegerField(_("tie-break"), null=True, blank=True)
+    initiative_roll = models.ForeignKey(
+        "mechanics.Roll",
+        verbose_name=_("initiative roll"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    # False once the GM takes the character out of the fight (its turn is skipped).
+    active = models.BooleanField(_("in the fight"), default=True)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+
+    class Meta:
+        db_table = "campaigns_combatparticipant"
+        verbose_name = _("combat participant")
+        verbose_name_plural = _("combat participants")
+        ordering = ["combat", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["combat", "character"], name="combat_participant_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character} ({self.initiative})"
+
+
+class CombatAttack(models.Model):
+    """One attack in a combat: the stored roll(s), and the damage waiting for the GM.
+
+    A hit that deals damage waits as pending until the GM applies it (through
+    `characters.services.character_apply_damage`, which records a HealthEvent) or
+    discards it. A miss, or a hit that deals nothing, has nothing to settle.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for the GM")
+        APPLIED = "applied", _("Damage applied")
+        DISCARDED = "discarded", _("Discarded")
+        NO_DAMAGE = "no_damage", _("No damage")
+
+    combat = models.ForeignKey(
+        Combat, verbose_name=_("combat"), on_delete=models.CASCADE, related_name="attacks"
+    )
+    round = models.PositiveIntegerField(_("round"), default=0)
+    attacker = models.ForeignKey(
+        "characters.Character",
+        verbose_name=_("attacker"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    target = models.ForeignKey(
+        "characters.Character",
+        verbose_name=_("target"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    # The names as they were, so the record reads right if a character is deleted.
+    attacker_name = models.CharField(_("attacker"), max_length=120)
+    target_name = models.CharField(_("target"), max_length=120)
+    roll = models.ForeignKey(
+        "mechanics.Roll",
+        verbose_name=_("attack roll"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    # 3d6 + NdP: the target's defence roll (Esquivar, Interceptar) the attack had to beat.
+    defence_roll = models.ForeignKey(
+        "mechanics.Roll",
+        verbose_name=_("defence roll"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    hit = models.BooleanField(_("hit"), default=False)
+    # The DamageInput fields the engine worked out; null when there is nothing to apply.
+    damage = models.JSONField(_("damage"), null=True, blank=True)
+    damage_text = models.CharField(_("damage"), max_length=120, blank=True)
+    notes = models.JSONField(_("notes"), default=list, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices)
+    health_event = models.ForeignKey(
+        "HealthEvent",
+        verbose_name=_("health event"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("rolled by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("decided by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    class Meta:
+        db_table = "campaigns_combatattack"
+        verbose_name = _("combat attack")
+        verbose_name_plural = _("combat attacks")
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "applied", "discarded", "no_damage"]),
+                name="combat_attack_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="pending") | Q(damage__isnull=False),
+                name="combat_attack_pending_has_damage",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.attacker_name} → {self.target_name} ({self.status})"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status == self.Status.PENDING
+
+
+class HealthEvent(AppendOnlyModel):
+    """One change to a character's health: damage, time passing, a treatment, or the
+    undo of an earlier event (a new, compensating event). Never changed afterwards."""
+
+    class Kind(models.TextChoices):
+        DAMAGE = "damage", _("Damage")
+        TIME = "time", _("Time passes")
+        TREATMENT = "treatment", _("Treatment")
+        UNDO = "undo", _("Undo")
+
+    character = models.ForeignKey(
+        "characters.Character",
+        verbose_name=_("character"),
+        on_delete=models.CASCADE,
+        related_name="health_events",
+    )
+    scene = models.ForeignKey(
+        "campaigns.Scene",
+        verbose_name=_("scene"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="health_events",
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    # The inputs as entered (amount, type, part, hours...), for the record.
+    inputs = models.JSONField(_("inputs"), default=dict, blank=True)
+    summary = models.CharField(_("summary"), max_length=200)
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    health_before = models.JSONField(_("health before"))
+    health_after = models.JSONField(_("health after"))
+    # A roll the event made (Hitos massive-damage test, a first-aid roll...).
+    roll = models.ForeignKey(
+        "mechanics.Roll",
+        verbose_name=_("roll"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    undoes = models.OneToOneField(
+        "self",
+        verbose_name=_("undoes"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="undone_by",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        db_table = "characters_healthevent"
+        verbose_name = _("health event")
+        verbose_name_plural = _("health events")
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(fields=["character", "-created_at"]),
+            models.Index(fields=["scene", "-created_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=["damage", "time", "treatment", "undo"]),
+                name="health_event_kind_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="undo", undoes__isnull=False) | ~Q(kind="undo"),
+                name="health_event_undo_has_target",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character}: {self.summary}"

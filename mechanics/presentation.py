@@ -14,29 +14,10 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from mechanics.dice_view import DieView, die_view
+from mechanics.display import roll_display as panel_display
 from mechanics.models import Roll
 from mechanics.rules.expressions import SYSTEM as FREE_SYSTEM
-
-# What each die tag says, in the order the words are read out.
-TAG_WORDS = {
-    "chance": gettext_lazy("chance die"),
-    "success": gettext_lazy("success"),
-    "exploded": gettext_lazy("explodes"),
-    "explosion": gettext_lazy("added by an explosion"),
-    "reroll": gettext_lazy("rerolled"),
-    "kept": gettext_lazy("kept"),
-    "dropped": gettext_lazy("not counted"),
-    "gracia": "Gracia",
-    "desgracia": "Desgracia",
-}
-# The visible mark beside a die's value for each tag (the words above say the same).
-TAG_MARKS = {
-    "success": "✓",
-    "exploded": "✶",
-    "explosion": "+",
-    "reroll": "↻",
-}
-SHAPED_SIDES = {4, 6, 8, 10, 12, 20}
 
 # Free rolls (mechanics.rules.expressions): a pool has the Tinieblas grades, a sum none.
 FREE_OUTCOMES = {
@@ -46,15 +27,6 @@ FREE_OUTCOMES = {
     "exceptional": (gettext_lazy("Exceptional success"), "exceptional"),
     "dramatic_failure": (gettext_lazy("Dramatic failure"), "dramatic"),
 }
-
-
-@dataclass(frozen=True)
-class DieView:
-    sides: int
-    text: str
-    classes: str
-    marks: str
-    description: str
 
 
 @dataclass(frozen=True)
@@ -92,34 +64,6 @@ class RollDisplay:
         return " · ".join(parts)
 
 
-def _int(value: object, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-def die_view(die: dict, *, mark_kept: bool) -> DieView:
-    sides = _int(die.get("sides"), 0)
-    value = _int(die.get("value"), 0)
-    tags = [tag for tag in die.get("tags") or () if isinstance(tag, str)]
-    negative = "negative" in tags or "desgracia" in tags
-    shape = f"d{sides}" if sides in SHAPED_SIDES else "dx"
-    classes = ["die", f"die-{shape}"]
-    words = []
-    for tag in TAG_WORDS:
-        if tag not in tags or (tag == "kept" and not mark_kept):
-            continue
-        classes.append(f"die-{tag}")
-        words.append(str(TAG_WORDS[tag]))
-    if negative:
-        classes.append("die-negative")
-    text = f"−{value}" if negative else str(value)
-    name = f"d{sides}" if sides else _("die")
-    description = f"{name}: {text}" + (f", {', '.join(words)}" if words else "")
-    marks = "".join(mark for tag, mark in TAG_MARKS.items() if tag in tags)
-    return DieView(
-        sides=sides, text=text, classes=" ".join(classes), marks=marks, description=description
-    )
-
-
 def _dice_views(record: dict) -> list[DieView]:
     dice = [die for die in record.get("dice") or () if isinstance(die, dict)]
     # "Kept" only means something when some dice were not counted.
@@ -150,8 +94,6 @@ def _free_body(roll: Roll, record: dict) -> dict:
 def _system_body(roll: Roll) -> dict:
     """Words for a roll of a system: the roll panel's own reading (mechanics.display),
     so a roll reads the same in its result, the feed and the log."""
-    from mechanics.display import roll_display as panel_display  # it imports die_view
-
     shown = panel_display(roll)
     groups = [DiceGroupView("", shown.dice)]
     if shown.damage_dice:

@@ -24,7 +24,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from characters.models import Aspect, Character, Item, Resource, Specialty, Trait
-from characters.systems import HealthView, SheetSystem, TraitSpec, get_system
 from mechanics.models import Roll
 from mechanics.rules.dice import Die, Effects, RandomSource, RollRecord
 from mechanics.rules.errors import RuleError
@@ -41,7 +40,9 @@ from mechanics.rules.objetivo import rolls as objetivo
 from mechanics.rules.tinieblas import catalogue as tinieblas_catalogue
 from mechanics.rules.tinieblas import odds as tinieblas_odds
 from mechanics.rules.tinieblas import rolls as tinieblas
-from mechanics.services import active_scene
+from mechanics.services.rolls import active_scene
+from mechanics.systems.base import GameSystem, HealthView, TraitSpec
+from mechanics.systems.registry import get_system
 
 # --- The sheet as rolls see it -------------------------------------------------------------
 
@@ -52,7 +53,7 @@ class Sheet:
     of queries."""
 
     character: Character
-    system: SheetSystem
+    system: GameSystem
     rules: Mapping
     specs: dict[str, TraitSpec]
     ratings: dict[str, int]

@@ -1,8 +1,10 @@
-"""Roll, odds and roll-log URLs, under /campaigns/<campaign_id>/."""
+"""Rolls, the roll log, health and combat, under /campaigns/<campaign_id>/."""
 
 from django.urls import path
 
-from mechanics import views_log, views_roll
+from mechanics.views import combat, health
+from mechanics.views import log as views_log
+from mechanics.views import roll as views_roll
 
 app_name = "mechanics"
 
@@ -18,4 +20,72 @@ urlpatterns = [
     path("rolls/feed/", views_log.roll_feed, name="feed"),
     path("rolls/export/", views_log.log_export, name="log_export"),
     path("rolls/free/", views_log.free_roll, name="free_roll"),
+    # A character's health, under the sheet's address.
+    *health.urlpatterns,
+    # A scene's combat panel, and time passing for everyone in a scene.
+    path(
+        "scenes/<int:scene_id>/time/",
+        combat.scene_time,
+        name="scene_time",
+    ),
+    path(
+        "scenes/<int:scene_id>/combat/",
+        combat.combat,
+        name="combat",
+    ),
+    path(
+        "scenes/<int:scene_id>/combat/start/",
+        combat.combat_start,
+        name="combat_start",
+    ),
+    path(
+        "scenes/<int:scene_id>/combat/<int:combat_id>/",
+        combat.combat_detail,
+        name="combat_detail",
+    ),
+    path(
+        "scenes/<int:scene_id>/combat/<int:combat_id>/fighters/",
+        combat.combat_add,
+        name="combat_add",
+    ),
+    path(
+        "scenes/<int:scene_id>/combat/<int:combat_id>/fighters/<int:participant_id>/remove/",
+        combat.combat_remove,
+        name="combat_remove",
+    ),
+    path(
+        "scenes/<int:scene_id>/combat/<int:combat_id>/fighters/<int:participant_id>/phase/",
+        combat.combat_phase,
+        name="combat_phase",
+    ),
+    path(
+        "scenes/<int:scene_id>/combat/<int:combat_id>/initiative/",
+        combat.combat_initiative,
+        name="combat_initiative",
+    ),
+    path(
+        "scenes/<int:scene_id>/combat/<int:combat_id>/next/",
+        combat.combat_next,
+        name="combat_next",
+    ),
+    path(
+        "scenes/<int:scene_id>/combat/<int:combat_id>/attack/",
+        combat.combat_attack,
+        name="combat_attack",
+    ),
+    path(
+        "scenes/<int:scene_id>/combat/<int:combat_id>/attacks/<int:attack_id>/apply/",
+        combat.combat_apply,
+        name="combat_apply",
+    ),
+    path(
+        "scenes/<int:scene_id>/combat/<int:combat_id>/attacks/<int:attack_id>/discard/",
+        combat.combat_discard,
+        name="combat_discard",
+    ),
+    path(
+        "scenes/<int:scene_id>/combat/<int:combat_id>/end/",
+        combat.combat_end,
+        name="combat_end",
+    ),
 ]

@@ -1,21 +1,10 @@
 """Writes to characters, through services: one transaction each, locking what they read.
 
 The sheet (`sheet`), imports and campaign trait lists (`transfer`), the XP ledger
-(`xp`) and health (`health`). Import them from here: `from characters import services`.
+(`xp`) and diaries (`diary`). Import them from here: `from characters import services`.
 """
 
-from characters.services.health import (
-    character_advance_time,
-    character_apply_damage,
-    character_auxiliar,
-    character_bleed_round,
-    character_first_aid,
-    character_medical_supervision,
-    character_set_unconscious,
-    character_take_drug,
-    health_event_undo,
-    scene_advance_time,
-)
+from characters.services.diary import diary_save
 from characters.services.sheet import (
     STORY_FIELDS,
     aspect_add,
@@ -67,20 +56,12 @@ __all__ = [
     "campaign_trait_move",
     "campaign_trait_remove",
     "campaign_trait_update",
-    "character_advance_time",
-    "character_apply_damage",
     "character_approve",
-    "character_auxiliar",
-    "character_bleed_round",
     "character_create",
-    "character_first_aid",
     "character_import",
-    "character_medical_supervision",
     "character_set_details",
-    "character_set_unconscious",
-    "character_take_drug",
     "character_update",
-    "health_event_undo",
+    "diary_save",
     "item_add",
     "item_remove",
     "merit_remove",
@@ -90,7 +71,6 @@ __all__ = [
     "resource_adjust",
     "roll_apply_effects",
     "roll_temporary_aspect",
-    "scene_advance_time",
     "scene_award_totals",
     "scene_award_xp",
     "specialty_add",

@@ -26,8 +26,9 @@ from characters.models import (
     Specialty,
     Trait,
 )
-from characters.systems import get_system
 from mechanics.rules.errors import RuleError
+from mechanics.rules.ndp.rolls import add_pdp
+from mechanics.systems.registry import get_system
 
 STORY_FIELDS = ("name", "concept", "description", "notes")
 
@@ -410,7 +411,6 @@ def roll_apply_effects(*, character: Character, user, record, scene=None) -> lis
     is not applied here. Returns what changed, as dicts (what, label, old, new), so the
     roll log can show it.
     """
-    from mechanics.rules.ndp.rolls import add_pdp
 
     effects = record.effects
     locked = _lock(character)

@@ -21,9 +21,9 @@ from characters.services.sheet import (
     _record,
     character_create,
 )
-from characters.systems import get_system
 from characters.transfer import validate_import
 from mechanics.rules.catalogue import slug
+from mechanics.systems.registry import get_system
 
 
 @transaction.atomic

@@ -28,8 +28,8 @@ from characters.services.sheet import (
     _record,
     _sync_resource_maximums,
 )
-from characters.systems.hitos import DRAMA_POINTS
 from mechanics.rules.tinieblas.advancement import SceneAward, award_total
+from mechanics.systems.hitos.system import DRAMA_POINTS
 
 # XP: the ledger, per-scene awards and purchases -------------------------------------------
 #

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods
 
 from campaigns.permissions import CampaignAccess, campaign_access, may_create_character
 from characters import services
-from characters.forms_creation import (
+from characters.forms.creation import (
     CreationBaseForm,
     TinieblasCreationForm,
     TraitsCreationForm,

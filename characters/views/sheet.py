@@ -25,7 +25,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from campaigns.permissions import CharacterAccess, character_access, require
 from characters import services
-from characters.forms_sheet import (
+from characters.forms.sheet import (
     ITEM_FORMS,
     AspectExhaustedForm,
     AspectForm,
@@ -36,14 +36,15 @@ from characters.forms_sheet import (
     StoryForm,
     TraitRatingForm,
 )
-from characters.health_panel import health_context
 from characters.models import Aspect, Item, Merit, Resource, Specialty
-from characters.systems import SheetSystem, TraitSpec, get_system
+from characters.sheet_panels import sheet_panels_context
 from mechanics.rules.errors import RuleError
 from mechanics.rules.hitos import catalogue as hitos_catalogue
 from mechanics.rules.ndp import catalogue as ndp_catalogue
 from mechanics.rules.ndp import equipment
 from mechanics.rules.tinieblas import catalogue as tinieblas_catalogue
+from mechanics.systems.base import GameSystem, TraitSpec
+from mechanics.systems.registry import get_system
 
 TEMPLATE = "characters/sheet.html"
 
@@ -137,7 +138,7 @@ def _dots(spec: TraitSpec, rating: int) -> tuple[Dot, ...]:
 
 
 def _trait_rows(
-    system: SheetSystem, campaign, character, specialties_by_skill: Mapping[str, list[str]]
+    system: GameSystem, campaign, character, specialties_by_skill: Mapping[str, list[str]]
 ) -> tuple[list[tuple[str, list[TraitRow]]], dict[str, TraitRow]]:
     stored = {trait.key: trait for trait in character.traits.all()}
     specialization = character.details.get("specialization")
@@ -178,7 +179,7 @@ def _trait_sections(
     return sections
 
 
-def _pools(system: SheetSystem, character, ratings: Mapping[str, int]) -> list[Pool]:
+def _pools(system: GameSystem, character, ratings: Mapping[str, int]) -> list[Pool]:
     specs = system.resource_specs(ratings, character.details, character.campaign.rules)
     labels = {spec.key: spec.label for spec in specs}
     order = {spec.key: index for index, spec in enumerate(specs)}
@@ -313,7 +314,7 @@ def sheet_context(access: CharacterAccess, **extra: Any) -> dict[str, Any]:
         derived=system.derived(ratings, character.details, rules, items=items),
         xp_balance=character.xp_balance,
     )
-    context.update(health_context(access, ratings=ratings, health=context["health"]))
+    context.update(sheet_panels_context(access, ratings, context))
     if "virtue_vice" in sections:
         details = character.details
         context["virtue_vice"] = [

@@ -29,11 +29,11 @@ from campaigns.permissions import (
     require,
 )
 from characters import services
-from characters.forms_transfer import ImportForm, TraitAddForm, TraitEditForm, TraitKeyForm
+from characters.forms.transfer import ImportForm, TraitAddForm, TraitEditForm, TraitKeyForm
 from characters.history import FieldNames
 from characters.models import Trait
-from characters.systems import get_system
 from characters.transfer import MAX_FILE_BYTES, export_character, export_filename, parse_upload
+from mechanics.systems.registry import get_system
 
 HISTORY_PAGE_SIZE = 25
 

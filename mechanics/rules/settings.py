@@ -1,4 +1,4 @@
-"""House-rule settings per system, with the defaults RULES.md gives.
+"""House-rule settings per system, with their defaults (docs/rules.md#house-rule-settings).
 
 A campaign stores the values it changes; everything else takes the default here.
 Labels are English msgids (translated on the Django side).
@@ -7,6 +7,7 @@ Labels are English msgids (translated on the Django side).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import import_module
 
 from mechanics.rules.errors import RuleError, gettext_noop
 
@@ -24,63 +25,21 @@ class SettingDef:
         return isinstance(self.default, bool)
 
 
-SYSTEM_SETTINGS: dict[str, tuple[SettingDef, ...]] = {
-    "tinieblas": (
-        SettingDef(
-            "unskilled_penalty",
-            gettext_noop("Unskilled rolls: −3 dice for Mental skills, −1 for Physical or Social"),
-            True,
-        ),
-        SettingDef(
-            "health_from_stamina",
-            gettext_noop("Health boxes = Resistencia + Tamaño (otherwise 7)"),
-            False,
-        ),
-        SettingDef(
-            "aggravated_heals_as_lethal",
-            gettext_noop("Aggravated damage heals at the lethal rate"),
-            True,
-        ),
-    ),
-    "hitos": (
-        SettingDef(
-            "equal_succeeds",
-            gettext_noop("A result equal to the difficulty succeeds"),
-            False,
-        ),
-        SettingDef(
-            "starting_drama_points",
-            gettext_noop("Starting drama points"),
-            3,
-            minimum=0,
-            maximum=10,
-        ),
-    ),
-    "ndp": (),
-    "objetivo": (
-        SettingDef(
-            "defense_base",
-            gettext_noop("Constant added to Defensa (5; 6 for harder games)"),
-            5,
-            minimum=0,
-            maximum=10,
-        ),
-        SettingDef(
-            "incapacitated_threshold",
-            gettext_noop("PV at or below which a character is Incapacitado"),
-            10,
-            minimum=0,
-            maximum=50,
-        ),
-    ),
-}
+def system_settings(system: str) -> tuple[SettingDef, ...]:
+    """The settings of one system: `mechanics/rules/<system>/settings.py`."""
+    return import_module(f"mechanics.rules.{system}.settings").SETTINGS
 
 
 def resolve_settings(system: str, values: dict | None) -> dict[str, bool | int]:
     """Defaults overlaid with a campaign's stored values, validated."""
+    return resolve_values(system_settings(system), values)
+
+
+def resolve_values(defs: tuple[SettingDef, ...], values: dict | None) -> dict[str, bool | int]:
+    """The settings `defs` with their defaults overlaid by `values`, validated."""
     values = values or {}
     resolved: dict[str, bool | int] = {}
-    for setting in SYSTEM_SETTINGS[system]:
+    for setting in defs:
         value = values.get(setting.key, setting.default)
         if setting.is_bool:
             value = bool(value)

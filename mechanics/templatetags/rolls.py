@@ -6,7 +6,7 @@ from django import template
 
 from campaigns.permissions import CampaignAccess, CharacterAccess
 from mechanics import log
-from mechanics.forms_log import FreeRollForm
+from mechanics.forms.log import FreeRollForm
 from mechanics.models import Roll
 from mechanics.presentation import RollDisplay
 from mechanics.presentation import roll_display as _roll_display

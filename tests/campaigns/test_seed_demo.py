@@ -4,14 +4,17 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from campaigns.models import Campaign, Membership, System
+from campaigns.models import Campaign, Membership
+from mechanics.systems.registry import all_systems
 
 pytestmark = pytest.mark.django_db
 
 
 def test_seed_demo_creates_one_campaign_per_system_with_a_gm_and_two_players():
     call_command("seed_demo", stdout=StringIO())
-    assert sorted(Campaign.objects.values_list("system", flat=True)) == sorted(System.values)
+    assert sorted(Campaign.objects.values_list("system", flat=True)) == sorted(
+        system.key for system in all_systems()
+    )
     for campaign in Campaign.objects.all():
         roles = sorted(campaign.memberships.values_list("role", flat=True))
         assert roles == ["gm", "player", "player"]
@@ -28,7 +31,7 @@ def test_seed_demo_is_idempotent():
 def test_seed_demo_gives_each_campaign_two_complete_characters():
     from characters.models import Character, Item, SheetChange
     from characters.services import ratings_of
-    from characters.systems import get_system
+    from mechanics.systems.registry import get_system
 
     call_command("seed_demo", stdout=StringIO())
     for campaign in Campaign.objects.all():

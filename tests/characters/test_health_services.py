@@ -1,7 +1,7 @@
 """Damage, healing over time and undo through the services, for every system.
 
-The RULES.md health examples run here end to end: the sheet's stored health, the
-adapter and the engine together.
+The worked health examples (docs/rules.md#tinieblas-examples, docs/rules.md#hitos-examples)
+run here end to end: the sheet's stored health, the adapter and the engine together.
 """
 
 import random
@@ -12,8 +12,11 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 
 from characters import services
-from characters.models import Character, HealthEvent
-from characters.systems import DamageInput, get_system
+from characters.models import Character
+from mechanics.models import HealthEvent
+from mechanics.services import health as health_services
+from mechanics.systems.base import DamageInput
+from mechanics.systems.registry import get_system
 from tests.factories import CampaignFactory, MembershipFactory, make_character
 
 
@@ -26,7 +29,7 @@ def view(character):
 
 
 def hurt(character, gm, amount, damage_type="", **kwargs):
-    return services.character_apply_damage(
+    return health_services.character_apply_damage(
         character=character, user=gm, damage=DamageInput(amount, damage_type, **kwargs)
     )
 
@@ -78,9 +81,9 @@ def test_example_three_bashing_then_two_lethal_is_malherido(barman, gm):
 def test_example_6_bashing_up_to_malherido_heals_in_4_hours(barman, gm):
     hurt(barman, gm, 5, "B")
     assert view(barman).time_to_heal == "4 horas"
-    services.character_advance_time(character=barman, user=gm, hours=3)
+    health_services.character_advance_time(character=barman, user=gm, hours=3)
     assert view(barman).state is not None
-    services.character_advance_time(character=barman, user=gm, hours=1)
+    health_services.character_advance_time(character=barman, user=gm, hours=1)
     assert view(barman).state is None
 
 
@@ -109,7 +112,7 @@ def test_hitos_massive_damage_rolls_on_the_server_and_logs_the_test(gm):
     campaign = CampaignFactory(system="hitos", created_by=gm)
     MembershipFactory(campaign=campaign, user=gm, role="gm")
     hero = make_character(campaign, None, user=gm, ratings={"fortaleza": 4, "voluntad": 2})
-    event = services.character_apply_damage(
+    event = health_services.character_apply_damage(
         character=hero, user=gm, damage=DamageInput(7, rd=2), rng=random.Random(3)
     )
     assert event.roll is not None
@@ -142,7 +145,7 @@ def test_objetivo_pv_lost_and_healed_by_days_of_rest(gm):
     hurt(hero, gm, 7)
     assert view(hero).lines == (("PV", "9/16"),)
     assert view(hero).state == "Incapacitado"
-    services.character_advance_time(character=hero, user=gm, hours=48)
+    health_services.character_advance_time(character=hero, user=gm, hours=48)
     assert view(hero).lines == (("PV", "11/16"),)
 
 
@@ -166,18 +169,18 @@ def test_a_bad_amount_is_refused_and_nothing_changes(barman, gm):
 def test_undo_restores_the_health_before_and_is_recorded_as_a_new_event(barman, gm):
     hurt(barman, gm, 2, "B")
     knife = hurt(barman, gm, 2, "L")
-    undo = services.health_event_undo(character=barman, user=gm)
+    undo = health_services.health_event_undo(character=barman, user=gm)
     barman.refresh_from_db()
     assert barman.health["marks"] == "BB"
     assert undo.kind == HealthEvent.Kind.UNDO
     assert undo.undoes == knife
     assert HealthEvent.objects.count() == 3
     # Undoing again takes back the punch, then there is nothing left.
-    services.health_event_undo(character=barman, user=gm)
+    health_services.health_event_undo(character=barman, user=gm)
     barman.refresh_from_db()
     assert barman.health["marks"] == ""
     with pytest.raises(ValidationError):
-        services.health_event_undo(character=barman, user=gm)
+        health_services.health_event_undo(character=barman, user=gm)
 
 
 @pytest.mark.django_db
@@ -200,7 +203,7 @@ def test_advancing_a_scene_heals_every_participant(campaign, gm, player):
     scene.participants.set([one, two])
     hurt(one, gm, 2, "B")
     hurt(two, gm, 1, "L")
-    events = services.scene_advance_time(scene=scene, user=gm, hours=24)
+    events = health_services.scene_advance_time(scene=scene, user=gm, hours=24)
     assert len(events) == 2
     one.refresh_from_db()
     two.refresh_from_db()

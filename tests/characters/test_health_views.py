@@ -7,10 +7,10 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign, Scene
-from characters import services
-from characters.models import Aspect, Character, HealthEvent, Trait
-from characters.systems import DamageInput
-from mechanics.models import Roll
+from characters.models import Aspect, Character, Trait
+from mechanics.models import HealthEvent, Roll
+from mechanics.services import health as health_services
+from mechanics.systems.base import DamageInput
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 from tests.mechanics import rolling
 
@@ -45,7 +45,7 @@ def doctor(campaign, other_player):
 
 
 def url(character, name, **query):
-    address = reverse(f"characters:{name}", args=[character.campaign_id, character.pk])
+    address = reverse(f"mechanics:{name}", args=[character.campaign_id, character.pk])
     if query:
         address += "?" + "&".join(f"{key}={value}" for key, value in query.items())
     return address
@@ -182,7 +182,7 @@ def test_players_without_the_setting_and_observers_change_nothing_anywhere(
 def test_a_character_of_another_campaign_is_not_found_under_this_one(client, gm, campaign):
     elsewhere = make_character(CampaignFactory(created_by=gm), None, name="Ajeno", user=gm)
     client.force_login(gm)
-    address = reverse("characters:health_damage", args=[campaign.pk, elsewhere.pk])
+    address = reverse("mechanics:health_damage", args=[campaign.pk, elsewhere.pk])
     response = client.post(address, {"damage-amount": 1, "damage-damage_type": "B"})
     assert response.status_code == 404
     assert not HealthEvent.objects.exists()
@@ -277,7 +277,7 @@ def test_fields_the_form_does_not_have_are_ignored(client, gm, lucia):
 def test_a_healer_from_another_campaign_is_refused(client, gm, lucia):
     outsider = make_character(CampaignFactory(created_by=gm), None, name="Ajeno", user=gm)
     client.force_login(gm)
-    services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(3, "L"))
+    health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(3, "L"))
     response = client.post(
         url(lucia, "health_first_aid"), {"first_aid-healer": outsider.pk}, **HTMX
     )
@@ -395,7 +395,7 @@ def test_undo_refuses_when_another_event_arrived_since_the_gm_looked(client, gm,
     client.force_login(gm)
     damage(client, lucia, amount=2, damage_type="B")
     seen = HealthEvent.objects.get()
-    services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
+    health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
     response = client.post(url(lucia, "health_undo"), {"event": seen.pk}, **HTMX)
     assert "La salud ha cambiado entretanto" in response.text
     assert fresh(lucia).health["marks"] == "LBB"
@@ -462,7 +462,9 @@ def test_time_and_damage_from_the_sheet_belong_to_the_characters_open_scene(
 
 def wounded(lucia, gm, marks="LLL"):
     for kind in marks:
-        services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, kind))
+        health_services.character_apply_damage(
+            character=lucia, user=gm, damage=DamageInput(1, kind)
+        )
 
 
 def first_aid(client, patient, healer, kit=True):
@@ -521,7 +523,7 @@ def test_a_failed_first_aid_locks_it_until_fully_healed(client, gm, lucia, docto
     assert "no pueden ayudar hasta que las heridas se curen del todo" in response.text
     assert Roll.objects.count() == 1
     # Fully healed, first aid may help again with new wounds.
-    services.character_advance_time(character=lucia, user=gm, hours=24 * 11)
+    health_services.character_advance_time(character=lucia, user=gm, hours=24 * 11)
     assert fresh(lucia).health["first_aid_locked"] is False
 
 
@@ -576,7 +578,7 @@ def hitos_table(gm, player):
 def herido(patient, gm):
     """Two blows under Aguante 5 (no massive-damage test): 6 lost, Herido (−2)."""
     for _ in range(2):
-        services.character_apply_damage(character=patient, user=gm, damage=DamageInput(3))
+        health_services.character_apply_damage(character=patient, user=gm, damage=DamageInput(3))
 
 
 def test_a_strong_drug_acts_after_an_hour_cancels_the_penalty_and_brings_its_aspect(
@@ -662,7 +664,7 @@ def ndp_table(gm, player):
     patient = make_character(campaign, player, name="Aldo")
     medic = make_character(campaign, None, name="Sanadora", user=gm, ratings={"auxiliar": 5})
     for _ in range(2):
-        services.character_apply_damage(
+        health_services.character_apply_damage(
             character=patient,
             user=gm,
             damage=DamageInput(8, "cortante", rd=4, part="brazo_izquierdo"),
@@ -780,7 +782,7 @@ def test_bar_fight_punch_knife_and_bat_leave_the_barman_unconscious_and_months_f
 def test_a_poll_with_the_shown_version_is_204_in_at_most_5_queries(
     client, player, lucia, gm, django_assert_max_num_queries
 ):
-    services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
+    health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
     client.force_login(player)
     page = client.get(lucia.get_absolute_url()).text
     version = re.search(r'data-health-version="([^"]+)"', page).group(1)
@@ -800,7 +802,7 @@ def test_a_poll_after_damage_brings_the_new_state_and_refreshes_the_roll_panel(
     page = client.get(lucia.get_absolute_url()).text
     version = re.search(r'data-health-version="([^"]+)"', page).group(1)
     for _ in range(4):
-        services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
+        health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
     with django_assert_max_num_queries(10):
         response = client.get(url(lucia, "health", since=version), **HTMX)
     assert response.status_code == 200
@@ -840,8 +842,8 @@ def test_the_health_history_lists_every_event_25_to_a_page(
     client, gm, player, other_player, stranger, lucia, django_assert_max_num_queries
 ):
     for _ in range(30):
-        services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "B"))
-        services.character_advance_time(character=lucia, user=gm, hours=24)
+        health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "B"))
+        health_services.character_advance_time(character=lucia, user=gm, hours=24)
     for user in (gm, player):
         client.force_login(user)
         with django_assert_max_num_queries(10):
@@ -868,10 +870,10 @@ def test_the_sheet_with_many_health_events_still_runs_at_most_15_queries(
     amounts = {"tinieblas": (1, "B"), "hitos": (1, ""), "ndp": (2, "contundente")}
     amount, kind = amounts.get(system, (1, ""))
     for _ in range(20):
-        services.character_apply_damage(
+        health_services.character_apply_damage(
             character=hero, user=gm, damage=DamageInput(amount, kind, part="torso")
         )
-        services.health_event_undo(character=hero, user=gm)
+        health_services.health_event_undo(character=hero, user=gm)
     for user in (gm, player):
         client.force_login(user)
         with django_assert_max_num_queries(15):
@@ -904,11 +906,11 @@ def test_the_gm_turns_on_owner_applied_damage_in_the_campaign_form(client, gm, c
 
 
 def test_an_older_event_still_in_force_is_undone_from_the_history_page(client, gm, lucia):
-    services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
+    health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
     first = HealthEvent.objects.get()
     for _ in range(6):
-        services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "B"))
-        services.health_event_undo(character=lucia, user=gm)
+        health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "B"))
+        health_services.health_event_undo(character=lucia, user=gm)
     client.force_login(gm)
     page = client.get(lucia.get_absolute_url()).text
     assert 'name="event"' not in page

@@ -4,8 +4,8 @@ from django.urls import reverse
 
 from characters import services
 from characters.models import CampaignTrait, Trait
-from characters.systems import get_system
 from mechanics.rules.objetivo import catalogue
+from mechanics.systems.registry import get_system
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mak
 
 pytestmark = pytest.mark.django_db
 
-# A Mundo de Tinieblas sheet that follows every creation rule (RULES.md §1).
+# A Mundo de Tinieblas sheet that follows every creation rule (docs/rules.md#tinieblas-creation).
 CREATION_RATINGS = {
     # Attributes: 5 / 4 / 3 extra dots over the free one (mental, physical, social).
     "inteligencia": 3,

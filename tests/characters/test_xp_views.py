@@ -10,6 +10,7 @@ from django.urls import reverse
 from campaigns import services as campaign_services
 from campaigns.models import Campaign
 from characters import services
+from characters import services as character_services
 from characters.advancement import PurchaseSpec
 from characters.models import Merit, Resource, Trait, WillpowerGrant, XpEntry, XpPurchase
 from mechanics.models import Roll
@@ -48,7 +49,7 @@ def scene(campaign, lucia, mateo):
 
 
 def award_url(scene):
-    return reverse("campaigns:scene_xp", args=[scene.campaign_id, scene.pk])
+    return reverse("characters:scene_xp", args=[scene.campaign_id, scene.pk])
 
 
 def xp_url(character):
@@ -60,7 +61,7 @@ def buy_url(character):
 
 
 def log_url(campaign):
-    return reverse("campaigns:xp_log", args=[campaign.pk])
+    return reverse("characters:xp_log", args=[campaign.pk])
 
 
 def give(character, gm, amount):
@@ -119,7 +120,7 @@ def test_anonymous_is_sent_to_log_in_from_the_award_panel(client, scene):
 
 
 def test_a_published_diary_pre_marks_the_diario_level(client, gm, player, scene, lucia):
-    campaign_services.diary_save(
+    character_services.diary_save(
         scene=scene,
         character=lucia,
         user=player,

@@ -5,10 +5,10 @@ import random
 import pytest
 from playwright.sync_api import expect
 
-from campaigns.models import DiaryEntry, Membership, Scene
-from characters.models import Character
+from campaigns.models import Membership, Scene
+from characters.models import Character, DiaryEntry
 from mechanics.rules.tinieblas.rolls import roll_dice
-from mechanics.services import roll_store
+from mechanics.services.rolls import roll_store
 from tests.factories import PASSWORD, CampaignFactory, UserFactory, make_character
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

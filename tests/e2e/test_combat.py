@@ -9,7 +9,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from campaigns import services
-from characters.models import HealthEvent
+from mechanics.models import HealthEvent
 from tests.e2e.conftest import SCREENSHOTS
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 from tests.mechanics import rolling
@@ -141,8 +141,8 @@ def test_gm_wounds_from_the_combat_panel_and_the_players_open_sheet_follows(
 
 def test_gm_lets_a_night_pass_for_the_whole_scene(new_page, live_server, screenshot):
     campaign, gm, _bob, _olga, _lucia, thug, scene = table()
-    from characters.services import character_apply_damage
-    from characters.systems import DamageInput
+    from mechanics.services.health import character_apply_damage
+    from mechanics.systems.base import DamageInput
 
     character_apply_damage(character=thug, user=gm, damage=DamageInput(3, "B"), scene=scene)
     page = open_as(new_page, live_server, gm, width=360, height=780)

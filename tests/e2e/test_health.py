@@ -9,9 +9,9 @@ from django.conf import settings
 from django.test import Client
 from playwright.sync_api import expect
 
-from characters import services
-from characters.models import HealthEvent
-from characters.systems import DamageInput
+from mechanics.models import HealthEvent
+from mechanics.services import health as health_services
+from mechanics.systems.base import DamageInput
 from tests.e2e.conftest import SCREENSHOTS
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 
@@ -112,7 +112,7 @@ def test_gm_wounds_a_character_and_the_players_open_sheet_follows_without_a_relo
     expect(player_page.locator("#health-damage")).to_have_count(0)
 
     # Worse: from somewhere else (as the scene's combat panel would), two more lethal.
-    services.character_apply_damage(
+    health_services.character_apply_damage(
         character=lucia, user=gm, damage=DamageInput(2, "L"), reason="Segundo navajazo"
     )
     expect(player_page.locator(".health-state")).to_have_text("Herido", timeout=4_500)
@@ -129,7 +129,7 @@ def test_gm_gives_first_aid_undoes_and_advances_time_in_the_page(
 ):
     campaign, gm, _bob, lucia, doctor = table()
     for _ in range(3):
-        services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
+        health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
     page = open_as(new_page, live_server, gm, width=width, height=900)
     page.goto(f"/campaigns/{campaign.pk}/characters/{lucia.pk}/")
     health = page.locator("#sheet-health")

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from mechanics.rules.expressions import parse, roll_expression
 from mechanics.rules.tinieblas.rolls import roll_dice
-from mechanics.services import roll_store
+from mechanics.services.rolls import roll_store
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -8,7 +8,8 @@ from playwright.sync_api import expect
 
 from characters import services
 from characters.models import Character, Resource, Trait
-from characters.systems import DamageInput, get_system
+from mechanics.systems.base import DamageInput
+from mechanics.systems.registry import get_system
 from tests.factories import (
     PASSWORD,
     CampaignFactory,

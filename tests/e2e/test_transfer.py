@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from characters import services
 from characters.models import Character
-from characters.systems import get_system
+from mechanics.systems.registry import get_system
 from tests.factories import (
     PASSWORD,
     CampaignFactory,

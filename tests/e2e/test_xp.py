@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from campaigns import services as campaign_services
 from campaigns.models import Membership
+from characters import services as character_services
 from characters.models import Trait, XpEntry
 from tests.factories import PASSWORD, CampaignFactory, UserFactory, make_character
 
@@ -40,7 +41,7 @@ def test_gm_awards_xp_with_the_rubric_and_a_player_spends_it(new_page, screensho
     scene = campaign_services.scene_create(
         campaign=campaign, title="La noche del incendio", participants=[lucia, mateo]
     )
-    campaign_services.diary_save(
+    character_services.diary_save(
         scene=scene,
         character=lucia,
         user=pablo,

@@ -210,7 +210,7 @@ def test_central_keeps_the_median_die_as_hitos_and_1o3d10_do():
 
 
 def test_central_with_explosion_throws_again_when_the_target_die_is_a_ten():
-    # RULES.md objetivo example 2: (3,10,10) explodes, then (3,4,7) → 14.
+    # docs/rules.md#objetivo-examples, example 2: (3,10,10) explodes, then (3,4,7) → 14.
     record = roll_expression(parse("3d10 central explode"), Fixed(3, 10, 10, 3, 4, 7))
     assert record.result == 14
     assert "exploded" in record.flags
@@ -230,7 +230,8 @@ def test_keep_lowest_keeps_the_lowest_die():
 
 
 def test_exploding_dice_add_a_die_for_each_maximum():
-    # RULES.md objetivo example 6: 2d6 rolling 3 and 6, the 6 explodes into 6, then 1 → 16.
+    # docs/rules.md#objetivo-examples, example 6: 2d6 rolling 3 and 6, the 6 explodes into 6,
+    # then 1 → 16.
     record = roll_expression(parse("2d6!"), Fixed(3, 6, 6, 1))
     assert record.result == 16
     assert tags(record) == [

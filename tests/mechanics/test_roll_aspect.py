@@ -1,4 +1,5 @@
-"""A Hitos double or triple offers a temporary aspect from the roll panel (RULES.md §2)."""
+"""A Hitos double or triple offers a temporary aspect from the roll panel
+(docs/rules.md#hitos-temporary-aspects)."""
 
 import pytest
 from django.urls import reverse

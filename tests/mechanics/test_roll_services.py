@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from characters.models import Aspect, Resource, SheetChange
 from mechanics.models import Roll
 from mechanics.rules.dice import Effects, RollRecord
-from mechanics.services import RollSide, roll_perform
+from mechanics.services.rolls import RollSide, roll_perform
 from tests.factories import CampaignFactory, MembershipFactory, make_character
 
 pytestmark = pytest.mark.django_db

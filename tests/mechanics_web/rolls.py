@@ -5,7 +5,7 @@ import random
 from campaigns.models import Scene
 from mechanics.rules.hitos.rolls import HitosSpec, roll_check
 from mechanics.rules.tinieblas.rolls import roll_dice
-from mechanics.services import roll_store
+from mechanics.services.rolls import roll_store
 
 # A label that must never reach anyone but a GM.
 CANARY = "CANARIO-SECRETO-7731"

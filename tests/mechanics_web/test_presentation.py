@@ -6,7 +6,8 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from mechanics.presentation import die_view, roll_display
+from mechanics.dice_view import die_view
+from mechanics.presentation import roll_display
 from mechanics.rules.expressions import parse, roll_expression
 from mechanics.rules.ndp.rolls import NdpSpec
 from mechanics.rules.ndp.rolls import roll_check as ndp_check

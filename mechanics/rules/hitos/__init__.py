@@ -1,4 +1,4 @@
-"""Hitos (seed 001, RULES.md section 2): 3d10 keeping the central die.
+"""Hitos (seed 001, docs/rules.md#hitos): 3d10 keeping the central die.
 
 Modules:
 - `catalogue`: characteristics, generic skills, aspect kinds and types, difficulties,

@@ -2,7 +2,7 @@
 
 The seed gives no descriptions for the characteristics, the generic skills or the four
 aspect types (its list "Existen cuatro tipos de aspectos:" is empty), so those
-descriptions stay empty rather than invented; RULES.md section 2 gives the names.
+descriptions stay empty rather than invented; docs/rules.md#hitos-traits lists the names.
 
 Rating ranges (the seed is silent; decided here): characteristics 1–10 and skills 0–10
 for player characters. The seed's numbers point there: difficulties run from fácil 10 to
@@ -101,7 +101,7 @@ DURATIONS = ("scene", "session")
 class AspectType:
     """Whose aspect it is. Only the player's own aspects can be exhausted by them
     ("Un jugador solo puede agotar los aspectos de su propio personaje"), and an
-    implícito never can (RULES.md)."""
+    implícito never can (docs/rules.md#hitos-aspects)."""
 
     key: str
     name: str
@@ -127,8 +127,8 @@ EXHAUSTION_TEXT = (
     "de su propio personaje."
 )
 
-# Activation purposes (RULES.md): improve a roll (M), hinder an opponent's (m), or
-# declare a narrative fact (logged, no dice).
+# Activation purposes: improve a roll (M), hinder an opponent's (m), or declare a narrative
+# fact (logged, no dice). See docs/rules.md#hitos-activating-aspects.
 ASPECT_PURPOSES = ("improve", "hinder", "fact")
 
 

@@ -1,4 +1,4 @@
-"""Hitos health: Resistencia lost against Aguante (RULES.md section 2, "Health").
+"""Hitos health: Resistencia lost against Aguante (docs/rules.md#hitos-health).
 
 States by Resistencia lost L with Aguante A: Sano L < A (0), Herido A ≤ L < 2A (−2),
 Incapacitado 2A ≤ L < 3A (−5), Moribundo L ≥ 3A (cannot act).
@@ -45,7 +45,7 @@ ACTIVITY_TEST_DIFFICULTY = 15
 DAY = 24  # hours
 WEEK = 7 * DAY
 MONTH = 30 * DAY
-# Setting-style table (RULES.md): one Resistencia point per period.
+# The periods (docs/rules.md#hitos-healing-periods): one Resistencia point per period.
 PERIOD_HOURS = {"sano": DAY, "herido": WEEK, "incapacitado": MONTH, "moribundo": MONTH}
 # Resting less than this fraction of the time uses the next worse state's period.
 REST_THRESHOLD = Fraction(3, 4)

@@ -1,4 +1,4 @@
-"""Hitos rolls: 3d10 sorted m ≤ C ≤ M, keep C (RULES.md section 2, "Rolls").
+"""Hitos rolls: 3d10 sorted m ≤ C ≤ M, keep C (docs/rules.md#hitos-rolls).
 
 Decisions where the texts are silent:
 - A crítico (two or three 10s) or pifia (two or three 1s) does not change success, which

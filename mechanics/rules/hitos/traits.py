@@ -1,4 +1,4 @@
-"""Derived Hitos values (RULES.md section 2, "Derived" and "Attack").
+"""Derived Hitos values (docs/rules.md#hitos-traits and docs/rules.md#hitos-combat).
 
 Wound penalties are passed as the negative number the health state gives (0, −2, −5,
 or less after drugs), exactly as they are added to a roll.

@@ -4,11 +4,11 @@ Stored: the wounds on each part (tier, damage type, hours of rest so far), the
 hemorrhage of each part and unconsciousness. Derived from the wounds: Contusionado,
 Fracturado, Desmembrado and death, so they end when their wounds heal.
 
-Decisions where the seed is silent or terse (see also RULES.md §3):
-- States follow RULES.md: Contusionado is any grave wound on the head and Desmembrado
-  any letal wound on a limb, whatever the damage type (the seed files them under
-  Contundente and Cortante); Fracturado needs 2 grave contundente wounds on one limb,
-  Hemorragia leve 2 grave cortante wounds on one part.
+Decisions where the seed is silent or terse (see also docs/rules.md#ndp-decisions):
+- States (docs/rules.md#ndp-states-any-type): Contusionado is any grave wound on the
+  head and Desmembrado any letal wound on a limb, whatever the damage type (the seed
+  files them under Contundente and Cortante); Fracturado needs 2 grave contundente
+  wounds on one limb, Hemorragia leve 2 grave cortante wounds on one part.
 - Hemorragia grave comes only with Desmembrado (the seed gives it no other trigger); it
   replaces a Hemorragia leve on that part.
 - "Occupied" limb: a limb whose letal box is taken, i.e. that already holds a letal

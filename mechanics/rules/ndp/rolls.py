@@ -6,7 +6,8 @@ never cancel). A fixed adversity must be exceeded; in an opposed roll the other 
 total is the adversity and a tie goes to the defender.
 
 Progression: whatever the outcome, if the d6 alone sum to at least DP = min(8 + NdP, 18)
-the skill gains 1 PdP (RULES.md: "at least"; the seed says "superando").
+the skill gains 1 PdP ("at least"; the seed says "superando":
+docs/rules.md#ndp-progression-at-least).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Dado objetivo (1o3d10): seed 003, RULES.md section 4.
+"""Dado objetivo (1o3d10): seed 003, docs/rules.md#objetivo.
 
 Roll 3d10 and keep the median, the "target die"; level shifts keep the highest or the
 lowest instead. Skill rolls add attribute + skill and explode on a target die of 10;

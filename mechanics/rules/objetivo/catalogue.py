@@ -1,9 +1,9 @@
 """Starter catalogue for Dado objetivo: traits, difficulties, ranges, weapons, health states.
 
-Attributes and skills are GM-defined per campaign (RULES.md §4); these are the starter
-lists. The seed has no trait descriptions as such, so a description quotes, verbatim,
-the seed's sentences that use the trait; traits the seed does not mention (Carisma,
-Atletismo, Sigilo come from RULES.md) have none.
+Attributes and skills are GM-defined per campaign; these are the starter lists
+(docs/rules.md#objetivo-traits). The seed has no trait descriptions as such, so a
+description quotes, verbatim, the seed's sentences that use the trait; traits the seed
+does not mention (Carisma, Atletismo, Sigilo) have none.
 
 Rating ranges (the seed gives no scale; decided from its numbers): attributes 1–10,
 skills 0–10. The seed's examples use Fuerza 8, Destreza 8, Armas CC 6, Armas Dist 4 and

@@ -1,8 +1,9 @@
 """Puntos de Vida for Dado objetivo: damage, states and healing.
 
-States (RULES.md §4): PV ≤ threshold (setting `incapacitated_threshold`, 10) is
-Incapacitado, target die one level down; PV ≤ 0 unconscious; PV ≤ −20 dead. PV never go
-below −20: dead is dead, more damage changes nothing.
+States (docs/rules.md#objetivo-incapacitado): PV ≤ threshold (setting
+`incapacitated_threshold`, 10) is Incapacitado, target die one level down; PV ≤ 0
+unconscious; PV ≤ −20 dead. PV never go below −20: dead is dead, more damage changes
+nothing.
 
 Healing (the seed is silent; our decision): the GM enters healed PV (`heal`), or
 advances days of rest (`rest`), each full day healing HEALING_PV_PER_DAY = 1 PV, as in

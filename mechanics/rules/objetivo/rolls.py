@@ -1,13 +1,13 @@
 """Rolls for Dado objetivo: 1o3d10 checks, opposed rolls, attacks, damage, initiative.
 
-Decisions where RULES.md is silent (see also odds.py):
+Decisions where the seed is silent (docs/rules.md#objetivo-decisions; see also odds.py):
 - The natural-1 auto-fail and the pifia look at the first throw only; after an
   explosion the target die has already counted 10.
 - A pifia (three 1s) is a dramatic failure on every roll, attribute rolls included
   (they only skip the natural-1 auto-fail, not the pifia).
 - A crítico needs a success: total ≥ 30 and not failed (and ≥ the difficulty, if any).
-- Attribute rolls never explode, even in an opposed roll (RULES: "Attribute rolls
-  neither explode nor auto-fail on 1").
+- Attribute rolls never explode, even in an opposed roll (attribute rolls neither explode
+  nor auto-fail on 1: docs/rules.md#objetivo-attribute-no-explode).
 - Opposed rolls: a side whose skill roll fails on its own (natural 1, pifia) loses to
   a side that did not; both failing is a tie; otherwise the higher total wins.
 - Initiative explodes like an opposed roll (it is a contest of order) and cannot fail.

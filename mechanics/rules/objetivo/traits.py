@@ -13,11 +13,9 @@ from mechanics.rules.objetivo.catalogue import (
     SKILL_MAX,
     SKILL_MIN,
 )
-from mechanics.rules.settings import SYSTEM_SETTINGS
+from mechanics.rules.objetivo.settings import SETTINGS
 
-DEFAULT_DEFENSE_BASE = next(
-    s.default for s in SYSTEM_SETTINGS["objetivo"] if s.key == "defense_base"
-)
+DEFAULT_DEFENSE_BASE = next(s.default for s in SETTINGS if s.key == "defense_base")
 
 
 def _check(name: str, value: int, low: int, high: int) -> None:

@@ -8,13 +8,13 @@ before the purchase):
     Mérito: Valor Actual x 2.*          Moralidad: Nivel que quieres alcanzar x 3
     Voluntad: Valor Actual x 2
 
-A new merit's first dot costs 2 (RULES.md). A merit whose allowed ratings skip values
-(Apariencia Llamativa: 2 or 4) or start above 1 (Sentido Común: 4) is paid as if it
-were bought one dot at a time through the skipped ratings: 0→1 costs 2, then each
-step k→k+1 costs k×2. So Apariencia Llamativa 0→2 costs 2 + 2 = 4 and 2→4 costs
-4 + 6 = 10; Sentido Común 0→4 costs 2 + 2 + 4 + 6 = 14. Nobody can reach a rating by
-a cheaper route than the dots it contains, and a merit with a normal 1–5 range costs
-exactly what the seed says.
+A new merit's first dot costs 2 (docs/rules.md#tinieblas-new-merit-cost). A merit
+whose allowed ratings skip values (Apariencia Llamativa: 2 or 4) or start above 1
+(Sentido Común: 4) is paid as if it were bought one dot at a time through the skipped
+ratings: 0→1 costs 2, then each step k→k+1 costs k×2. So Apariencia Llamativa 0→2
+costs 2 + 2 = 4 and 2→4 costs 4 + 6 = 10; Sentido Común 0→4 costs 2 + 2 + 4 + 6 = 14.
+Nobody can reach a rating by a cheaper route than the dots it contains, and a merit
+with a normal 1–5 range costs exactly what the seed says.
 """
 
 from __future__ import annotations

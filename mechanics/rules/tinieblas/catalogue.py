@@ -21,7 +21,8 @@ CATEGORIES: tuple[tuple[str, str], ...] = (
 )
 CATEGORY_KEYS: tuple[str, ...] = tuple(key for key, _ in CATEGORIES)
 
-# Attribute rows (RULES.md): what an attribute does, across the three categories.
+# Attribute rows: what an attribute does, across the three categories
+# (docs/rules.md#tinieblas-traits).
 ROWS: tuple[tuple[str, str], ...] = (
     ("power", "Poder"),
     ("finesse", "Precisión"),
@@ -612,9 +613,10 @@ def _merit(
 
 
 # The seed has no list of merits: it only says some can be bought only at the start of
-# play and names Recursos. RULES.md asks for the core merits, so names and dots follow
-# the core Mundo de Tinieblas rulebook (Spanish edition names), and the descriptions are
-# our own one-line summaries, not seed text. Creation-only: Ambidiestro and Gigante.
+# play and names Recursos. We ship the core merits (docs/rules.md#tinieblas-merit-catalogue):
+# names and dots follow the core Mundo de Tinieblas rulebook (Spanish edition names), and
+# the descriptions are our own one-line summaries, not seed text. Creation-only:
+# Ambidiestro and Gigante.
 MERITS: tuple[MeritDef, ...] = (
     # Mentales
     _merit(

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from mechanics.rules.dice import default_rng
 from mechanics.rules.errors import RuleError, gettext_noop
 from mechanics.rules.tinieblas import health as hp
+from mechanics.rules.tinieblas.advancement import xp_cost
 from mechanics.rules.tinieblas.odds import odds_for_pool
 from mechanics.rules.tinieblas.rolls import roll_dice
 
@@ -97,8 +98,6 @@ def health_command(argv: list[str]) -> dict:
 
 
 def xp_cost_command(argv: list[str]) -> dict:
-    from mechanics.rules.tinieblas.advancement import xp_cost
-
     parser = _parser("xp-cost")
     parser.add_argument("--trait", choices=XP_TRAITS, required=True)
     parser.add_argument("--current", type=int, required=True, help="rating before buying")

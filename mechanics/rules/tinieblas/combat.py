@@ -1,9 +1,9 @@
 """Initiative in Mundo de Tinieblas: Iniciativa (Destreza + Compostura) + 1d10.
 
-RULES.md gives Iniciativa as a derived trait; the roll adds one d10 (the usual rule of
-the game the seed adapts) with no again and no wound penalty: the penalty applies to
-dice pools, and initiative is not one. Ties: the higher Iniciativa, then a roll-off of
-1d10 (see `mechanics.rules.initiative`).
+Iniciativa is a derived trait; the roll adds one d10 (the usual rule of the game the
+seed adapts) with no again and no wound penalty: the penalty applies to dice pools, and
+initiative is not one (docs/rules.md#tinieblas-initiative-die). Ties: the higher
+Iniciativa, then a roll-off of 1d10 (see `mechanics.rules.initiative`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Marks are a string of "A" (agravado), "L" (letal), "B" (contundente), always sorted A, L,
 B from left to right; box i holds marks[i], boxes past the string are empty.
 
-Decisions where RULES.md is silent:
+Decisions where the seed is silent (docs/rules.md#tinieblas-decisions):
 - Box names are right-aligned: the seven names label the last seven boxes, so any track
   ends in Incapacitado. On a longer track the earlier boxes have no name, no penalty and
   heal like Magullado; on a shorter one (Resistencia + Tamaño < 7) the first names drop.

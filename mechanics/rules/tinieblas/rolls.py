@@ -6,7 +6,7 @@ the threshold, repeatedly. Rote rerolls once each failed die of the first throw.
 pool of 0 or less rolls one chance die: 8-10 succeed (with 10-again) and a 1 is a
 dramatic failure.
 
-Decisions where RULES.md is silent:
+Decisions where the seed is silent (docs/rules.md#tinieblas-decisions):
 - The chance die always uses 10-again (the seed says so) whatever the spec's again option,
   and rote does not apply to it.
 - Rerolled (rote) dice and dice added by an again can themselves trigger the again; dice

@@ -1,4 +1,4 @@
-"""RULES.md §3 "Acceptance examples (seed 002)", one test per example."""
+"""The worked examples of seed 002 (docs/rules.md#ndp-examples), one test per example."""
 
 from mechanics.rules.ndp.catalogue import CRAFTING_ITEMS, crafting_adversity, shield_bonus
 from mechanics.rules.ndp.equipment import (

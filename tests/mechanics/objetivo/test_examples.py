@@ -1,4 +1,4 @@
-"""RULES.md §4 acceptance examples (seed 003), one test each."""
+"""The worked examples of seed 003 (docs/rules.md#objetivo-examples), one test each."""
 
 import pytest
 

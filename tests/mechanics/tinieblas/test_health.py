@@ -22,7 +22,7 @@ def damage(track, *hits):
     return track
 
 
-# --- Acceptance examples (RULES.md, seed 000) ---------------------------------------------
+# --- Worked examples of seed 000 (docs/rules.md#tinieblas-examples) ----------------------
 
 
 def test_example_5_barman_track():
@@ -54,7 +54,7 @@ def test_example_6_bashing_to_malherido_heals_in_4_hours():
     assert hp.heal(after_three, 1).marks == ""
 
 
-# --- The track examples of RULES.md -------------------------------------------------------
+# --- The track examples (docs/rules.md#tinieblas-damage) ----------------------------------
 
 
 def test_seven_bashing_then_one_more_turns_the_leftmost_into_lethal():

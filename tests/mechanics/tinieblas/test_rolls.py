@@ -48,7 +48,7 @@ def final_pool(spec):
     return pool_breakdown(spec)[0]
 
 
-# --- Acceptance examples (RULES.md, seed 000) ---------------------------------------------
+# --- Worked examples of seed 000 (docs/rules.md#tinieblas-examples) ----------------------
 
 
 def test_example_1_sculptor_pool():

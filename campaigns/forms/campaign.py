@@ -1,0 +1,136 @@
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from campaigns.models import Campaign, Role
+from mechanics.systems.registry import all_systems, get_system, system_choices
+
+
+def house_rule_field_name(system: str, key: str) -> str:
+    return f"rule_{system}_{key}"
+
+
+# Campaign settings stored as model fields (the services take them as `options`).
+OPTION_FIELDS = (
+    "max_characters_per_player",
+    "players_see_full_sheets",
+    "xp_rubric",
+    "xp_purchases_need_approval",
+    "hitos_drama_sacrifice",
+    "owner_applies_damage",
+)
+
+
+class CampaignForm(forms.ModelForm):
+    """Name, description, system, and the house rules of every system.
+
+    All systems' house rules are rendered (grouped), so the form works without
+    JavaScript; only the chosen system's values are stored.
+    """
+
+    class Meta:
+        model = Campaign
+        fields = [
+            "name",
+            "description",
+            "system",
+            "max_characters_per_player",
+            "players_see_full_sheets",
+            *OPTION_FIELDS[2:],
+        ]
+        widgets = {"description": forms.Textarea(attrs={"rows": 4})}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["system"].choices = system_choices()
+        self.fields["name"].widget.attrs["autofocus"] = True
+        rubric = self.fields["xp_rubric"]
+        rubric.widget = forms.NullBooleanSelect()
+        # "unknown" is the stored None: the system decides (on for Mundo de Tinieblas only).
+        rubric.widget.choices = [
+            ("unknown", _("As the system says (on for Mundo de Tinieblas)")),
+            ("true", _("On: Interpretación, Ideas, Diario…")),
+            ("false", _("Off: a plain XP amount per character")),
+        ]
+        rubric.help_text = _("How the GM awards XP at the end of each scene.")
+        self.fields["hitos_drama_sacrifice"].help_text = _(
+            "Hitos only: one drama point, given up for good, raises a skill by one."
+        )
+        self.fields["owner_applies_damage"].help_text = _(
+            "Off: only GMs apply damage, healing and treatments. On: each player may also do "
+            "it on their own characters' sheets."
+        )
+        instance_rules = self.instance.rules if self.instance.pk else {}
+        for game_system in all_systems():
+            system = game_system.key
+            for setting in game_system.house_rules:
+                initial = (
+                    instance_rules.get(setting.key, setting.default)
+                    if self.instance.pk and self.instance.system == system
+                    else setting.default
+                )
+                label = gettext(setting.label)
+                if setting.is_bool:
+                    field = forms.BooleanField(label=label, required=False, initial=initial)
+                else:
+                    field = forms.IntegerField(
+                        label=label,
+                        initial=initial,
+                        min_value=setting.minimum,
+                        max_value=setting.maximum,
+                        required=False,
+                    )
+                field.system = system
+                self.fields[house_rule_field_name(system, setting.key)] = field
+
+    def options(self) -> dict:
+        """The settings the campaign services store as they are."""
+        return {field: self.cleaned_data[field] for field in OPTION_FIELDS}
+
+    def house_rule_groups(self):
+        """(system value, label, bound fields) for the template."""
+        for game_system in all_systems():
+            fields = [
+                self[house_rule_field_name(game_system.key, s.key)] for s in game_system.house_rules
+            ]
+            yield game_system.key, game_system.name, fields
+
+    def clean(self):
+        cleaned = super().clean()
+        system = cleaned.get("system")
+        if system:
+            rules = {}
+            for setting in get_system(system).house_rules:
+                value = cleaned.get(house_rule_field_name(system, setting.key))
+                if value is None:
+                    value = setting.default
+                if value != setting.default:
+                    rules[setting.key] = value
+            cleaned["house_rules"] = rules
+        return cleaned
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.PLAYER)
+    expires_in_days = forms.IntegerField(
+        label=_("Valid for (days)"), min_value=1, max_value=365, initial=7
+    )
+    max_uses = forms.IntegerField(
+        label=_("Maximum uses"),
+        min_value=1,
+        max_value=1000,
+        required=False,
+        help_text=_("Leave empty for unlimited uses."),
+    )
+
+    def expires_at(self):
+        return timezone.now() + timedelta(days=self.cleaned_data["expires_in_days"])
+
+
+class MemberRoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)

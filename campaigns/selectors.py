@@ -1,0 +1,46 @@
+"""Read queries for campaigns and their chronicle, shared by the views of every app."""
+
+from __future__ import annotations
+
+from django.db.models import Count, F, QuerySet, Subquery
+from django.db.models.functions import Coalesce, TruncDate
+from django.http import Http404
+
+from campaigns.chronicle import scene_counts
+from campaigns.models import Scene
+from campaigns.permissions import CampaignAccess
+
+
+def scene_or_404(access: CampaignAccess, scene_id: int) -> Scene:
+    scene = Scene.objects.select_related("story").filter(pk=scene_id, campaign=access.campaign)
+    found = scene.first()
+    if found is None:
+        raise Http404
+    found.campaign = access.campaign
+    return found
+
+
+def _count(queryset: QuerySet) -> Coalesce:
+    """A correlated COUNT of `queryset` (already filtered on scene=OuterRef("pk"))."""
+    counted = queryset.order_by().values("scene").annotate(n=Count("pk")).values("n")[:1]
+    return Coalesce(Subquery(counted), 0)
+
+
+def scenes_for(access: CampaignAccess) -> QuerySet[Scene]:
+    """The campaign's scenes, newest first, with the counts this viewer may see.
+
+    The counts run through the same visibility rules as the pages, so a GM-only diary
+    or a secret roll never shows up as a number either.
+    """
+    counts = {name: _count(rows) for name, rows in scene_counts(access).items()}
+    return (
+        Scene.objects.filter(campaign=access.campaign)
+        .select_related("story")
+        .annotate(when=Coalesce("date", TruncDate("created_at")), **counts)
+        .order_by(
+            F("when").desc(),
+            F("session_number").desc(nulls_last=True),
+            "-created_at",
+            "-pk",
+        )
+    )

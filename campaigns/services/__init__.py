@@ -1,0 +1,45 @@
+"""Writes to campaigns and their chronicle, through services: one transaction each.
+
+Campaigns, invitations and memberships (`campaign`); stories, scenes and GM notes
+(`chronicle`). Import them from here: `from campaigns import services`.
+"""
+
+from campaigns.services.campaign import (
+    CAMPAIGN_OPTIONS,
+    campaign_create,
+    campaign_update,
+    invitation_accept,
+    invitation_create,
+    invitation_revoke,
+    membership_change_role,
+    membership_remove,
+)
+from campaigns.services.chronicle import (
+    scene_close,
+    scene_create,
+    scene_note_delete,
+    scene_note_save,
+    scene_reopen,
+    scene_update,
+    story_create,
+    story_update,
+)
+
+__all__ = [
+    "CAMPAIGN_OPTIONS",
+    "campaign_create",
+    "campaign_update",
+    "invitation_accept",
+    "invitation_create",
+    "invitation_revoke",
+    "membership_change_role",
+    "membership_remove",
+    "scene_close",
+    "scene_create",
+    "scene_note_delete",
+    "scene_note_save",
+    "scene_reopen",
+    "scene_update",
+    "story_create",
+    "story_update",
+]

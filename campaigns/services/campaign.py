@@ -1,0 +1,149 @@
+"""Writes for campaigns, memberships and invitations: one transaction each."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from campaigns.models import Campaign, Invitation, Membership, Role
+
+# Campaign settings a form may set directly (see CampaignForm.options).
+CAMPAIGN_OPTIONS = (
+    "max_characters_per_player",
+    "players_see_full_sheets",
+    "xp_rubric",
+    "xp_purchases_need_approval",
+    "hitos_drama_sacrifice",
+    "owner_applies_damage",
+)
+
+
+def _options(options: dict | None) -> dict:
+    options = dict(options or {})
+    unknown = set(options) - set(CAMPAIGN_OPTIONS)
+    if unknown:
+        raise ValidationError(_("These settings cannot be changed here."), code="forbidden")
+    return options
+
+
+@transaction.atomic
+def campaign_create(
+    *,
+    user,
+    name: str,
+    description: str,
+    system: str,
+    house_rules: dict,
+    options: dict | None = None,
+) -> Campaign:
+    campaign = Campaign.objects.create(
+        name=name,
+        description=description,
+        system=system,
+        house_rules=house_rules,
+        created_by=user,
+        **_options(options),
+    )
+    Membership.objects.create(campaign=campaign, user=user, role=Role.GM)
+    return campaign
+
+
+@transaction.atomic
+def campaign_update(
+    *,
+    campaign: Campaign,
+    name: str,
+    description: str,
+    system: str,
+    house_rules: dict,
+    options: dict | None = None,
+) -> Campaign:
+    options = _options(options)
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if system != locked.system and locked.characters.exists():
+        raise ValidationError(
+            _("The rule system can only change while the campaign has no characters."),
+            code="system_locked",
+        )
+    locked.name = name
+    locked.description = description
+    locked.system = system
+    locked.house_rules = house_rules
+    for field, value in options.items():
+        setattr(locked, field, value)
+    locked.save()
+    return locked
+
+
+@transaction.atomic
+def invitation_create(*, campaign: Campaign, user, role: str, expires_at, max_uses: int | None):
+    return Invitation.objects.create(
+        campaign=campaign, role=role, expires_at=expires_at, max_uses=max_uses, created_by=user
+    )
+
+
+@transaction.atomic
+def invitation_revoke(*, invitation: Invitation) -> None:
+    Invitation.objects.filter(pk=invitation.pk, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
+@transaction.atomic
+def invitation_accept(*, token: str, user) -> Membership:
+    """Join the campaign through a link; a member who opens it again keeps their role."""
+    invitation = Invitation.objects.select_for_update().filter(token=token).first()
+    if invitation is None:
+        raise ValidationError(_("This invitation link does not exist."), code="missing")
+    existing = Membership.objects.filter(campaign_id=invitation.campaign_id, user=user).first()
+    if existing is not None:
+        return existing
+    messages = {
+        "revoked": _("This invitation link has been revoked."),
+        "expired": _("This invitation link has expired."),
+        "used_up": _("This invitation link has been used the maximum number of times."),
+    }
+    if invitation.status != "active":
+        raise ValidationError(messages[invitation.status], code=invitation.status)
+    Invitation.objects.filter(pk=invitation.pk).update(uses=F("uses") + 1)
+    return Membership.objects.create(
+        campaign_id=invitation.campaign_id, user=user, role=invitation.role
+    )
+
+
+def _lock_gms(campaign_id: int) -> list[int]:
+    return list(
+        Membership.objects.select_for_update()
+        .filter(campaign_id=campaign_id, role=Role.GM)
+        .values_list("pk", flat=True)
+    )
+
+
+def _ensure_not_last_gm(membership: Membership) -> None:
+    gm_ids = _lock_gms(membership.campaign_id)
+    if gm_ids == [membership.pk]:
+        raise ValidationError(
+            _("A campaign needs at least one game master: name another GM first."),
+            code="last_gm",
+        )
+
+
+@transaction.atomic
+def membership_change_role(*, membership: Membership, role: str) -> Membership:
+    if role not in Role.values:
+        raise ValidationError(_("Unknown role."), code="invalid_role")
+    if membership.role == Role.GM and role != Role.GM:
+        _ensure_not_last_gm(membership)
+    Membership.objects.filter(pk=membership.pk).update(role=role)
+    membership.role = role
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership) -> None:
+    if membership.role == Role.GM:
+        _ensure_not_last_gm(membership)
+    Membership.objects.filter(pk=membership.pk).delete()

@@ -1,0 +1,229 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from campaigns import services
+from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
+from campaigns.models import Invitation, Membership, Role
+from campaigns.permissions import campaign_access, may_create_character, require
+from campaigns.selectors import scenes_for
+
+LATEST_SCENES = 5
+
+
+@login_required
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    memberships = (
+        Membership.objects.filter(user=request.user)
+        .select_related("campaign")
+        .order_by("campaign__name", "campaign__pk")
+    )
+    return render(request, "campaigns/campaign_list.html", {"memberships": memberships})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_create(request: HttpRequest) -> HttpResponse:
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        campaign = services.campaign_create(
+            user=request.user,
+            name=form.cleaned_data["name"],
+            description=form.cleaned_data["description"],
+            system=form.cleaned_data["system"],
+            house_rules=form.cleaned_data["house_rules"],
+            options=form.options(),
+        )
+        messages.success(request, _("Campaign created. Invite your players from here."))
+        return redirect(campaign)
+    return render(request, "campaigns/campaign_form.html", {"form": form, "creating": True})
+
+
+@login_required
+def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    campaign = access.campaign
+    members = campaign.memberships.select_related("user").order_by("role", "user__username")
+    invitations = (
+        campaign.invitations.filter(revoked_at__isnull=True)[:20] if access.can_manage else []
+    )
+    # Every member sees every character's public view; the list is loaded once here
+    # so the "New character" check needs no extra query.
+    characters = list(
+        campaign.characters.select_related("owner").defer(
+            "description", "notes", "details", "health"
+        )
+    )
+    context = {
+        "access": access,
+        "campaign": campaign,
+        "members": members,
+        "invitations": invitations,
+        "invitation_form": InvitationForm(),
+        "role_choices": Role.choices,
+        # One query: the latest scenes with the counts this member may see.
+        "latest_scenes": scenes_for(access)[:LATEST_SCENES],
+        "characters": characters,
+        "may_create_character": may_create_character(
+            access,
+            access.membership.user_id,
+            owned=sum(1 for c in characters if c.owner_id == access.membership.user_id),
+        ),
+    }
+    return render(request, "campaigns/campaign_detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_edit(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    require(access.can_manage)
+    form = CampaignForm(request.POST or None, instance=access.campaign)
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = services.campaign_update(
+                campaign=access.campaign,
+                name=form.cleaned_data["name"],
+                description=form.cleaned_data["description"],
+                system=form.cleaned_data["system"],
+                house_rules=form.cleaned_data["house_rules"],
+                options=form.options(),
+            )
+        except ValidationError as error:
+            form.add_error("system", error)
+        else:
+            messages.success(request, _("Campaign saved."))
+            return redirect(campaign)
+    return render(
+        request,
+        "campaigns/campaign_form.html",
+        {"form": form, "campaign": access.campaign, "creating": False},
+    )
+
+
+@login_required
+@require_POST
+def invitation_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    require(access.can_manage)
+    form = InvitationForm(request.POST)
+    if form.is_valid():
+        services.invitation_create(
+            campaign=access.campaign,
+            user=request.user,
+            role=form.cleaned_data["role"],
+            expires_at=form.expires_at(),
+            max_uses=form.cleaned_data["max_uses"],
+        )
+        messages.success(request, _("Invitation link created."))
+    else:
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+    return redirect(reverse("campaigns:detail", args=[campaign_id]) + "#invitations")
+
+
+@login_required
+@require_POST
+def invitation_revoke(request: HttpRequest, campaign_id: int, invitation_id: int) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    require(access.can_manage)
+    invitation = get_object_or_404(Invitation, pk=invitation_id, campaign=access.campaign)
+    services.invitation_revoke(invitation=invitation)
+    messages.success(request, _("Invitation link revoked."))
+    return redirect(reverse("campaigns:detail", args=[campaign_id]) + "#invitations")
+
+
+@require_http_methods(["GET", "POST"])
+def invitation_open(request: HttpRequest, token: str) -> HttpResponse:
+    """The link a GM shares: shows the campaign and a button to join.
+
+    Joining is a POST so that link previews and prefetchers never use up an invitation.
+    Anonymous visitors are offered sign-up or log-in, and come back here.
+    """
+    invitation = Invitation.objects.select_related("campaign").filter(token=token).first()
+    state = invitation.status if invitation is not None else "missing"
+    membership = None
+    if request.user.is_authenticated:
+        if request.method == "POST":
+            try:
+                membership = services.invitation_accept(token=token, user=request.user)
+            except ValidationError as error:
+                messages.error(request, error.messages[0])
+            else:
+                request.session.pop("invitation_token", None)
+                messages.success(
+                    request,
+                    _("You joined %(campaign)s as %(role)s.")
+                    % {"campaign": membership.campaign.name, "role": membership.get_role_display()},
+                )
+                return redirect("campaigns:detail", membership.campaign_id)
+        if invitation is not None:
+            membership = Membership.objects.filter(
+                campaign_id=invitation.campaign_id, user=request.user
+            ).first()
+    elif request.method == "POST":
+        return redirect_to_login(request.get_full_path())
+    elif state == "active":
+        # Lets an invite-only site accept this visitor's sign-up.
+        request.session["invitation_token"] = token
+    status = {"active": 200, "missing": 404}.get(state, 410)
+    context = {"invitation": invitation, "state": state, "membership": membership}
+    return render(request, "campaigns/invitation.html", context, status=status)
+
+
+def _member_or_404(access, membership_id: int) -> Membership:
+    return get_object_or_404(
+        Membership.objects.select_related("user"), pk=membership_id, campaign=access.campaign
+    )
+
+
+@login_required
+@require_POST
+def member_change_role(request: HttpRequest, campaign_id: int, membership_id: int) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    require(access.can_manage)
+    membership = _member_or_404(access, membership_id)
+    form = MemberRoleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a valid role."))
+    else:
+        try:
+            services.membership_change_role(membership=membership, role=form.cleaned_data["role"])
+        except ValidationError as error:
+            messages.error(request, error.messages[0])
+        else:
+            messages.success(
+                request,
+                _("%(user)s is now %(role)s.")
+                % {"user": membership.user.username, "role": membership.get_role_display()},
+            )
+    return redirect(reverse("campaigns:detail", args=[campaign_id]) + "#members")
+
+
+@login_required
+@require_POST
+def member_remove(request: HttpRequest, campaign_id: int, membership_id: int) -> HttpResponse:
+    """A GM removes a member, or any member leaves (removes their own membership)."""
+    access = campaign_access(request.user, campaign_id)
+    membership = _member_or_404(access, membership_id)
+    leaving = membership.pk == access.membership.pk
+    require(leaving or access.can_manage)
+    try:
+        services.membership_remove(membership=membership)
+    except ValidationError as error:
+        messages.error(request, error.messages[0])
+        return redirect(reverse("campaigns:detail", args=[campaign_id]) + "#members")
+    if leaving:
+        messages.success(request, _("You left %(campaign)s.") % {"campaign": access.campaign.name})
+        return redirect("campaigns:list")
+    messages.success(request, _("%(user)s was removed.") % {"user": membership.user.username})
+    return redirect(reverse("campaigns:detail", args=[campaign_id]) + "#members")

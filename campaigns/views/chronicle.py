@@ -1,0 +1,319 @@
+"""The chronicle: the campaign timeline, stories, scenes ("Group review"), diaries and
+GM notes. Every view asks campaigns.permissions; writes go through campaigns.services."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaigns import services
+from campaigns.chronicle import scene_list_extras, scene_timeline
+from campaigns.forms.chronicle import SceneForm, SceneNoteForm, StoryForm
+from campaigns.htmx import htmx_render
+from campaigns.models import Scene, SceneNote, Story
+from campaigns.permissions import (
+    CampaignAccess,
+    campaign_access,
+    may_write_diary,
+    require,
+    visible_scene_notes,
+)
+from campaigns.selectors import scene_or_404, scenes_for
+
+SCENES_PER_PAGE = 20
+
+
+def _story_or_404(access: CampaignAccess, story_id: int) -> Story:
+    story = Story.objects.filter(pk=story_id, campaign=access.campaign).first()
+    if story is None:
+        raise Http404
+    return story
+
+
+def _scene_url(scene: Scene, anchor: str = "") -> str:
+    return scene.get_absolute_url() + (f"#{anchor}" if anchor else "")
+
+
+# Timeline
+
+
+@login_required
+@require_GET
+def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    stories = list(access.campaign.stories.all())
+    scenes = scenes_for(access)
+    story = None
+    story_param = request.GET.get("story", "")
+    if story_param:
+        story = next((s for s in stories if str(s.pk) == story_param), None)
+        if story is None:
+            raise Http404
+        scenes = scenes.filter(story=story)
+    page = Paginator(scenes.prefetch_related("participants"), SCENES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    scene_list_extras(access, request.user, list(page))
+    context = {
+        "access": access,
+        "campaign": access.campaign,
+        "stories": stories,
+        "story": story,
+        "page": page,
+    }
+    return htmx_render(request, "campaigns/timeline.html", "scene-list", context)
+
+
+# Stories
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def story_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    require(access.can_run_scenes)
+    form = StoryForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        story = services.story_create(campaign=access.campaign, **form.cleaned_data)
+        messages.success(request, _("Story created."))
+        return redirect(reverse("campaigns:timeline", args=[campaign_id]) + f"?story={story.pk}")
+    return render(
+        request,
+        "campaigns/story_form.html",
+        {"access": access, "campaign": access.campaign, "form": form},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def story_edit(request: HttpRequest, campaign_id: int, story_id: int) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    story = _story_or_404(access, story_id)
+    require(access.can_run_scenes)
+    form = StoryForm(request.POST or None, instance=story)
+    if request.method == "POST" and form.is_valid():
+        services.story_update(story=story, **form.cleaned_data)
+        messages.success(request, _("Story saved."))
+        return redirect(reverse("campaigns:timeline", args=[campaign_id]) + f"?story={story.pk}")
+    return render(
+        request,
+        "campaigns/story_form.html",
+        {"access": access, "campaign": access.campaign, "form": form, "story": story},
+    )
+
+
+# Scenes
+
+
+def _scene_fields(form: SceneForm) -> dict:
+    data = form.cleaned_data
+    return {
+        "title": data["title"],
+        "story": data["story"],
+        "date": data["date"],
+        "session_number": data["session_number"],
+        "place": data["place"],
+        "summary": data["summary"],
+        "participants": data["participants"],
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def scene_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    require(access.can_run_scenes)
+    initial = {}
+    story = request.GET.get("story", "")
+    if story.isdigit():
+        initial["story"] = story
+    form = SceneForm(request.POST or None, campaign=access.campaign, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            scene = services.scene_create(campaign=access.campaign, **_scene_fields(form))
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Scene created."))
+            return redirect(scene)
+    return render(
+        request,
+        "campaigns/scene_form.html",
+        {"access": access, "campaign": access.campaign, "form": form},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def scene_edit(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    scene = scene_or_404(access, scene_id)
+    require(access.can_run_scenes)
+    form = SceneForm(request.POST or None, instance=scene, campaign=access.campaign)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.scene_update(scene=scene, **_scene_fields(form))
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Scene saved."))
+            return redirect(scene)
+    return render(
+        request,
+        "campaigns/scene_form.html",
+        {"access": access, "campaign": access.campaign, "form": form, "scene": scene},
+    )
+
+
+def _scene_context(request: HttpRequest, access: CampaignAccess, scene: Scene, **extra) -> dict:
+    participants = list(scene.participants.select_related("owner").order_by("is_npc", "name"))
+    items = scene_timeline(access, scene)
+    own_entries = {
+        item.obj.character_id: item.obj
+        for item in items
+        if item.kind == "diary" and item.obj.author_id == request.user.pk
+    }
+    my_diaries = [
+        (character, own_entries.get(character.pk))
+        for character in participants
+        if may_write_diary(access, character)
+    ]
+    notes = (
+        list(visible_scene_notes(access, scene.gm_notes.select_related("author")))
+        if access.is_gm
+        else []
+    )
+    context = {
+        "access": access,
+        "campaign": access.campaign,
+        "scene": scene,
+        "participants": participants,
+        "timeline": items,
+        "my_diaries": my_diaries,
+        "notes": notes,
+        "note_form": SceneNoteForm(),
+    }
+    context.update(extra)
+    return context
+
+
+@login_required
+@require_GET
+def scene_detail(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    scene = scene_or_404(access, scene_id)
+    context = _scene_context(request, access, scene)
+    return htmx_render(request, "campaigns/scene.html", "scene-timeline", context)
+
+
+def _scene_status_change(request: HttpRequest, campaign_id: int, scene_id: int, close: bool):
+    access = campaign_access(request.user, campaign_id)
+    scene = scene_or_404(access, scene_id)
+    require(access.can_run_scenes)
+    if close:
+        changed = services.scene_close(scene=scene)
+        message = _("Scene closed.")
+    else:
+        changed = services.scene_reopen(scene=scene)
+        message = _("Scene reopened.")
+    scene.status, scene.closed_at = changed.status, changed.closed_at
+    if request.htmx:
+        response = render(
+            request,
+            "campaigns/scene.html#scene-header",
+            {
+                "access": access,
+                "campaign": access.campaign,
+                "scene": scene,
+                "status_message": message,
+            },
+        )
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+    messages.success(request, message)
+    return redirect(scene)
+
+
+@login_required
+@require_POST
+def scene_close(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
+    return _scene_status_change(request, campaign_id, scene_id, close=True)
+
+
+@login_required
+@require_POST
+def scene_reopen(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
+    return _scene_status_change(request, campaign_id, scene_id, close=False)
+
+
+# GM notes
+
+
+def _note_or_404(access: CampaignAccess, scene: Scene, note_id: int) -> SceneNote:
+    note = visible_scene_notes(access, SceneNote.objects.filter(pk=note_id, scene=scene)).first()
+    if note is None:
+        raise Http404
+    return note
+
+
+@login_required
+@require_POST
+def scene_note_create(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    scene = scene_or_404(access, scene_id)
+    require(access.can_run_scenes)
+    form = SceneNoteForm(request.POST)
+    if form.is_valid():
+        services.scene_note_save(scene=scene, author=request.user, body=form.cleaned_data["body"])
+        if not request.htmx:
+            messages.success(request, _("Note saved."))
+            return redirect(_scene_url(scene, "gm-notes"))
+        form = SceneNoteForm()
+    # An invalid note re-renders the page with the text kept and the error shown.
+    context = _scene_context(request, access, scene, note_form=form)
+    return htmx_render(request, "campaigns/scene.html", "gm-notes", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def scene_note_edit(
+    request: HttpRequest, campaign_id: int, scene_id: int, note_id: int
+) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    scene = scene_or_404(access, scene_id)
+    require(access.can_run_scenes)
+    note = _note_or_404(access, scene, note_id)
+    form = SceneNoteForm(request.POST or None, initial={"body": note.body})
+    if request.method == "POST" and form.is_valid():
+        services.scene_note_save(
+            scene=scene, author=request.user, body=form.cleaned_data["body"], note=note
+        )
+        messages.success(request, _("Note saved."))
+        return redirect(_scene_url(scene, "gm-notes"))
+    return render(
+        request,
+        "campaigns/note_form.html",
+        {"access": access, "campaign": access.campaign, "scene": scene, "note": note, "form": form},
+    )
+
+
+@login_required
+@require_POST
+def scene_note_delete(
+    request: HttpRequest, campaign_id: int, scene_id: int, note_id: int
+) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    scene = scene_or_404(access, scene_id)
+    require(access.can_run_scenes)
+    note = _note_or_404(access, scene, note_id)
+    services.scene_note_delete(note=note)
+    messages.success(request, _("Note deleted."))
+    return redirect(_scene_url(scene, "gm-notes"))

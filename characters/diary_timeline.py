@@ -1,0 +1,53 @@
+"""Published diaries join the scene timeline (campaigns.chronicle)."""
+
+from __future__ import annotations
+
+from django.db.models import OuterRef
+
+from campaigns.chronicle import (
+    TimelineItem,
+    register_scene_count,
+    register_scene_list_extra,
+    register_timeline_source,
+)
+from campaigns.models import Scene
+from campaigns.permissions import CampaignAccess, may_write_diary, visible_diaries
+from characters.models import DiaryEntry
+
+
+@register_timeline_source
+def diary_source(access: CampaignAccess, scene: Scene) -> list[TimelineItem]:
+    entries = visible_diaries(
+        access, DiaryEntry.objects.filter(scene=scene).select_related("character", "author")
+    )
+    return [
+        TimelineItem(
+            at=entry.published_at or entry.updated_at,
+            kind="diary",
+            template="campaigns/timeline/diary.html",
+            obj=entry,
+        )
+        for entry in entries
+    ]
+
+
+@register_scene_count("diary_count")
+def diary_count(access: CampaignAccess):
+    return visible_diaries(access, DiaryEntry.objects.filter(scene=OuterRef("pk")))
+
+
+@register_scene_list_extra
+def own_diaries(access: CampaignAccess, user, scenes: list[Scene]) -> None:
+    """Each scene's `my_diaries`: the viewer's characters in it, with their entry if any."""
+    own = {
+        (entry.scene_id, entry.character_id): entry
+        for entry in DiaryEntry.objects.filter(
+            author=user, scene__in=[scene.pk for scene in scenes]
+        ).only("pk", "scene_id", "character_id", "status")
+    }
+    for scene in scenes:
+        scene.my_diaries = [
+            (character, own.get((scene.pk, character.pk)))
+            for character in scene.participants.all()
+            if may_write_diary(access, character)
+        ]

@@ -1,0 +1,597 @@
+"""XP pages: the per-scene award panel, a character's ledger and purchases, the campaign log.
+
+All under the character URLs (characters:xp…, characters:scene_xp, characters:xp_log; the
+old campaigns:scene_xp and campaigns:xp_log addresses redirect here). Every view asks
+campaigns.permissions; every write goes through characters.services.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Q, Sum
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaigns.models import Scene
+from campaigns.permissions import (
+    CampaignAccess,
+    CharacterAccess,
+    campaign_access,
+    character_access,
+    require,
+    visible_rolls,
+)
+from characters import advancement, services
+from characters.forms.xp import (
+    DIARY_PREMARK,
+    DecisionForm,
+    PurchaseForm,
+    SceneAwardForm,
+    XpAdjustForm,
+    XpLogFilterForm,
+)
+from characters.models import Character, DiaryEntry, WillpowerGrant, XpEntry, XpPurchase
+from characters.xp_chart import NARROW, WIDE, build_chart
+from mechanics.models import Roll
+from mechanics.rules.tinieblas.advancement import SceneAward, award_total
+from mechanics.rules.tinieblas.catalogue import XP_OTHERS
+from mechanics.systems.registry import get_system
+
+ENTRIES_PER_PAGE = 25
+LOG_ENTRIES_PER_PAGE = 50
+PDP_ROLLS_SHOWN = 50
+DEFAULT_LEVEL = 2  # Interpretación and Ideas start at "Normal", the seed's usual level
+UNIVERSE_CAPTION = next(other.caption for other in XP_OTHERS if other.key == "universo")
+RUBRIC_KEYS = tuple(f.name for f in dataclasses.fields(SceneAward))
+
+
+def _render(request: HttpRequest, template: str, partial: str, context: dict) -> HttpResponse:
+    """The partial for htmx, the full page otherwise; caches keep the two apart."""
+    response = render(request, f"{template}#{partial}" if request.htmx else template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _charts(series: dict, measure: str) -> tuple:
+    """The same chart drawn for phones and for wider screens (the page shows one)."""
+    return tuple(build_chart(series, measure=measure, width=width) for width in (NARROW, WIDE))
+
+
+def _sees_sheet(access: CampaignAccess, character: Character) -> bool:
+    """CharacterAccess.can_view_full without a query per character."""
+    return CharacterAccess(access=access, character=character).can_view_full
+
+
+# The award panel ---------------------------------------------------------------------------
+
+
+@dataclass
+class AwardRow:
+    character: Character
+    form: SceneAwardForm
+    given: dict | None
+    has_diary: bool
+    granted: WillpowerGrant | None
+    willpower: tuple[int, int | None] | None
+    total: int | None = None
+
+
+def _diarists(scene: Scene) -> set[int]:
+    """Characters with a published diary entry for the scene (GMs read them all)."""
+    return set(
+        DiaryEntry.objects.filter(scene=scene, status=DiaryEntry.Status.PUBLISHED).values_list(
+            "character_id", flat=True
+        )
+    )
+
+
+def _initial(character: Character, given: dict | None, rubric: bool, has_diary: bool) -> dict:
+    """What the panel shows before the GM touches it: what was given, or the defaults."""
+    initial = {
+        "include": not character.is_npc,
+        "interpretacion": DEFAULT_LEVEL,
+        "ideas": DEFAULT_LEVEL,
+        "diario": DIARY_PREMARK if has_diary else 0,
+        "constancia": False,
+        "sobornos": 0,
+        "amount": 0,
+    }
+    if given is not None:
+        initial["include"] = given["total"] > 0
+        initial["amount"] = given["total"]
+        stored = given["breakdown"].get("rubric")
+        if rubric and stored:
+            initial.update({key: stored.get(key, initial[key]) for key in RUBRIC_KEYS})
+            initial["constancia"] = bool(stored.get("constancia"))
+    return initial
+
+
+def _row_total(form: SceneAwardForm) -> int | None:
+    """The engine's total for a row as the form stands; None while it is invalid."""
+    if form.is_bound:
+        if not form.is_valid():
+            return None
+        value = form.award()
+    elif not form.initial.get("include"):
+        value = 0
+    elif form.rubric:
+        value = SceneAward(
+            **{key: int(form.initial[key]) for key in RUBRIC_KEYS},
+        )
+    else:
+        value = form.initial["amount"]
+    return award_total(value) if isinstance(value, SceneAward) else value
+
+
+def _award_rows(access: CampaignAccess, scene: Scene, data=None) -> list[AwardRow]:
+    campaign = access.campaign
+    characters = (
+        Character.objects.filter(Q(scenes=scene) | Q(xp_entries__scene=scene))
+        .filter(campaign=campaign)
+        .select_related("owner")
+        .prefetch_related("resources")
+        .distinct()
+        .order_by("name", "pk")
+    )
+    given = services.scene_award_totals(scene)
+    diarists = _diarists(scene)
+    grants = {grant.character_id: grant for grant in WillpowerGrant.objects.filter(scene=scene)}
+    rubric = campaign.uses_xp_rubric
+    willpower = campaign.system == "tinieblas"
+    rows = []
+    for character in characters:
+        previous = given.get(character.pk)
+        has_diary = character.pk in diarists
+        form = SceneAwardForm(
+            data,
+            prefix=f"c{character.pk}",
+            character=character,
+            rubric=rubric,
+            willpower=willpower,
+            granted=character.pk in grants,
+            initial={
+                **_initial(character, previous, rubric, has_diary),
+                "willpower": character.pk in grants,
+            },
+        )
+        pool = next((r for r in character.resources.all() if r.key == "willpower"), None)
+        row = AwardRow(
+            character=character,
+            form=form,
+            given=previous,
+            has_diary=has_diary,
+            granted=grants.get(character.pk),
+            willpower=(pool.current, pool.maximum) if pool else None,
+        )
+        row.total = _row_total(form)
+        rows.append(row)
+    return rows
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def scene_xp(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
+    """The GM's award panel for one scene: rubric per character, live totals, one submit."""
+    access = campaign_access(request.user, campaign_id)
+    require(access.can_award_xp)
+    scene = get_object_or_404(Scene, pk=scene_id, campaign=access.campaign)
+    scene.campaign = access.campaign
+    data = request.POST if request.method == "POST" else None
+    rows = _award_rows(access, scene, data)
+    if request.method == "POST" and request.POST.get("action") == "award":
+        if all(row.form.is_valid() for row in rows):
+            willpower = {row.character.pk for row in rows if row.form.wants_willpower()}
+            try:
+                entries = services.scene_award_xp(
+                    scene=scene,
+                    user=request.user,
+                    awards={row.character.pk: row.form.award() for row in rows},
+                    willpower=willpower,
+                )
+            except ValidationError as error:
+                messages.error(request, " ".join(error.messages))
+            else:
+                if entries:
+                    messages.success(
+                        request,
+                        ngettext(
+                            "XP recorded for %(count)d character.",
+                            "XP recorded for %(count)d characters.",
+                            len(entries),
+                        )
+                        % {"count": len(entries)},
+                    )
+                elif not willpower:
+                    messages.info(request, _("Nothing changed in the XP of this scene."))
+                if willpower:
+                    messages.success(request, _("Fuerza de Voluntad granted."))
+                return redirect("characters:scene_xp", campaign_id, scene.pk)
+        else:
+            messages.error(request, _("Check the marked rows."))
+    context = {
+        "access": access,
+        "campaign": access.campaign,
+        "scene": scene,
+        "scene_url": scene.get_absolute_url(),
+        "rows": rows,
+        "grand_total": (None if any(r.total is None for r in rows) else sum(r.total for r in rows)),
+        "rubric": access.campaign.uses_xp_rubric,
+        "universe_caption": UNIVERSE_CAPTION,
+        "awarded_before": any(row.given for row in rows),
+    }
+    return _render(request, "characters/xp_award.html", "totals", context)
+
+
+# A character's ledger and purchases --------------------------------------------------------
+
+
+@dataclass
+class LedgerLine:
+    entry: XpEntry
+    lines: list = field(default_factory=list)
+    hidden: bool = False
+
+
+def _ledger_lines(entries, show_spends: bool) -> list[LedgerLine]:
+    return [
+        LedgerLine(
+            entry=entry,
+            lines=advancement.rubric_lines(entry.breakdown.get("rubric")),
+            hidden=entry.kind == XpEntry.Kind.SPEND and not show_spends,
+        )
+        for entry in entries
+    ]
+
+
+def _purchase_spec(request: HttpRequest, character: Character):
+    """The form and the purchase a GET (price) or POST (buy) names (None if it names none)."""
+    form = PurchaseForm(request.POST if request.method == "POST" else request.GET)
+    if not form.is_valid():
+        return form, None
+    return form, form.spec(lambda key: advancement.trait_kind(character, key))
+
+
+def _xp_url(character: Character) -> str:
+    return reverse("characters:xp", args=[character.campaign_id, character.pk])
+
+
+@login_required
+@require_GET
+def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
+    """A character's XP: balance, ledger, chart, purchases (and the price of one)."""
+    char_access = character_access(request.user, campaign_id, character_id)
+    access = char_access.access
+    character = char_access.character
+    full = char_access.can_view_full
+    entries = (
+        XpEntry.objects.filter(character=character)
+        .select_related("scene", "created_by")
+        .order_by("-created_at", "-pk")
+    )
+    page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
+    context = {
+        "access": access,
+        "char_access": char_access,
+        "campaign": access.campaign,
+        "character": character,
+        "page": page,
+        "ledger": _ledger_lines(page.object_list, full),
+        "charts": _charts(
+            {
+                character: list(
+                    XpEntry.objects.filter(character=character).order_by("created_at", "pk")
+                )
+            },
+            "balance",
+        ),
+        "purchases": [],
+        "pdp_rolls": None,
+        "quote": None,
+        "quote_error": "",
+        "xp_url": _xp_url(character),
+    }
+    if full:
+        context["purchases"] = list(
+            XpPurchase.objects.filter(character=character).select_related(
+                "requested_by", "decided_by"
+            )[:20]
+        )
+    if char_access.can_spend_xp:
+        context.update(_purchase_context(request, character))
+    if access.can_award_xp:
+        context["adjust_form"] = XpAdjustForm()
+    if full and access.campaign.system == "ndp":
+        context["pdp_rolls"] = _pdp_rolls(access, character)
+    return _render(request, "characters/xp_ledger.html", "quote", context)
+
+
+def _purchase_context(request: HttpRequest, character: Character) -> dict:
+    traits = list(character.traits.all())
+    ratings = {trait.key: trait.rating for trait in traits}
+    context: dict = {"needs_approval": character.campaign.xp_purchases_need_approval}
+    if advancement.may_buy_with_xp(character):
+        names = {
+            spec.key: spec.name
+            for spec in get_system(character.campaign.system).trait_specs(character.campaign)
+        }
+        merits = list(character.merits.all())
+        specialties = list(character.specialties.all())
+        context.update(
+            {
+                "trait_options": advancement.trait_options(character, ratings),
+                "merit_options": advancement.merit_options(merits),
+                "specialty_skills": [
+                    (trait.key, names.get(trait.key, trait.key), trait.rating)
+                    for trait in traits
+                    if trait.kind == "skill" and trait.rating >= 1
+                ],
+            }
+        )
+    elif advancement.may_sacrifice_drama(character):
+        merits = specialties = None
+        context["drama_options"] = advancement.drama_options(character, traits)
+        context["drama_pool"] = next(
+            (r.current for r in character.resources.all() if r.key == "drama_points"), 0
+        )
+    else:
+        return {}
+    if request.GET.get("kind"):
+        _form, spec = _purchase_spec(request, character)
+        if spec is None:
+            context["quote_error"] = _("Choose what to buy.")
+        else:
+            try:
+                context["quote"] = advancement.quote(
+                    character, spec, ratings=ratings, merits=merits, specialties=specialties
+                )
+                context["quote_balance_after"] = character.xp_balance - context["quote"].cost
+            except ValidationError as error:
+                context["quote_error"] = " ".join(error.messages)
+    return context
+
+
+def _pdp_rolls(access: CampaignAccess, character: Character) -> list[Roll]:
+    """3d6 + NdP: the rolls that gained PdP (the engine's effects), newest first."""
+    rolls = visible_rolls(
+        access, Roll.objects.filter(character=character).select_related("scene")
+    ).exclude(record__effects__pdp_gained={})
+    names = {spec.key: spec.name for spec in get_system("ndp").trait_specs(character.campaign)}
+    shown = list(rolls.order_by("-created_at", "-pk")[:PDP_ROLLS_SHOWN])
+    for roll in shown:
+        gained = roll.record.get("effects", {}).get("pdp_gained") or {}
+        roll.pdp = [(names.get(key, key), amount) for key, amount in gained.items()]
+    return shown
+
+
+@login_required
+@require_POST
+def xp_buy(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
+    """Buy (or ask the GM for) one purchase at the price the player saw."""
+    char_access = character_access(request.user, campaign_id, character_id)
+    require(char_access.can_spend_xp)
+    character = char_access.character
+    form, spec = _purchase_spec(request, character)
+    back = _xp_url(character)
+    if spec is None:
+        messages.error(request, _("Choose what to buy."))
+        return redirect(back)
+    apply_now = char_access.access.is_gm or not character.campaign.xp_purchases_need_approval
+    try:
+        purchase = services.xp_purchase_request(
+            character=character,
+            user=request.user,
+            purchase=spec,
+            apply_now=apply_now,
+            expected_cost=form.cleaned_data.get("expected_cost"),
+        )
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        # Back to the price with what the player chose, so nothing is lost.
+        query = {k: v for k, v in request.POST.items() if k in PurchaseForm.base_fields}
+        query.pop("expected_cost", None)
+        return redirect(f"{back}?{urlencode(query)}#purchase")
+    label = advancement.Quote(
+        purchase.kind, purchase.key, purchase.name, purchase.current, purchase.target, purchase.cost
+    ).label
+    if purchase.status == XpPurchase.Status.APPLIED:
+        messages.success(
+            request, _("Bought: %(what)s for %(cost)s.") % {"what": label, "cost": _cost(purchase)}
+        )
+    else:
+        messages.success(
+            request,
+            _("Asked for %(what)s (%(cost)s); it waits for the GM's approval.")
+            % {"what": label, "cost": _cost(purchase)},
+        )
+    return redirect(back)
+
+
+def _cost(purchase: XpPurchase) -> str:
+    if purchase.uses_drama_points:
+        return ngettext("%(n)d drama point", "%(n)d drama points", purchase.cost) % {
+            "n": purchase.cost
+        }
+    return _("%(n)d XP") % {"n": purchase.cost}
+
+
+@login_required
+@require_POST
+def xp_purchase_decide(
+    request: HttpRequest, campaign_id: int, character_id: int, purchase_id: int
+) -> HttpResponse:
+    """A GM approves or rejects a pending purchase; its player (or a GM) may cancel it."""
+    char_access = character_access(request.user, campaign_id, character_id)
+    purchase = get_object_or_404(XpPurchase, pk=purchase_id, character=char_access.character)
+    purchase.character = char_access.character
+    form = DecisionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose approve, reject or cancel."))
+        return redirect(_xp_url(char_access.character))
+    action = form.cleaned_data["action"]
+    if action == "cancel":
+        require(char_access.can_spend_xp)
+    else:
+        require(char_access.access.can_award_xp)
+    try:
+        if action == "approve":
+            services.xp_purchase_approve(purchase=purchase, user=request.user)
+            messages.success(request, _("Purchase approved and applied."))
+        elif action == "reject":
+            services.xp_purchase_reject(
+                purchase=purchase, user=request.user, note=form.cleaned_data["note"]
+            )
+            messages.success(request, _("Purchase rejected."))
+        else:
+            services.xp_purchase_cancel(purchase=purchase, user=request.user)
+            messages.success(request, _("Purchase cancelled."))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    if form.cleaned_data.get("back") == "log":
+        return redirect("characters:xp_log", campaign_id)
+    return redirect(_xp_url(char_access.character))
+
+
+@login_required
+@require_POST
+def xp_adjust(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
+    """A GM gives XP outside a scene (starting XP, a bonus) or takes some back."""
+    char_access = character_access(request.user, campaign_id, character_id)
+    require(char_access.access.can_award_xp)
+    form = XpAdjustForm(request.POST)
+    if form.is_valid():
+        try:
+            services.xp_adjust(
+                character=char_access.character,
+                user=request.user,
+                amount=form.cleaned_data["amount"],
+                reason=form.cleaned_data["reason"],
+            )
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, _("XP balance updated."))
+    else:
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+    return redirect(_xp_url(char_access.character))
+
+
+# The campaign's XP log ------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Every XP entry of the campaign, with filters, totals and the chart over time."""
+    access = campaign_access(request.user, campaign_id)
+    campaign = access.campaign
+    characters = list(campaign.characters.select_related("owner").order_by("name", "pk"))
+    for character in characters:
+        character.campaign = campaign
+    scenes = list(campaign.scenes.order_by("-created_at", "-pk").only("pk", "title"))
+    filter_form = XpLogFilterForm(request.GET or None, characters=characters, scenes=scenes)
+    filters = filter_form.filters() if request.GET else {}
+    entries = XpEntry.objects.filter(character__campaign=campaign)
+    if "character" in filters:
+        entries = entries.filter(character_id=filters["character"])
+    if "scene" in filters:
+        entries = entries.filter(scene_id=filters["scene"])
+    if "kind" in filters:
+        entries = entries.filter(kind=filters["kind"])
+    page = Paginator(
+        entries.select_related("character", "scene", "created_by").order_by("-created_at", "-pk"),
+        LOG_ENTRIES_PER_PAGE,
+    ).get_page(request.GET.get("page"))
+    by_id = {character.pk: character for character in characters}
+    visible = {c.pk for c in characters if _sees_sheet(access, c)}
+    ledger = []
+    for entry in page.object_list:
+        entry.character = by_id.get(entry.character_id, entry.character)
+        ledger.extend(_ledger_lines([entry], entry.character_id in visible))
+    earned = Q(kind__in=[XpEntry.Kind.AWARD, XpEntry.Kind.CORRECTION])
+    per_character = {
+        row["character_id"]: row
+        for row in entries.order_by()
+        .values("character_id")
+        .annotate(
+            earned=Sum("amount", filter=earned, default=0),
+            spent=Sum("amount", filter=Q(kind=XpEntry.Kind.SPEND), default=0),
+        )
+    }
+    scene_titles = {scene.pk: scene.title for scene in scenes}
+    per_scene = [
+        {"scene_id": row["scene_id"], "title": scene_titles.get(row["scene_id"], ""), **row}
+        for row in entries.filter(earned, scene__isnull=False)
+        .order_by()
+        .values("scene_id")
+        .annotate(total=Sum("amount"))
+    ]
+    order = {scene.pk: index for index, scene in enumerate(scenes)}
+    per_scene.sort(key=lambda row: order.get(row["scene_id"], len(order)))
+    charted = [by_id[filters["character"]]] if filters.get("character") in by_id else characters
+    series: dict = {character: [] for character in charted}
+    chart_entries = XpEntry.objects.filter(character__in=[c.pk for c in charted]).only(
+        "character_id", "kind", "amount", "balance_after", "created_at"
+    )
+    for entry in chart_entries.order_by("created_at", "pk"):
+        series[by_id[entry.character_id]].append(entry)
+    pending = []
+    if access.can_award_xp:
+        pending = list(
+            XpPurchase.objects.filter(
+                character__campaign=campaign, status=XpPurchase.Status.PENDING
+            ).select_related("character", "requested_by")
+        )
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "access": access,
+        "campaign": campaign,
+        "filter_form": filter_form,
+        "page": page,
+        "ledger": ledger,
+        "query": query.urlencode(),
+        "character_totals": [
+            {
+                "character": character,
+                "earned": per_character.get(character.pk, {}).get("earned", 0),
+                "spent": -per_character.get(character.pk, {}).get("spent", 0),
+                "balance": character.xp_balance,
+            }
+            for character in characters
+            if character.pk in per_character
+        ],
+        "scene_totals": per_scene,
+        "charts": _charts(series, filters.get("measure", "balance")),
+        "pending": pending,
+    }
+    return render(request, "characters/xp_log.html", context)
+
+
+urlpatterns = [
+    path("xp/", xp_log, name="xp_log"),
+    path("xp/scenes/<int:scene_id>/", scene_xp, name="scene_xp"),
+    path("<int:character_id>/xp/", character_xp, name="xp"),
+    path("<int:character_id>/xp/buy/", xp_buy, name="xp_buy"),
+    path("<int:character_id>/xp/adjust/", xp_adjust, name="xp_adjust"),
+    path(
+        "<int:character_id>/xp/purchases/<int:purchase_id>/",
+        xp_purchase_decide,
+        name="xp_purchase_decide",
+    ),
+]
+
+# Included from campaigns/urls.py (namespace "campaigns").

@@ -1,0 +1,243 @@
+"""What the health section of a sheet shows: the state, the latest health events, and the
+forms each user may use (damage, time, treatments), in a fixed number of queries.
+
+Used by the sheet page (`characters.views.sheet.sheet_context`) and by the health views
+(`characters.views.health`), which render pieces of `characters/health.html`.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from campaigns.permissions import CharacterAccess
+from characters.models import Item
+from characters.sheet_panels import register_sheet_panel
+from mechanics.forms.health import (
+    TIME_PRESETS,
+    AuxiliarForm,
+    DamageForm,
+    DrugForm,
+    FirstAidForm,
+    SupervisionForm,
+    TimeForm,
+)
+from mechanics.models import HealthEvent
+from mechanics.rules.errors import RuleError
+from mechanics.rules.ndp import catalogue as ndp_catalogue
+from mechanics.systems.base import HealthView, hours_in_words
+from mechanics.systems.registry import get_system
+
+# The sheet lists this many events; the health history page has them all.
+LATEST_EVENTS = 10
+# htmx listens for this event (HX-Trigger) to refresh a character's roll panel.
+HEALTH_EVENT = "cronica:health"
+# Treatments each system offers, by the name of their form in the context.
+TREATMENT_FORMS = {
+    "tinieblas": {"first_aid_form": FirstAidForm},
+    "hitos": {"supervision_form": SupervisionForm, "drug_form": DrugForm},
+    "ndp": {"auxiliar_form": AuxiliarForm},
+}
+
+
+@dataclass(frozen=True)
+class EventRow:
+    event: HealthEvent
+    state_after: str
+    undone: bool
+    is_undo_target: bool = False
+
+    @property
+    def kind_label(self) -> str:
+        return self.event.get_kind_display()
+
+    @property
+    def summary(self) -> str:
+        """The stored summary; time passing reads better in days and weeks than hours."""
+        hours = self.event.inputs.get("hours")
+        if self.event.kind == HealthEvent.Kind.TIME and isinstance(hours, int):
+            return hours_in_words(hours) or self.event.summary
+        return self.event.summary
+
+
+def health_version(character, latest_event_id: int | None) -> str:
+    """What a poll compares: the newest event and the stored health itself (so a change
+    made without an event, an import or an admin edit, shows too)."""
+    digest = zlib.crc32(json.dumps(character.health, sort_keys=True).encode())
+    return f"{latest_event_id or 0}-{digest:08x}"
+
+
+def latest_event_id(character) -> int | None:
+    return HealthEvent.objects.filter(character=character).aggregate(latest=Max("pk"))["latest"]
+
+
+def state_label(shown: HealthView, system_key: str) -> str:
+    """The state's name; without one, whether the character has any wound at all (a
+    3d6 + NdP wound without a state, a mark in a nameless box of a long track)."""
+    if shown.state:
+        return shown.state
+    wounded = any(mark for mark, _name in shown.boxes) or (system_key == "ndp" and shown.lines)
+    return _("Wounded") if wounded else _("Unhurt")
+
+
+def _state_text(shown: HealthView, system_key: str) -> str:
+    """One line: the state and what it costs ("Herido · −2", "muerto")."""
+    if shown.dead:
+        return _("dead")
+    state = state_label(shown, system_key)
+    extra = []
+    if shown.unconscious:
+        extra.append(_("unconscious"))
+    if shown.penalty and system_key != "objetivo":
+        extra.append(str(shown.penalty).replace("-", "−"))
+    return " · ".join([state, *extra])
+
+
+def events_of(character):
+    """A character's health events, newest first, with what their rows show."""
+    return character.health_events.select_related(
+        "created_by", "undone_by", "scene", "roll__user", "roll__character", "roll__scene"
+    ).order_by("-created_at", "-pk")
+
+
+def event_rows(
+    access: CharacterAccess, events, ratings: Mapping[str, int], *, undo_target: int | None = None
+) -> list[EventRow]:
+    """Each event with the state it left, and for GMs the one their Undo takes back:
+    `undo_target`, or else the newest listed event still in force."""
+    character = access.character
+    system = get_system(character.campaign.system)
+    rules = character.campaign.rules
+    rows = []
+    target_found = False
+    for event in events:
+        undone = hasattr(event, "undone_by")
+        try:
+            shown = system.health_view(event.health_after, ratings, character.details, rules)
+            after = _state_text(shown, system.key)
+        except (RuleError, KeyError, TypeError, ValueError):
+            after = ""
+        if undo_target is not None:
+            is_target = event.pk == undo_target
+        else:
+            in_force = event.kind != HealthEvent.Kind.UNDO and not undone
+            is_target = in_force and not target_found
+            target_found = target_found or is_target
+        is_target = is_target and access.can_manage_health
+        rows.append(
+            EventRow(event=event, state_after=after, undone=undone, is_undo_target=is_target)
+        )
+    return rows
+
+
+def undo_target_id(character) -> int | None:
+    """The event the GM's Undo takes back: the newest one still in force."""
+    return (
+        HealthEvent.objects.filter(character=character, undone_by__isnull=True)
+        .exclude(kind=HealthEvent.Kind.UNDO)
+        .order_by("-created_at", "-pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def _armour_hint(character) -> str:
+    """The armour worn on each part (3d6 + NdP), for the damage form's RD."""
+    worn = []
+    names = {part.key: part.name for part in ndp_catalogue.BODY_PARTS}
+    for item in character.items.all():
+        if item.kind != Item.Kind.ARMOUR or item.data.get("part") not in names:
+            continue
+        text = f"{names[item.data['part']]}: {item.name} RD {item.data.get('rd', 0)}"
+        if item.data.get("integrity") is not None:
+            text += " · " + _("integrity %(value)s") % {"value": item.data["integrity"]}
+        worn.append(text)
+    return _("Worn: %(armour)s.") % {"armour": "; ".join(worn)} if worn else ""
+
+
+def health_forms(access: CharacterAccess, **bound: Any) -> dict[str, Any]:
+    """Empty forms for what this user may do (a bound form in `bound` replaces its own)."""
+    character, campaign = access.character, access.character.campaign
+    system = get_system(campaign.system)
+    forms: dict[str, Any] = {}
+    if access.can_apply_damage and "damage_form" not in bound:
+        hint = _armour_hint(character) if system.key == "ndp" else ""
+        forms["damage_form"] = DamageForm(system=system, armour_hint=hint)
+    if access.can_heal:
+        for name, form_class in TREATMENT_FORMS.get(system.key, {}).items():
+            if name in bound:
+                continue
+            if form_class is DrugForm:
+                forms[name] = form_class()
+            else:
+                forms[name] = form_class(campaign=campaign)
+    if access.can_manage_health and "time_form" not in bound:
+        forms["time_form"] = TimeForm()
+    return {**forms, **bound}
+
+
+def health_context(
+    access: CharacterAccess,
+    *,
+    ratings: Mapping[str, int],
+    health: HealthView | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """Everything `characters/health.html` needs besides the sheet's own values."""
+    character = access.character
+    campaign = character.campaign
+    system = get_system(campaign.system)
+    if health is None:
+        health = system.health_view(character.health, ratings, character.details, campaign.rules)
+    events = list(events_of(character)[: LATEST_EVENTS + 1])
+    more = len(events) > LATEST_EVENTS
+    rows = event_rows(access, events[:LATEST_EVENTS], ratings)
+    newest = max((row.event.pk for row in rows), default=None)
+    context = {
+        "health": health,
+        "health_events": rows,
+        "health_events_more": more,
+        "health_version": health_version(character, newest),
+        "can_apply_damage": access.can_apply_damage,
+        "can_heal": access.can_heal,
+        "can_manage_health": access.can_manage_health,
+        "time_presets": TIME_PRESETS,
+        # When everything listed was undone, the Undo button is on the history page.
+        "health_undo_shown": any(row.is_undo_target for row in rows),
+        "health_state_text": _state_text(health, system.key),
+        "health_label": state_label(health, system.key),
+        **_treatment_state(system, character, ratings),
+    }
+    context.update(health_forms(access, **{k: v for k, v in extra.items() if k.endswith("_form")}))
+    context.update({k: v for k, v in extra.items() if not k.endswith("_form")})
+    return context
+
+
+def _treatment_state(system, character, ratings: Mapping[str, int]) -> dict[str, bool]:
+    """What the treatment controls depend on: first aid locked, a part bleeding."""
+    state = {"first_aid_locked": False, "bleeding": False, "ndp_unconscious": False}
+    try:
+        if system.key == "tinieblas":
+            track = system.track(
+                character.health, ratings, character.details, character.campaign.rules
+            )
+            state["first_aid_locked"] = track.first_aid_locked
+        elif system.key == "ndp":
+            ndp_state = system.state(character.health)
+            state["bleeding"] = bool(ndp_state.bleeding_parts) and not ndp_state.dead
+            state["ndp_unconscious"] = ndp_state.unconscious
+    except RuleError:
+        pass
+    return state
+
+
+@register_sheet_panel
+def health_panel(access: CharacterAccess, ratings: Mapping[str, int], context: dict) -> dict:
+    """The sheet's health card: its controls, for those who may use them."""
+    return health_context(access, ratings=ratings, health=context["health"])

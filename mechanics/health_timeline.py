@@ -1,0 +1,93 @@
+"""Health events in a scene's timeline ("Group review"), registered from
+CharactersConfig.ready().
+
+Damage, treatments and undos show one by one. Time passing for the whole scene (one
+`scene_advance_time`) shows once, with every character it healed. Health is sheet
+information: each member sees the events of the characters whose full sheet they may
+see (`campaigns.permissions.visible_health_events`): GMs all, owners theirs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from campaigns.chronicle import TimelineItem, register_timeline_source
+from campaigns.permissions import visible_health_events
+from mechanics.models import HealthEvent
+from mechanics.systems.base import hours_in_words
+
+# Events of one scene-wide time advance are written in one transaction, moments apart.
+SAME_ADVANCE = timedelta(seconds=30)
+
+
+@dataclass
+class TimePassed:
+    """One time advance in a scene: its hours, reason, who, and the events it made."""
+
+    at: datetime
+    hours: int
+    reason: str
+    by: object
+    events: list[HealthEvent] = field(default_factory=list)
+
+    @property
+    def pk(self) -> int:
+        return self.events[0].pk
+
+    @property
+    def duration(self) -> str:
+        return hours_in_words(self.hours) if isinstance(self.hours, int) else ""
+
+
+def _same_advance(group: TimePassed | None, event: HealthEvent) -> bool:
+    return (
+        group is not None
+        and group.hours == event.inputs.get("hours")
+        and group.reason == event.reason
+        and group.by == event.created_by_id
+        and event.created_at - group.events[-1].created_at <= SAME_ADVANCE
+        and all(e.character_id != event.character_id for e in group.events)
+    )
+
+
+@register_timeline_source
+def health_source(access, scene) -> list[TimelineItem]:
+    events = (
+        visible_health_events(
+            access,
+            HealthEvent.objects.filter(scene=scene, character__campaign_id=scene.campaign_id),
+        )
+        .select_related("character", "created_by")
+        .order_by("created_at", "pk")
+    )
+    items = []
+    group: TimePassed | None = None
+    for event in events:
+        if event.kind != HealthEvent.Kind.TIME:
+            items.append(
+                TimelineItem(
+                    at=event.created_at,
+                    kind="health",
+                    template="characters/_health_item.html",
+                    obj=event,
+                )
+            )
+            continue
+        if not _same_advance(group, event):
+            group = TimePassed(
+                at=event.created_at,
+                hours=event.inputs.get("hours"),
+                reason=event.reason,
+                by=event.created_by_id,
+            )
+            items.append(
+                TimelineItem(
+                    at=event.created_at,
+                    kind="time",
+                    template="characters/_time_item.html",
+                    obj=group,
+                )
+            )
+        group.events.append(event)
+    return items

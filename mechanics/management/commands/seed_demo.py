@@ -1,0 +1,43 @@
+"""Demo data: one campaign per rule system, with a GM, two players and a character for
+each player. Idempotent."""
+
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from campaigns.models import Campaign, Membership, Role
+from mechanics.demo import seed_characters
+from mechanics.systems.registry import all_systems
+
+DEMO_PASSWORD = "cronica-demo"
+DEMO_USERS = (("master", Role.GM), ("ana", Role.PLAYER), ("bruno", Role.PLAYER))
+
+
+class Command(BaseCommand):
+    help = "Create the demo campaigns, a GM, two players and their characters (safe to run again)."
+
+    @transaction.atomic
+    def handle(self, *args, **options):
+        users = {}
+        for username, _role in DEMO_USERS:
+            user, created = User.objects.get_or_create(username=username)
+            if created:
+                user.set_password(DEMO_PASSWORD)
+                user.save()
+            users[username] = user
+        for system in all_systems():
+            name, description = system.demo_campaign
+            campaign, _created = Campaign.objects.get_or_create(
+                name=name,
+                system=system.key,
+                defaults={"description": description, "created_by": users["master"]},
+            )
+            for username, role in DEMO_USERS:
+                Membership.objects.get_or_create(
+                    campaign=campaign, user=users[username], defaults={"role": role}
+                )
+            # Two complete sheets per campaign, one each for ana and bruno.
+            seed_characters(campaign, users)
+        self.stdout.write("Demo logins (password: %s):" % DEMO_PASSWORD)
+        for username, role in DEMO_USERS:
+            self.stdout.write(f"  {username:<8} {role.label}")

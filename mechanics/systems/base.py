@@ -1,0 +1,229 @@
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from mechanics.rules.settings import SettingDef
+
+if TYPE_CHECKING:
+    from mechanics.combat import CombatRules
+
+
+@dataclass(frozen=True)
+class TraitSpec:
+    key: str
+    name: str
+    kind: str  # attribute / skill / characteristic / advantage
+    category: str
+    minimum: int
+    maximum: int
+    description: str = ""
+    custom: bool = False
+
+
+@dataclass(frozen=True)
+class ResourceSpec:
+    key: str
+    label: str
+    maximum: int | None
+    initial: int
+
+
+@dataclass(frozen=True)
+class HealthView:
+    """What the sheet shows of a character's health."""
+
+    state: str | None
+    penalty: int
+    unconscious: bool = False
+    dead: bool = False
+    cannot_act: bool = False
+    # Time to heal fully, in words ("3 meses 1 semana 4 días y 18 h"), or "" if unhurt.
+    time_to_heal: str = ""
+    # Tinieblas: one mark per box ("A", "L", "B" or ""), with the box names.
+    boxes: tuple[tuple[str, str | None], ...] = ()
+    # Other systems: (label, value) lines such as Resistencia 7/15 or wounds per part.
+    lines: tuple[tuple[str, str], ...] = ()
+    states: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class DamageInput:
+    """What a GM enters to hurt a character; each system reads the fields it uses.
+
+    `amount`: levels (tinieblas), points (hitos), the weapon roll or net damage (ndp),
+    PV (objetivo). `damage_type`: B/L/A (tinieblas), contundente/cortante (ndp).
+    `rd`: armour reduction (hitos, ndp). `part`: body part (ndp).
+    """
+
+    amount: int
+    damage_type: str = ""
+    rd: int = 0
+    part: str = ""
+    armour_integrity: int | None = None
+
+
+@dataclass(frozen=True)
+class HealthChange:
+    """A new health state, a one-line account of what happened, and any roll made."""
+
+    health: dict
+    summary: str
+    roll: object = None
+
+
+class GameSystem:
+    """Base adapter; each system overrides what it has.
+
+    Labels are game terms, in Spanish as the catalogues give them (docs/rules.md#game-terms).
+    """
+
+    key: str = ""
+    name: str = ""
+    # The house-rule settings a campaign of this system may change (mechanics.rules.settings).
+    house_rules: tuple[SettingDef, ...] = ()
+    # Whether a campaign awards per-scene XP with the seed's rubric unless its GM says.
+    xp_rubric_default: bool = False
+    # Demo data for `seed_demo`: the campaign's (name, description) and sheets to create.
+    demo_campaign: tuple[str, str] = ("", "")
+    demo_characters: tuple[dict, ...] | list[dict] = ()
+    # Whether a GM edits the campaign's attribute and skill lists (CampaignTrait rows).
+    editable_trait_lists: bool = False
+
+    # --- Combat ---
+    # The combat panel's hooks (`mechanics.combat.CombatRules`: initiative, phases, the
+    # attack form, defence, attack and damage); None: no combat, the panel answers 404.
+    combat: CombatRules | None = None
+
+    def template(self, name: str) -> list[str]:
+        """A fragment of this system's, or the generic one: `{% include system.template… %}`
+        takes the first that exists. A system's own live in
+        `mechanics/systems/<key>/templates/systems/<key>/`."""
+        return [f"systems/{self.key}/{name}.html", f"systems/generic/{name}.html"]
+
+    def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
+        raise NotImplementedError
+
+    def trait_groups(self, campaign) -> list[tuple[str, tuple[TraitSpec, ...]]]:
+        """Traits grouped for display, in catalogue order."""
+        groups: dict[str, list[TraitSpec]] = {}
+        for spec in self.trait_specs(campaign):
+            groups.setdefault(spec.category, []).append(spec)
+        return [(label, tuple(specs)) for label, specs in groups.items()]
+
+    def trait_spec(self, campaign, key: str) -> TraitSpec | None:
+        return next((s for s in self.trait_specs(campaign) if s.key == key), None)
+
+    def initial_ratings(self, campaign, chosen: Mapping[str, int] | None = None) -> dict[str, int]:
+        """Every trait at its minimum, overlaid with the chosen ratings."""
+        ratings = {spec.key: spec.minimum for spec in self.trait_specs(campaign)}
+        ratings.update(chosen or {})
+        return ratings
+
+    def resource_specs(
+        self, ratings: Mapping[str, int], details: Mapping, rules: Mapping
+    ) -> tuple[ResourceSpec, ...]:
+        return ()
+
+    def derived(
+        self, ratings: Mapping[str, int], details: Mapping, rules: Mapping, items=()
+    ) -> list[tuple[str, str]]:
+        return []
+
+    def rating_label(self, spec: TraitSpec, rating: int) -> str:
+        """The catalogue's word for a rating ("Competente", "Débil"), or ""."""
+        return ""
+
+    def merit_ratings(self, key: str) -> tuple[int, ...]:
+        """Ratings a merit may have (catalogue key, or "" for a custom merit); () = no merits."""
+        return ()
+
+    def new_health(self, ratings: Mapping[str, int], details: Mapping, rules: Mapping) -> dict:
+        return {}
+
+    # Checks for data that arrives whole (an imported file, an admin edit) rather than
+    # through the sheet's own forms. Each raises ValidationError (or the engine's
+    # RuleError) naming the problem, and returns the value to store.
+
+    def clean_details(self, details: Mapping, campaign) -> dict:
+        """This system's detail values checked (virtue, specialization, ...)."""
+        return dict(details)
+
+    def clean_health(
+        self, stored: Mapping, ratings: Mapping[str, int], details: Mapping, rules: Mapping
+    ) -> dict:
+        """A stored health state parsed by the engine's state class and serialised again."""
+        return dict(stored) if stored else self.new_health(ratings, details, rules)
+
+    def creation_problems(
+        self,
+        ratings: Mapping[str, int],
+        details: Mapping,
+        specialties: Sequence[tuple[str, str]],
+        merits: Sequence[tuple[str, str, int]],
+    ) -> list[str]:
+        """How a finished sheet breaks the creation rules, in words; [] if it has none
+        (or the system has no creation budgets)."""
+        return []
+
+    def max_progress(self) -> int:
+        """Highest progress a trait may hold toward its next rating (PdP); 0 = none kept."""
+        return 0
+
+    def aspect_slots(self) -> dict[str, int | None]:
+        """Aspect kinds a sheet has, with how many of each (None: any); {} = no aspects."""
+        return {}
+
+    def clean_item(self, kind: str, name: str, weight_kg: float, data: Mapping) -> dict:
+        """An item's stats checked by the engine; returns what `Item.data` stores."""
+        if kind != "item" or data:
+            raise ValidationError(
+                _("%(system)s sheets only keep plain items.") % {"system": self.name},
+                code="item_kind",
+            )
+        return {}
+
+    def health_view(
+        self, health: Mapping, ratings: Mapping[str, int], details: Mapping, rules: Mapping
+    ) -> HealthView:
+        raise NotImplementedError
+
+    def damage_types(self) -> tuple[tuple[str, str], ...]:
+        """(key, label) choices for the damage form; empty when the system has none."""
+        return ()
+
+    def apply_damage(
+        self, health: Mapping, ratings, details, rules, damage: DamageInput, rng=None
+    ) -> HealthChange:
+        raise NotImplementedError
+
+    def advance_time(self, health: Mapping, ratings, details, rules, hours: int) -> HealthChange:
+        raise NotImplementedError
+
+
+def duration_in_words(*, months: int = 0, weeks: int = 0, days: int = 0, hours: int = 0) -> str:
+    parts = []
+    if months:
+        parts.append(ngettext("%d month", "%d months", months) % months)
+    if weeks:
+        parts.append(ngettext("%d week", "%d weeks", weeks) % weeks)
+    if days:
+        parts.append(ngettext("%d day", "%d days", days) % days)
+    if hours:
+        parts.append(ngettext("%d hour", "%d hours", hours) % hours)
+    return " ".join(parts)
+
+
+def hours_in_words(hours: int | None) -> str:
+    """Whole hours as months, weeks, days and hours (a month is 30 days)."""
+    if not hours:
+        return ""
+    months, rest = divmod(int(hours), 30 * 24)
+    weeks, rest = divmod(rest, 7 * 24)
+    days, hours = divmod(rest, 24)
+    return duration_in_words(months=months, weeks=weeks, days=days, hours=hours)

@@ -1,0 +1,6 @@
+"""hitos: everything Django knows about this rule system."""
+
+from mechanics.systems.hitos.system import HitosSystem
+from mechanics.systems.registry import register
+
+SYSTEM = register(HitosSystem())

@@ -1,0 +1,122 @@
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+from mechanics.rules.hitos import catalogue, health, traits
+from mechanics.rules.hitos.settings import SETTINGS
+from mechanics.systems.base import (
+    GameSystem,
+    HealthChange,
+    HealthView,
+    ResourceSpec,
+    TraitSpec,
+    hours_in_words,
+)
+from mechanics.systems.hitos import demo
+from mechanics.systems.hitos.combat import HitosCombat
+
+DRAMA_POINTS = "drama_points"
+
+
+class HitosSystem(GameSystem):
+    key = "hitos"
+    name = "Hitos"
+    house_rules = SETTINGS
+    demo_campaign = demo.DEMO_CAMPAIGN
+    demo_characters = demo.DEMO_CHARACTERS
+
+    # --- Combat ---
+    combat = HitosCombat()
+
+    def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
+        return _SPECS
+
+    def resource_specs(self, ratings, details, rules) -> tuple[ResourceSpec, ...]:
+        start = int(rules.get("starting_drama_points", 3))
+        return (ResourceSpec(DRAMA_POINTS, "Puntos dramáticos", None, start),)
+
+    def aguante(self, ratings) -> int:
+        return traits.aguante(ratings.get("fortaleza", 1), ratings.get("voluntad", 1))
+
+    def derived(self, ratings, details, rules, items=()) -> list[tuple[str, str]]:
+        aguante = self.aguante(ratings)
+        return [
+            ("Aguante", str(aguante)),
+            ("Resistencia", str(traits.resistencia_max(aguante))),
+            (
+                "Defensa",
+                str(traits.defensa(ratings.get("reflejos", 1), ratings.get("combate", 0))),
+            ),
+            (
+                "Iniciativa",
+                "%d + C"
+                % traits.initiative_base(ratings.get("reflejos", 1), ratings.get("intelecto", 1)),
+            ),
+        ]
+
+    def state(self, stored, ratings) -> health.HitosHealth:
+        """Stored health with today's Aguante (lost points stay, capped by the new maximum)."""
+        aguante = self.aguante(ratings)
+        if not stored:
+            return health.HitosHealth(aguante=aguante)
+        state = health.HitosHealth.from_dict(dict(stored))
+        if state.aguante != aguante:
+            state = dataclasses.replace(state, aguante=aguante, lost=min(state.lost, 3 * aguante))
+        return state
+
+    def new_health(self, ratings, details, rules) -> dict:
+        return health.HitosHealth(aguante=self.aguante(ratings)).to_dict()
+
+    def clean_health(self, stored, ratings, details, rules) -> dict:
+        if not stored:
+            return self.new_health(ratings, details, rules)
+        state = health.HitosHealth.from_dict(dict(stored))
+        # Lost Resistencia must fit this sheet's Aguante (the engine checks it again).
+        return dataclasses.replace(state, aguante=self.aguante(ratings)).to_dict()
+
+    def clean_details(self, details, campaign) -> dict:
+        cleaned = dict(details)
+        # Rolls whose temporary aspect was taken belong to the campaign the sheet came from.
+        cleaned.pop("aspect_rolls", None)
+        return cleaned
+
+    def aspect_slots(self) -> dict[str, int | None]:
+        return {kind.key: kind.slots for kind in catalogue.ASPECT_KINDS}
+
+    def health_view(self, stored, ratings, details, rules) -> HealthView:
+        state = self.state(stored, ratings)
+        to_full = health.time_to_full(state)
+        return HealthView(
+            state=state.state.name,
+            penalty=state.penalty,
+            cannot_act=not state.can_act,
+            time_to_heal=hours_in_words(int(to_full) if isinstance(to_full, Fraction) else None),
+            lines=(
+                ("Resistencia", f"{state.resistencia}/{state.resistencia_max}"),
+                ("Aguante", str(state.aguante)),
+            ),
+            states=state.temporary_aspects,
+        )
+
+    def apply_damage(self, stored, ratings, details, rules, damage, rng=None) -> HealthChange:
+        net = max(0, damage.amount - damage.rd)
+        new, test = health.apply_damage(
+            self.state(stored, ratings),
+            net,
+            rng,
+            equal_succeeds=bool(rules.get("equal_succeeds")),
+        )
+        return HealthChange(new.to_dict(), f"{net} (RD {damage.rd})", test)
+
+    def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
+        new = health.heal(self.state(stored, ratings), hours)
+        return HealthChange(new.to_dict(), f"{hours} h")
+
+
+_SPECS = tuple(
+    TraitSpec(t.key, t.name, "characteristic", "Características", t.minimum, t.maximum)
+    for t in catalogue.CHARACTERISTICS
+) + tuple(
+    TraitSpec(t.key, t.name, "skill", "Habilidades", t.minimum, t.maximum) for t in catalogue.SKILLS
+)

@@ -1,0 +1,83 @@
+"""Demo data for `seed_demo`: the campaign and two complete sheets, one for "ana" and one
+for "bruno"."""
+
+DEMO_CAMPAIGN = ("Las Marcas del Norte", "Exploración, maná y acero en la frontera.")
+
+DEMO_CHARACTERS: list[dict] = [
+    {
+        "owner": "ana",
+        "name": "Sigrid de Valdemora",
+        "concept": "Exploradora y cartógrafa de la frontera",
+        "description": "Dibuja los mapas que otros usan para morir un poco menos.",
+        "ratings": {
+            "percibir": 4,
+            "geografia": 5,
+            "correr": 3,
+            "escalar": 3,
+            "combate_a_dist": 4,
+            "esquivar": 2,
+            "fortitud": 2,
+            "vitalidad": 2,
+            "voluntad": 2,
+            "arcano": 1,
+            "esconderse": 3,
+        },
+        "items": [
+            ("item", "Cuerda de cáñamo (15 m)", "3", {}),
+            ("item", "Útiles de cartografía", "2", {}),
+            ("armour", "Gambesón", "4", {"part": "torso", "rd": 2, "integrity": 6}),
+            (
+                "weapon",
+                "Arco corto",
+                "1",
+                {
+                    "sides": 6,
+                    "damage_type": "cortante",
+                    "integrity": 8,
+                    "count": 1,
+                    "fixed": 0,
+                    "skill": "combate_a_dist",
+                },
+            ),
+            ("shield", "Rodela", "3", {"gdc": 2, "integrity": 6}),
+        ],
+    },
+    {
+        "owner": "bruno",
+        "name": "Oswin el Herrero",
+        "concept": "Mercenario y herrero itinerante",
+        "description": "Repara lo que rompe, y rompe bastante.",
+        "ratings": {
+            "fortitud": 4,
+            "vitalidad": 3,
+            "combate_c_a_c": 5,
+            "interceptar": 3,
+            "pelea": 3,
+            "artesania": 4,
+            "intimidar": 2,
+            "alerta": 2,
+            "voluntad": 2,
+            "religion": 1,
+        },
+        "details": {"deities": {"forjador": "El Forjador"}},
+        "items": [
+            ("item", "Herramientas de herrero", "6", {}),
+            ("armour", "Cota de malla", "10", {"part": "torso", "rd": 4, "integrity": 10}),
+            ("armour", "Yelmo", "2", {"part": "cabeza", "rd": 3, "integrity": 6}),
+            (
+                "weapon",
+                "Espada larga",
+                "1.5",
+                {
+                    "sides": 8,
+                    "damage_type": "cortante",
+                    "integrity": 10,
+                    "count": 1,
+                    "fixed": 0,
+                    "skill": "combate_c_a_c",
+                },
+            ),
+            ("shield", "Escudo de roble", "5", {"gdc": 4, "integrity": 10}),
+        ],
+    },
+]

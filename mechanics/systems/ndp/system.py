@@ -1,0 +1,162 @@
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from mechanics.rules.ndp import catalogue, equipment, health, rolls
+from mechanics.rules.ndp.settings import SETTINGS
+from mechanics.systems.base import (
+    GameSystem,
+    HealthChange,
+    HealthView,
+    ResourceSpec,
+    TraitSpec,
+    hours_in_words,
+)
+from mechanics.systems.ndp import demo
+from mechanics.systems.ndp.combat import NdpCombat
+
+PRANA = "prana"
+
+
+class NdpSystem(GameSystem):
+    key = "ndp"
+    name = "3d6 + NdP"
+    house_rules = SETTINGS
+    demo_campaign = demo.DEMO_CAMPAIGN
+    demo_characters = demo.DEMO_CHARACTERS
+
+    # --- Combat ---
+    combat = NdpCombat()
+
+    def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
+        return _SPECS
+
+    def resource_specs(self, ratings, details, rules) -> tuple[ResourceSpec, ...]:
+        prana = equipment.max_prana(ratings.get("vitalidad", 0))
+        faith_max = equipment.max_faith_per_deity(ratings.get("voluntad", 0))
+        specs = [ResourceSpec(PRANA, "Prana", prana, prana)]
+        specs += [
+            ResourceSpec(f"fe_{deity}", f"Fe · {name}", faith_max, 0)
+            for deity, name in sorted(details.get("deities", {}).items())
+        ]
+        return tuple(specs)
+
+    def derived(self, ratings, details, rules, items=()) -> list[tuple[str, str]]:
+        fortitud = ratings.get("fortitud", 0)
+        weight = float(sum(item.weight_kg for item in items))
+        load = equipment.load_state(weight, fortitud)
+        load_text = f"{weight:g} / {equipment.max_load(fortitud)} kg"
+        if load.immobile:
+            load_text += " · inmóvil"
+        elif load.overloaded:
+            load_text += f" · mitad de velocidad, {load.athletic_desgracias} Desgracia(s)"
+        return [
+            ("Carga", load_text),
+            ("Prana máximo", str(equipment.max_prana(ratings.get("vitalidad", 0)))),
+            ("Gestos conocidos (máx.)", str(equipment.max_gestures(ratings.get("arcano", 0)))),
+            ("Divinidades (máx.)", str(equipment.max_deities(ratings.get("religion", 0)))),
+        ]
+
+    def rating_label(self, spec: TraitSpec, rating: int) -> str:
+        return catalogue.mastery(rating).name if rating >= 0 else ""
+
+    def new_health(self, ratings, details, rules) -> dict:
+        return health.NdpHealth().to_dict()
+
+    def clean_details(self, details, campaign) -> dict:
+        cleaned = dict(details)
+        deities = cleaned.get("deities", {})
+        if not isinstance(deities, dict) or not all(
+            isinstance(key, str) and isinstance(name, str) and 0 < len(name) <= 80
+            for key, name in deities.items()
+        ):
+            raise ValidationError(
+                _("Deities must map a key to a name of at most 80 characters."),
+                code="bad_deities",
+            )
+        return cleaned
+
+    def clean_health(self, stored, ratings, details, rules) -> dict:
+        if not stored:
+            return self.new_health(ratings, details, rules)
+        return health.NdpHealth.from_dict(dict(stored)).to_dict()
+
+    def max_progress(self) -> int:
+        return catalogue.PDP_PER_LEVEL - 1
+
+    def clean_item(self, kind, name, weight_kg, data) -> dict:
+        engine_class = _ITEM_CLASSES.get(kind)
+        if engine_class is None:
+            raise ValidationError(_("Unknown kind of item: %(kind)s.") % {"kind": kind})
+        try:
+            stats = engine_class.from_dict({**data, "name": name, "weight_kg": weight_kg})
+        except TypeError:
+            raise ValidationError(
+                _("%(name)s: these stats do not fit its kind of item.") % {"name": name},
+                code="bad_item",
+            ) from None
+        stored = stats.to_dict()
+        stored.pop("name")
+        stored.pop("weight_kg")
+        return stored
+
+    def health_view(self, stored, ratings, details, rules) -> HealthView:
+        state = self.state(stored)
+        summary = state.summary()
+        lines = tuple(
+            (
+                part["name"],
+                f"leve {part['leve']} · grave {part['grave']} · letal {part['letal']}",
+            )
+            for part in summary["parts"].values()
+            if part["leve"] or part["grave"] or part["letal"]
+        )
+        names = tuple(
+            s["name"] + (f" ({catalogue.body_part(s['part']).name})" if s["part"] else "")
+            for s in summary["states"]
+        )
+        return HealthView(
+            state=names[0] if names else None,
+            penalty=0,
+            unconscious=summary["unconscious"],
+            dead=summary["dead"],
+            time_to_heal=hours_in_words(summary["hours_to_heal"]),
+            lines=lines,
+            states=names,
+        )
+
+    def damage_types(self) -> tuple[tuple[str, str], ...]:
+        return tuple((t.key, t.name) for t in catalogue.DAMAGE_TYPES)
+
+    def state(self, stored) -> health.NdpHealth:
+        return health.NdpHealth.from_dict(dict(stored)) if stored else health.NdpHealth()
+
+    def apply_damage(self, stored, ratings, details, rules, damage, rng=None) -> HealthChange:
+        result = rolls.damage_result(
+            damage.amount,
+            damage.rd,
+            damage.damage_type,
+            armour_integrity=damage.armour_integrity,
+        )
+        state = self.state(stored)
+        if result.tier is not None:
+            state = health.apply_wound(state, damage.part, result.tier, damage.damage_type)
+        part = catalogue.body_part(damage.part).name
+        tier = result.tier or "sin herida"
+        return HealthChange(state.to_dict(), f"{part}: {result.net} → {tier}", result)
+
+    def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
+        return HealthChange(health.heal(self.state(stored), hours).to_dict(), f"{hours} h")
+
+
+_SPECS = tuple(
+    TraitSpec(s.key, s.name, "skill", s.category, s.minimum, s.maximum, s.description)
+    for s in catalogue.SKILLS
+)
+_ITEM_CLASSES = {
+    "item": equipment.Item,
+    "armour": equipment.ArmourPiece,
+    "weapon": equipment.Weapon,
+    "shield": equipment.Shield,
+}

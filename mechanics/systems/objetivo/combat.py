@@ -1,0 +1,101 @@
+"""Combat in Dado objetivo: Destreza + Percepción + the target die for initiative, the
+target's Defensa (or the range) as the attack's difficulty, exploding damage dice."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
+from mechanics.rules.objetivo import catalogue, rolls, traits
+from mechanics.setup import Sheet, get_setup
+from mechanics.systems.base import DamageInput
+from mechanics.systems.objetivo import combat_forms
+from mechanics.systems.objetivo.combat_forms import CUSTOM_WEAPON
+
+MELEE_SKILLS = ("armas_cc", "pelea")
+RANGED_SKILL = "armas_dist"
+# Ranged attacks: the range sets the difficulty; short range unless the GM says more.
+SHORT_RANGE = 15
+
+
+def _at_least_one(sheet: Sheet, key: str) -> int:
+    return max(sheet.rating(key), 1)
+
+
+def _weapon(data) -> catalogue.Weapon | None:
+    key = data.get("weapon") or CUSTOM_WEAPON
+    return None if key == CUSTOM_WEAPON else catalogue.WEAPON_BY_KEY[key]
+
+
+def _skill(data) -> str:
+    weapon = _weapon(data)
+    return data.get("skill") or (weapon.skill if weapon else "armas_cc")
+
+
+def _attack_data(data, defence: Defence) -> dict:
+    skill = _skill(data)
+    weapon = _weapon(data)
+    plan_data = {
+        "kind": "attack",
+        "attribute": "destreza" if skill == RANGED_SKILL else "fuerza",
+        "skill": skill,
+        "modifier": data.get("modifier") or 0,
+        "weapon": weapon.key if weapon else CUSTOM_WEAPON,
+        "defensa": defence.value,
+        "destiny_point": bool(data.get("destiny_point")),
+    }
+    if weapon is None:
+        plan_data.update(
+            damage_count=data["damage_count"],
+            damage_sides=data["damage_sides"],
+            damage_fixed=data.get("damage_fixed") or 0,
+        )
+    return plan_data
+
+
+class ObjetivoCombat(CombatRules):
+    spends = ("destiny_point",)
+    attack_fields = staticmethod(combat_forms.attack_fields)
+    clean_attack = staticmethod(combat_forms.clean_attack)
+
+    def initiative_rule(self) -> str:
+        return _(
+            "Destreza + Percepción + 1o3d10, highest first. Ties: the higher Destreza + "
+            "Percepción, then a roll-off of 1d10."
+        )
+
+    def roll_initiative(self, sheet, rng) -> Initiative:
+        base = traits.initiative_base(
+            _at_least_one(sheet, "destreza"), _at_least_one(sheet, "percepcion")
+        )
+        spec = rolls.ObjetivoSpec(bonus=base, incapacitated=sheet.health.penalty < 0)
+        record = rolls.roll_initiative(spec, rng)
+        return Initiative(record, record.result, base)
+
+    def computed_defence(self, attacker, target, data) -> Defence:
+        skill = _skill(data)
+        if skill == RANGED_SKILL:
+            return Defence(SHORT_RANGE, _("Short range"))
+        if skill not in MELEE_SKILLS:
+            skill = max(MELEE_SKILLS, key=target.rating)
+        value = traits.defensa(
+            _at_least_one(target, "destreza"),
+            target.rating(skill),
+            int(target.rules.get("defense_base", traits.DEFAULT_DEFENSE_BASE)),
+        )
+        return Defence(value, _("Defensa of %(name)s") % {"name": target.character.name})
+
+    def plan_attack(self, attacker, target, data, defence) -> AttackPlan:
+        plan = get_setup(attacker.system.key).plan(attacker, _attack_data(data, defence))
+        return AttackPlan(plan.odds, (), defence, plan.odds.notes)
+
+    def roll_attack(self, attacker, target, data, defence, rng) -> AttackRoll:
+        plan = get_setup(attacker.system.key).plan(attacker, _attack_data(data, defence))
+        [side] = plan.roll(rng)
+        side = stamp_target(side, target, None)
+        dealt = side.record.effects.damage
+        if dealt is None:
+            return AttackRoll([side], False, None, "")
+        if dealt <= 0:
+            return AttackRoll([side], True, None, _("no damage"))
+        return AttackRoll([side], True, DamageInput(dealt), f"−{dealt} PV")

@@ -1,0 +1,69 @@
+"""The attack set-up of Dado objetivo in the combat panel: a weapon of the catalogue or
+another with its own damage dice."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from mechanics.forms.combat import trait_choices
+from mechanics.forms.roll import parse_damage
+from mechanics.rules.objetivo.catalogue import WEAPONS
+from mechanics.setup import Sheet
+
+# The weapon choice for one not in the catalogue: its damage is typed in.
+CUSTOM_WEAPON = "custom"
+
+
+def _precision(value: int) -> str:
+    return f", precisión {value:+d}" if value else ""
+
+
+def attack_fields(sheet: Sheet | None) -> dict[str, forms.Field]:
+    skills = trait_choices(sheet, "skill")
+    return {
+        "weapon": forms.ChoiceField(
+            label=_("Weapon"),
+            choices=[(w.key, f"{w.name} ({w.damage}{_precision(w.precision)})") for w in WEAPONS]
+            + [(CUSTOM_WEAPON, pgettext_lazy("weapon", "Other weapon"))],
+            initial=WEAPONS[0].key,
+        ),
+        "damage": forms.CharField(
+            label=_("Damage of another weapon"),
+            help_text=_("Only for «Other weapon»: like 1d10 or 2d6+1."),
+            max_length=20,
+            required=False,
+        ),
+        "skill": forms.ChoiceField(
+            label=_("Skill"),
+            choices=[("", _("The weapon's own")), *skills],
+            required=False,
+        ),
+        "modifier": forms.IntegerField(
+            label=_("Modifier"), min_value=-20, max_value=20, initial=0, required=False
+        ),
+        "defensa": forms.IntegerField(
+            label=_("Target's Defensa (or range difficulty)"),
+            help_text=_("Empty: from the target's sheet; short range (15) for ranged weapons."),
+            min_value=1,
+            max_value=100,
+            required=False,
+        ),
+        "destiny_point": forms.BooleanField(
+            label=_("Spend a destiny point (keep the highest die)"), required=False
+        ),
+    }
+
+
+def clean_attack(form: forms.Form, data: dict) -> None:
+    if data.get("weapon") != CUSTOM_WEAPON:
+        return
+    try:
+        count, sides, fixed = parse_damage(data.get("damage") or "")
+    except forms.ValidationError as error:
+        form.add_error("damage", error)
+    else:
+        if not sides:
+            form.add_error("damage", _("Roll at least one damage die."))
+        data.update(damage_count=count, damage_sides=sides, damage_fixed=fixed)

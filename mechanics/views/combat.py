@@ -1,0 +1,614 @@
+"""The combat panel of a scene, and "time passes" for everyone in a scene.
+
+GMs run the fight; players and observers of the campaign watch it read-only (their page
+polls and refreshes the panel while a fight is on); non-members get a 404, and so does
+every combat URL of a system without combat. Every write goes through
+`mechanics.services` (combat and time), and every control works without JavaScript:
+plain forms with POST/redirect/GET, and htmx swaps the panel (`combat.html#combat-panel`)
+when it is there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaigns.models import Scene
+from campaigns.permissions import CampaignAccess, campaign_access, require, sees_full_sheet
+from campaigns.selectors import scene_or_404
+from characters.models import Character
+from mechanics import combat as rules
+from mechanics.combat_timeline import summary_for
+from mechanics.forms.combat import AddFightersForm, AttackForm, PhaseForm, SceneTimeForm
+from mechanics.models import Combat, CombatAttack, CombatParticipant
+from mechanics.rules.dice import default_rng
+from mechanics.rules.errors import RuleError
+from mechanics.services import combat as services
+from mechanics.services.health import scene_advance_time
+from mechanics.setup import Sheet, load_sheets
+from mechanics.systems.base import HealthView, hours_in_words
+
+PANEL = "mechanics/combat.html"
+RECENT_ATTACKS = 30
+
+
+def _respond(request: HttpRequest, template: str, context: dict, status: int = 200):
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def _error_text(error: Exception) -> str:
+    if isinstance(error, RuleError):
+        return error.translated(gettext)
+    if isinstance(error, ValidationError):
+        return " ".join(error.messages)
+    return str(error)
+
+
+def _combat_or_404(scene: Scene, combat_id: int) -> Combat:
+    combat = Combat.objects.filter(pk=combat_id, scene=scene).first()
+    if combat is None:
+        raise Http404
+    combat.scene = scene
+    return combat
+
+
+def _rules_or_404(campaign) -> rules.CombatRules:
+    """The campaign's combat hooks; a system without combat has no panel."""
+    combat_rules = campaign.game_system.combat
+    if combat_rules is None:
+        raise Http404
+    return combat_rules
+
+
+def _load(request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int):
+    access = campaign_access(request.user, campaign_id)
+    _rules_or_404(access.campaign)
+    scene = scene_or_404(access, scene_id)
+    return access, scene, _combat_or_404(scene, combat_id)
+
+
+# --- What the panel shows -------------------------------------------------------------------
+
+
+@dataclass
+class FighterRow:
+    participant: CombatParticipant
+    character: Character
+    position: int | None
+    current: bool
+    # None when the viewer may not see this character's sheet (health is sheet data).
+    health: HealthView | None
+    cannot_act: bool
+    phase_form: PhaseForm | None = None
+
+
+def _participants(combat: Combat, campaign) -> list[CombatParticipant]:
+    participants = list(
+        combat.participants.select_related("character__owner", "initiative_roll__user")
+    )
+    for participant in participants:
+        participant.character.campaign = campaign
+    return participants
+
+
+def _version(combat: Combat, participants: list[CombatParticipant]) -> str:
+    """Changes whenever the panel would: the combat row moves on every write, and the
+    fighters' health may change from their sheets too."""
+    health = {p.character_id: p.character.health for p in participants}
+    raw = json.dumps([combat.updated_at.isoformat(), health], sort_keys=True, default=str)
+    return hashlib.sha1(raw.encode(), usedforsecurity=False).hexdigest()[:16]
+
+
+def _default_data(form: AttackForm) -> dict:
+    """What an untouched attack form posts: each field's initial value."""
+    data = {}
+    for name, field in form.fields.items():
+        value = form.initial.get(name, field.initial)
+        if value is None or value is False:
+            continue
+        data[name] = "on" if value is True else str(value)
+    return data
+
+
+def _attack_form(
+    access: CampaignAccess,
+    combat: Combat,
+    order: list[CombatParticipant],
+    sheets: dict[int, Sheet],
+    data: QueryDict | dict | None,
+    *,
+    adjust: bool = False,
+) -> tuple[AttackForm, rules.AttackPlan | None, str]:
+    """The attack set-up (bound to `data`, or to the defaults: the character whose turn
+    it is against the next one), its odds, and any problem setting it up. `adjust`: the
+    GM is still choosing (a GET), so a target equal to the attacker moves on."""
+    fighters = [p.character for p in order if p.active]
+    if data is not None and str(data.get("attacker", "")).isdigit():
+        attacker_id = int(data["attacker"])
+    else:
+        current = next((p for p in order if p.pk == combat.current_id), None)
+        attacker_id = current.character_id if current else (fighters[0].pk if fighters else None)
+    sheet = sheets.get(attacker_id)
+    kwargs = {"rules": _rules_or_404(access.campaign), "fighters": fighters, "sheet": sheet}
+    target = next((c.pk for c in fighters if c.pk != attacker_id), None)
+    if data is None:
+        unbound = AttackForm(initial={"attacker": attacker_id, "target": target}, **kwargs)
+        data = _default_data(unbound)
+    elif adjust and str(data.get("target")) == str(attacker_id) and target is not None:
+        # The GM just picked as attacker the one who was the target: aim at another.
+        data = data.copy()
+        data["target"] = str(target)
+    form = AttackForm(data, **kwargs)
+    if not fighters or not form.is_valid():
+        return form, None, ""
+    attacker = sheets[form.cleaned_data["attacker"]]
+    target = sheets[form.cleaned_data["target"]]
+    try:
+        return form, rules.plan_attack(attacker, target, form.cleaned_data), ""
+    except (RuleError, ValidationError) as error:
+        return form, None, _error_text(error)
+
+
+def _candidates(access: CampaignAccess, scene: Scene, participants) -> list[Character]:
+    """Who may join: the scene's characters and the campaign's NPCs not in the fight yet."""
+    fighting = {p.character_id for p in participants if p.active}
+    in_scene = list(scene.participants.select_related("owner"))
+    npcs = access.campaign.characters.filter(is_npc=True).exclude(pk__in=[c.pk for c in in_scene])
+    chosen = in_scene + list(npcs.select_related("owner"))
+    chosen.sort(key=lambda c: (c.is_npc, c.name, c.pk))
+    return [c for c in chosen if c.pk not in fighting]
+
+
+def _panel_context(
+    request: HttpRequest,
+    access: CampaignAccess,
+    scene: Scene,
+    combat: Combat,
+    *,
+    attack_data=None,
+    adjust: bool = False,
+    notice: str = "",
+    error: str = "",
+    add_form: AddFightersForm | None = None,
+) -> dict:
+    campaign = access.campaign
+    participants = _participants(combat, campaign)
+    characters = [p.character for p in participants]
+    sheets = load_sheets(characters, campaign, with_scene=False) if characters else {}
+    order = rules.turn_order(participants)
+    combat_rules = _rules_or_404(campaign)
+    phases = combat_rules.phases
+    running = access.can_run_scenes and combat.is_active
+    rows = []
+    position = 0
+    for participant in order:
+        if participant.active and participant.initiative is not None:
+            position += 1
+        sheet = sheets[participant.character_id]
+        sees = sees_full_sheet(access, participant.character.owner_id)
+        phase_form = None
+        if running and phases:
+            phase_form = PhaseForm(
+                initial={"phase": participant.phase},
+                phases=phases,
+                auto_id=f"phase{participant.pk}_%s",
+            )
+        rows.append(
+            FighterRow(
+                participant=participant,
+                character=participant.character,
+                position=position if participant.active and participant.initiative else None,
+                current=participant.pk == combat.current_id,
+                health=sheet.health if sees else None,
+                cannot_act=sees and sheet.cannot_act,
+                phase_form=phase_form,
+            )
+        )
+    attacks = combat.attacks.select_related(
+        "roll__user",
+        "roll__character",
+        "defence_roll__user",
+        "defence_roll__character",
+    )
+    pending = list(attacks.filter(status=CombatAttack.Status.PENDING).order_by("created_at", "pk"))
+    recent = list(
+        attacks.exclude(status=CombatAttack.Status.PENDING).order_by("-created_at", "-pk")[
+            :RECENT_ATTACKS
+        ]
+    )
+    for attack in (*pending, *recent):
+        for roll in (attack.roll, attack.defence_roll):
+            if roll is not None and roll.scene_id == scene.pk:
+                roll.scene = scene  # already loaded: the roll card reads its title
+        # Damage is health information: shown to those who may see the target's sheet.
+        owner = next((c.owner_id for c in characters if c.pk == attack.target_id), None)
+        attack.damage_visible = sees_full_sheet(access, owner)
+    context = {
+        "access": access,
+        "campaign": campaign,
+        "scene": scene,
+        "combat": combat,
+        "rows": rows,
+        "phases": phases,
+        "pending": pending,
+        "recent": recent,
+        "running": running,
+        "needs_initiative": any(p.active and p.initiative is None for p in participants),
+        "initiative_rule": combat_rules.initiative_rule(),
+        "penalty_template": campaign.game_system.template("combat_penalty"),
+        "version": _version(combat, participants),
+        "notice": notice,
+        "error": error,
+        "summary": summary_for(access, combat.summary) if not combat.is_active else None,
+    }
+    if running:
+        form, plan, problem = _attack_form(
+            access, combat, order, sheets, attack_data, adjust=adjust
+        )
+        context.update(attack_form=form, plan=plan, attack_problem=problem)
+        context["add_form"] = add_form or AddFightersForm(
+            candidates=_candidates(access, scene, participants)
+        )
+    return context
+
+
+def _panel(request: HttpRequest, context: dict) -> HttpResponse:
+    """The panel for htmx, the whole page otherwise."""
+    partial = request.htmx and not request.htmx.history_restore_request
+    return _respond(request, f"{PANEL}#combat-panel" if partial else PANEL, context)
+
+
+# --- Pages ----------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def combat(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
+    """The scene's fight in progress, or (none on) a start button and the earlier fights."""
+    access = campaign_access(request.user, campaign_id)
+    _rules_or_404(access.campaign)
+    scene = scene_or_404(access, scene_id)
+    combats = list(scene.combats.order_by("-started_at", "-pk"))
+    active = next((c for c in combats if c.is_active), None)
+    if active is not None:
+        return redirect(active.get_absolute_url())
+    context = {
+        "access": access,
+        "campaign": access.campaign,
+        "scene": scene,
+        "combat": None,
+        "earlier": combats,
+    }
+    return _respond(request, PANEL, context)
+
+
+@login_required
+@require_GET
+def combat_detail(request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int):
+    access, scene, combat = _load(request, campaign_id, scene_id, combat_id)
+    since = request.GET.get("since")
+    if since and request.htmx:
+        # A watcher's poll: nothing new, nothing to send.
+        participants = list(
+            combat.participants.select_related("character").only(
+                "pk", "character", "character__health"
+            )
+        )
+        if _version(combat, participants) == since:
+            response = HttpResponse(status=204)
+            patch_vary_headers(response, ("HX-Request",))
+            return response
+    context = _panel_context(request, access, scene, combat)
+    context["earlier"] = list(scene.combats.exclude(pk=combat.pk).order_by("-started_at", "-pk"))
+    return _panel(request, context)
+
+
+@login_required
+@require_POST
+def combat_start(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    _rules_or_404(access.campaign)
+    scene = scene_or_404(access, scene_id)
+    require(access.can_run_scenes)
+    try:
+        started = services.combat_start(scene=scene, user=request.user)
+    except ValidationError as error:
+        messages.error(request, _error_text(error))
+        return redirect("mechanics:combat", campaign_id, scene_id)
+    # No flash message: the panel says what comes next, and a message would stay on
+    # screen while htmx swaps the panel under it.
+    started.scene = scene
+    return redirect(started.get_absolute_url())
+
+
+def _after_action(
+    request: HttpRequest,
+    access: CampaignAccess,
+    scene: Scene,
+    combat: Combat,
+    *,
+    notice: str = "",
+    error: str = "",
+    **extra,
+) -> HttpResponse:
+    """The panel again (htmx), or POST/redirect/GET with the message."""
+    if request.htmx:
+        combat.refresh_from_db()
+        context = _panel_context(
+            request, access, scene, combat, notice=notice, error=error, **extra
+        )
+        return _respond(request, f"{PANEL}#combat-panel", context)
+    if error:
+        messages.error(request, error)
+    elif notice:
+        messages.success(request, notice)
+    return redirect(combat.get_absolute_url())
+
+
+def _gm_action(request, campaign_id: int, scene_id: int, combat_id: int, action) -> HttpResponse:
+    """Run `action(combat)` for a GM; it returns the message to show."""
+    access, scene, combat = _load(request, campaign_id, scene_id, combat_id)
+    require(access.can_run_scenes)
+    try:
+        notice = action(combat)
+    except (RuleError, ValidationError) as error:
+        return _after_action(request, access, scene, combat, error=_error_text(error))
+    return _after_action(request, access, scene, combat, notice=notice)
+
+
+@login_required
+@require_POST
+def combat_add(request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int):
+    access, scene, combat = _load(request, campaign_id, scene_id, combat_id)
+    require(access.can_run_scenes)
+    candidates = _candidates(access, scene, list(combat.participants.all()))
+    form = AddFightersForm(request.POST, candidates=candidates)
+    if not form.is_valid():
+        error = " ".join(e for errors in form.errors.values() for e in errors)
+        return _after_action(request, access, scene, combat, error=error, add_form=form)
+    chosen = [c for c in candidates if c.pk in form.cleaned_data["characters"]]
+    try:
+        added = services.combat_add_participants(combat=combat, characters=chosen)
+    except ValidationError as error:
+        return _after_action(request, access, scene, combat, error=_error_text(error))
+    notice = ngettext(
+        "%(count)d character joins the fight.", "%(count)d characters join the fight.", len(added)
+    ) % {"count": len(added)}
+    return _after_action(request, access, scene, combat, notice=notice)
+
+
+def _participant_or_404(combat: Combat, participant_id: int) -> CombatParticipant:
+    participant = combat.participants.select_related("character").filter(pk=participant_id).first()
+    if participant is None:
+        raise Http404
+    participant.combat = combat
+    return participant
+
+
+@login_required
+@require_POST
+def combat_remove(
+    request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int, participant_id: int
+):
+    def action(combat: Combat) -> str:
+        participant = _participant_or_404(combat, participant_id)
+        services.combat_remove_participant(participant=participant)
+        return _("%(name)s leaves the fight.") % {"name": participant.character.name}
+
+    return _gm_action(request, campaign_id, scene_id, combat_id, action)
+
+
+@login_required
+@require_POST
+def combat_phase(
+    request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int, participant_id: int
+):
+    def action(combat: Combat) -> str:
+        participant = _participant_or_404(combat, participant_id)
+        form = PhaseForm(request.POST, phases=_rules_or_404(combat.scene.campaign).phases)
+        if not form.is_valid():
+            raise ValidationError(_("Unknown combat phase."))
+        services.combat_set_phase(participant=participant, phase=form.cleaned_data["phase"])
+        return _("%(name)s now acts in the phase %(phase)s.") % {
+            "name": participant.character.name,
+            "phase": dict(form.fields["phase"].choices)[form.cleaned_data["phase"]],
+        }
+
+    return _gm_action(request, campaign_id, scene_id, combat_id, action)
+
+
+@login_required
+@require_POST
+def combat_initiative(request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int):
+    def action(combat: Combat) -> str:
+        rolls = services.combat_roll_initiative(combat=combat, user=request.user)
+        return ngettext(
+            "Initiative rolled for %(count)d character.",
+            "Initiative rolled for %(count)d characters.",
+            len(rolls),
+        ) % {"count": len(rolls)}
+
+    return _gm_action(request, campaign_id, scene_id, combat_id, action)
+
+
+@login_required
+@require_POST
+def combat_next(request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int):
+    def action(combat: Combat) -> str:
+        before = combat.round
+        moved = services.combat_next_turn(combat=combat, user=request.user)
+        name = moved.current.character.name
+        if moved.round == before:
+            return _("%(name)s's turn.") % {"name": name}
+        notice = _("Round %(round)s: %(name)s's turn.") % {"round": moved.round, "name": name}
+        if moved.bled:
+            notice += " " + _("Bleeding: %(names)s.") % {"names": ", ".join(moved.bled)}
+        return notice
+
+    return _gm_action(request, campaign_id, scene_id, combat_id, action)
+
+
+def _kept(data: QueryDict, form: AttackForm) -> QueryDict:
+    """The attack choices to show again after a roll, without the one-off spends."""
+    kept = data.copy()
+    for name in ("csrfmiddlewaretoken", *form.rules.spends):
+        kept.pop(name, None)
+    return kept
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def combat_attack(request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int):
+    """GET: the attack set-up and its odds (htmx on every change, or the page); POST:
+    roll it on the server and store it. Its damage then waits for the GM's decision."""
+    access, scene, combat = _load(request, campaign_id, scene_id, combat_id)
+    require(access.can_run_scenes)
+    if not combat.is_active:
+        return redirect(combat.get_absolute_url())
+    if request.method == "GET":
+        data = request.GET if "attacker" in request.GET else None
+        context = _panel_context(request, access, scene, combat, attack_data=data, adjust=True)
+        if request.htmx:
+            return _respond(request, f"{PANEL}#combat-attack", context)
+        return _respond(request, PANEL, context)
+    context = _panel_context(request, access, scene, combat, attack_data=request.POST)
+    form = context["attack_form"]
+    if form.is_valid() and context["plan"] is not None:
+        ids = [form.cleaned_data["attacker"], form.cleaned_data["target"]]
+        fighters = {c.pk: c for c in Character.objects.filter(pk__in=ids)}
+        sheets = load_sheets([fighters[pk] for pk in ids], access.campaign, with_scene=False)
+        attacker, target = (sheets[pk] for pk in ids)
+        try:
+            rolled = rules.roll_attack(attacker, target, form.cleaned_data, default_rng())
+            attack = services.combat_attack_record(
+                combat=combat,
+                user=request.user,
+                attacker=attacker.character,
+                target=target.character,
+                attack=rolled,
+            )
+        except (RuleError, ValidationError) as error:
+            form.add_error(None, _error_text(error))
+        else:
+            notice = _attack_notice(attack)
+            kept = _kept(request.POST, form)
+            if not request.htmx:
+                messages.success(request, notice)
+                url = reverse("mechanics:combat_attack", args=[campaign_id, scene_id, combat_id])
+                return redirect(f"{url}?{urlencode(kept, doseq=True)}#combat-pending")
+            combat.refresh_from_db()
+            return _after_action(request, access, scene, combat, notice=notice, attack_data=kept)
+    return _panel(request, context)
+
+
+def _attack_notice(attack: CombatAttack) -> str:
+    names = {"attacker": attack.attacker_name, "target": attack.target_name}
+    if attack.is_pending:
+        return _("%(attacker)s hits %(target)s: apply or discard the damage.") % names
+    if attack.hit:
+        return _("%(attacker)s hits %(target)s, but deals no damage.") % names
+    return _("%(attacker)s misses %(target)s.") % names
+
+
+def _attack_or_404(combat: Combat, attack_id: int) -> CombatAttack:
+    attack = combat.attacks.filter(pk=attack_id).first()
+    if attack is None:
+        raise Http404
+    attack.combat = combat
+    return attack
+
+
+@login_required
+@require_POST
+def combat_apply(
+    request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int, attack_id: int
+):
+    def action(combat: Combat) -> str:
+        attack = _attack_or_404(combat, attack_id)
+        services.combat_attack_apply(attack=attack, user=request.user)
+        return _("Damage applied to %(name)s: %(damage)s.") % {
+            "name": attack.target_name,
+            "damage": attack.damage_text,
+        }
+
+    return _gm_action(request, campaign_id, scene_id, combat_id, action)
+
+
+@login_required
+@require_POST
+def combat_discard(
+    request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int, attack_id: int
+):
+    def action(combat: Combat) -> str:
+        attack = _attack_or_404(combat, attack_id)
+        services.combat_attack_discard(attack=attack, user=request.user)
+        return _("Damage discarded: nothing was applied to %(name)s.") % {
+            "name": attack.target_name
+        }
+
+    return _gm_action(request, campaign_id, scene_id, combat_id, action)
+
+
+@login_required
+@require_POST
+def combat_end(request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int):
+    def action(combat: Combat) -> str:
+        services.combat_end(combat=combat, user=request.user)
+        return _("The combat is over. Its summary is in the scene's record.")
+
+    return _gm_action(request, campaign_id, scene_id, combat_id, action)
+
+
+# --- Time passes for everyone in a scene ----------------------------------------------------
+
+
+@login_required
+@require_POST
+def scene_time(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
+    """The GM lets in-game time pass for every character of the scene: each heals by its
+    system's rules (`mechanics.services.health.scene_advance_time`)."""
+    access = campaign_access(request.user, campaign_id)
+    scene = scene_or_404(access, scene_id)
+    require(access.can_run_scenes)
+    form = SceneTimeForm(request.POST)
+    back = f"{scene.get_absolute_url()}#scene-time"
+    if not form.is_valid():
+        errors = [e for errors in form.errors.values() for e in errors]
+        messages.error(request, " ".join(errors) or _("Say how much time passes."))
+        return redirect(back)
+    hours = form.cleaned_data["hours"]
+    try:
+        events = scene_advance_time(
+            scene=scene, user=request.user, hours=hours, reason=form.cleaned_data["reason"]
+        )
+    except ValidationError as error:
+        messages.error(request, _error_text(error))
+        return redirect(back)
+    if not events:
+        messages.warning(request, _("Nobody takes part in this scene: no time passed."))
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "%(time)s passed for %(count)d character.",
+                "%(time)s passed for %(count)d characters.",
+                len(events),
+            )
+            % {"time": hours_in_words(hours), "count": len(events)},
+        )
+    return redirect(back)

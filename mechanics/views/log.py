@@ -1,0 +1,273 @@
+"""The roll log page, its live feed, its export, and the GM's free dice roller.
+
+Every view asks `campaigns.permissions` first (non-members get 404) and reads rolls only
+through `mechanics.log.campaign_rolls`, so a secret roll reaches GMs and nobody else.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterator
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.text import slugify
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from campaigns.models import Role
+from campaigns.permissions import CampaignAccess, campaign_access, require
+from mechanics import log
+from mechanics.forms.log import FreeRollForm, RollFilterForm
+from mechanics.presentation import roll_display
+from mechanics.rules.expressions import roll_expression
+from mechanics.services.rolls import active_scene, roll_store
+
+# htmx listens for this event (HX-Trigger) to refresh the feed at once after a roll.
+ROLL_EVENT = "cronica:roll"
+EXPORT_FORMATS = ("csv", "json")
+
+
+def _filter_form(access: CampaignAccess, data) -> RollFilterForm:
+    campaign = access.campaign
+    players = (
+        get_user_model()
+        .objects.filter(
+            memberships__campaign=campaign, memberships__role__in=(Role.GM, Role.PLAYER)
+        )
+        .order_by("username")
+        .values_list("pk", "username")
+    )
+    return RollFilterForm(
+        data or None,
+        characters=campaign.characters.order_by("name", "pk").values_list("pk", "name"),
+        scenes=campaign.scenes.order_by("-created_at", "-pk").values_list("pk", "title"),
+        players=players,
+    )
+
+
+@login_required
+@require_GET
+def roll_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Every roll of the campaign this member may see, filtered and 25 to a page."""
+    access = campaign_access(request.user, campaign_id)
+    form = _filter_form(access, request.GET)
+    rolls = log.with_relations(form.filter(log.campaign_rolls(access)))
+    page = Paginator(rolls, log.PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {
+        "access": access,
+        "campaign": access.campaign,
+        "form": form,
+        "page": page,
+        "export_formats": EXPORT_FORMATS,
+    }
+    return render(request, "mechanics/log.html", context)
+
+
+def _feed_headers(response: HttpResponse, etag: str) -> HttpResponse:
+    """Every feed answer (200, 204, 304) carries its validator; caches must revalidate."""
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    patch_vary_headers(response, ("HX-Request", "Cookie", "Accept-Language"))
+    return response
+
+
+@login_required
+@require_GET
+def roll_feed(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The live feed's list, polled by htmx every 2 seconds from every open page.
+
+    A poll carries `since`, the version it shows: unchanged, the answer is 204 No Content
+    (htmx keeps the list and goes on polling) after two small queries. Clients using
+    standard conditional requests get the same from If-None-Match: 304 Not Modified.
+    A plain request (no JavaScript) is sent to the log page.
+    """
+    access = campaign_access(request.user, campaign_id)
+    if not request.htmx:
+        return redirect("mechanics:log", campaign_id)
+    version = log.feed_version(log.feed_ids(access))
+    etag = log.feed_etag(access, version, get_language() or "")
+    if request.GET.get("since") == version:
+        return _feed_headers(HttpResponse(status=204), etag)
+    not_modified = get_conditional_response(request, etag=etag)
+    if not_modified is not None:
+        return _feed_headers(not_modified, etag)
+    rolls = log.feed_rolls(access)
+    context = {
+        "access": access,
+        "campaign": access.campaign,
+        "rolls": rolls,
+        # The version of what is rendered (a roll may have arrived since the ids query).
+        "version": log.feed_version([roll.pk for roll in rolls]),
+        "announce": roll_display(rolls[0]).summary if rolls else "",
+    }
+    response = render(request, "mechanics/_feed.html#feed-list", context)
+    return _feed_headers(response, etag)
+
+
+def _csv_safe(value: str) -> str:
+    """Keep a spreadsheet from reading a name or label as a formula."""
+    return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+def _export_rows(access: CampaignAccess, rolls) -> Iterator[dict]:
+    for roll in rolls.iterator(chunk_size=500):
+        shown = roll_display(roll)
+        row = {
+            "id": roll.pk,
+            "created_at": timezone.localtime(roll.created_at).isoformat(),
+            "user": shown.who,
+            "character": shown.character,
+            "scene": shown.scene,
+            "system": roll.system,
+            "kind": roll.kind,
+            "label": roll.label,
+            "expression": shown.expression,
+            "dice": " ".join(die.text for group in shown.groups for die in group.dice),
+            "result": roll.result,
+            "outcome": roll.outcome,
+            "outcome_text": shown.outcome,
+            "summary": shown.result,
+            "record": roll.record,
+        }
+        if access.is_gm:
+            row["secret"] = roll.secret
+        yield row
+
+
+def _csv_lines(access: CampaignAccess, rolls) -> Iterator[str]:
+    writer = csv.writer(_Echo())
+    headers = {
+        "id": _("Id"),
+        "created_at": _("When"),
+        "user": _("Rolled by"),
+        "character": _("Character"),
+        "scene": _("Scene"),
+        "system": _("System"),
+        "kind": _("Kind"),
+        "label": _("Label"),
+        "expression": _("Expression"),
+        "dice": _("Dice"),
+        "result": _("Result"),
+        "outcome": _("Outcome key"),
+        "outcome_text": _("Outcome"),
+        "summary": _("Summary"),
+    }
+    if access.is_gm:
+        headers["secret"] = _("Secret")
+    yield "\ufeff"  # a BOM so spreadsheets read the accents as UTF-8
+    yield writer.writerow(headers.values())
+    texts = {"user", "character", "scene", "label", "expression"}
+    for row in _export_rows(access, rolls):
+        yield writer.writerow(
+            _csv_safe(str(row[key])) if key in texts else row[key] for key in headers
+        )
+
+
+def _json_chunks(access: CampaignAccess, rolls) -> Iterator[str]:
+    header = {
+        "campaign": access.campaign.name,
+        "exported_at": timezone.localtime().isoformat(),
+    }
+    yield json.dumps(header, ensure_ascii=False)[:-1] + ', "rolls": ['
+    for number, row in enumerate(_export_rows(access, rolls)):
+        yield ("," if number else "") + json.dumps(row, cls=DjangoJSONEncoder, ensure_ascii=False)
+    yield "]}\n"
+
+
+@login_required
+@require_GET
+def log_export(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The log as CSV or JSON for any member, with the log page's filters."""
+    access = campaign_access(request.user, campaign_id)
+    export_format = request.GET.get("format", "csv")
+    if export_format not in EXPORT_FORMATS:
+        export_format = "csv"
+    form = _filter_form(access, request.GET)
+    rolls = log.with_relations(form.filter(log.campaign_rolls(access)))
+    filename = f"{slugify(_('rolls'))}-{slugify(access.campaign.name) or access.campaign.pk}"
+    if export_format == "json":
+        response = StreamingHttpResponse(
+            _json_chunks(access, rolls), content_type="application/json; charset=utf-8"
+        )
+    else:
+        response = StreamingHttpResponse(
+            _csv_lines(access, rolls), content_type="text/csv; charset=utf-8"
+        )
+    response["Content-Disposition"] = f'attachment; filename="{filename}.{export_format}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _roll_id(text: str) -> int | None:
+    """The id in ?roll=, or None for anything that is not a plausible id."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def free_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """A GM rolls any dice expression; the roll is stored (secret if asked) and shown.
+
+    htmx gets the roller back with the result; a plain POST redirects to this page with
+    the roll to show (POST/redirect/GET). A bad expression is explained and kept.
+    """
+    access = campaign_access(request.user, campaign_id)
+    require(access.can_free_roll)
+    campaign = access.campaign
+    pools = campaign.system == "tinieblas"
+    form = FreeRollForm(request.POST if request.method == "POST" else None, pools=pools)
+    rolled = None
+    if request.method == "POST" and form.is_valid():
+        record = roll_expression(form.cleaned_data["expression"])
+        rolled = roll_store(
+            campaign=campaign,
+            user=request.user,
+            record=record,
+            scene=active_scene(campaign=campaign),
+            label=form.cleaned_data["label"],
+            secret=form.cleaned_data["secret"],
+        )
+        if not request.htmx:
+            url = reverse("mechanics:free_roll", args=[campaign.pk])
+            return redirect(f"{url}?roll={rolled.pk}")
+        # Ready to roll the same again.
+        form = FreeRollForm(
+            initial={
+                "expression": request.POST.get("expression", "").strip(),
+                "secret": form.cleaned_data["secret"],
+            },
+            pools=pools,
+        )
+    elif request.method == "GET" and _roll_id(request.GET.get("roll", "")):
+        rolled = (
+            log.with_relations(log.campaign_rolls(access))
+            .filter(pk=_roll_id(request.GET["roll"]), system="free")
+            .first()
+        )
+        if rolled is not None:
+            expression = roll_display(rolled).expression
+            form = FreeRollForm(initial={"expression": expression}, pools=pools)
+    context = {"access": access, "campaign": campaign, "form": form, "rolled": rolled}
+    if request.htmx:
+        response = render(request, "mechanics/_free_roller.html", context)
+        if rolled is not None:
+            response["HX-Trigger"] = ROLL_EVENT
+    else:
+        response = render(request, "mechanics/free_roll.html", context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response

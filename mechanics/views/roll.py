@@ -1,0 +1,437 @@
+"""The roll panel of a sheet and the GM's panel for two-sided rolls.
+
+One URL each. GET shows the panel (a full page, or the panel partial for htmx); a GET
+asking for `part=odds` returns only the odds of the current choices (htmx, on every
+change); POST rolls on the server with the engine's cryptographic random source, applies
+the effects and stores the roll in one transaction, then shows the result (the panel
+partial for htmx, or POST/redirect/GET to the page with the result).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
+
+from campaigns.permissions import campaign_access, character_access, require, visible_rolls
+from characters import services
+from characters.views.sheet import sheet_context
+from mechanics.display import roll_display
+from mechanics.forms.roll import FORMS, SPEND_FIELDS, SideForm, TwoSidedForm
+from mechanics.models import Roll
+from mechanics.rules.errors import RuleError
+from mechanics.services.rolls import RollSide, roll_perform
+from mechanics.setup import Sheet, get_setup, load_sheet, load_sheets, open_extended_actions
+from mechanics.systems.registry import get_system
+
+PANEL = "mechanics/roll_panel.html"
+GM_PANEL = "mechanics/gm_roll.html"
+HELPERS = ("h1", "h2", "h3")
+
+
+def _respond(request: HttpRequest, template: str, context: dict, status: int = 200):
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def _default_data(form) -> dict:
+    """What an untouched panel posts: each field's initial value or first choice."""
+    data = {}
+    for name, field in form.fields.items():
+        value = form.initial.get(name, field.initial)
+        choices = getattr(field, "choices", None)
+        if value is None and choices and field.required:
+            flat = [
+                key
+                for key, label in choices
+                for key in ([k for k, _ in label] if isinstance(label, list | tuple) else [key])
+            ]
+            value = next((key for key in flat if key not in ("", None)), None)
+        if value is None or value is False:
+            continue
+        data[name] = "on" if value is True else str(value)
+    return data
+
+
+def _error_text(error: Exception) -> str:
+    if isinstance(error, RuleError):
+        return error.translated(gettext)
+    if isinstance(error, ValidationError):
+        return " ".join(error.messages)
+    return str(error)
+
+
+def _pools(sheet: Sheet) -> list[dict]:
+    labels = {
+        spec.key: spec.label
+        for spec in sheet.system.resource_specs(sheet.ratings, sheet.character.details, sheet.rules)
+    }
+    return [
+        {
+            "key": key,
+            "label": labels.get(key, key),
+            "current": resource.current,
+            "maximum": resource.maximum,
+            "dots": (
+                "●" * resource.current + "○" * max(0, resource.maximum - resource.current)
+                if resource.maximum is not None and resource.maximum <= 10
+                else ""
+            ),
+        }
+        for key, resource in sorted(sheet.resources.items())
+    ]
+
+
+# --- A character's roll panel ---------------------------------------------------------------
+
+
+def _panel_form(sheet: Sheet, data, *, is_gm: bool, open_actions: dict):
+    form_class = FORMS[sheet.system.key]
+    # Ids unique per character: the panel may sit inside a sheet page with other forms.
+    kwargs = {"sheet": sheet, "is_gm": is_gm, "auto_id": f"roll{sheet.character.pk}_%s"}
+    if sheet.system.key == "tinieblas":
+        kwargs["open_actions"] = open_actions
+    if data is None:
+        data = _default_data(form_class(None, **kwargs))
+    return form_class(data, **kwargs)
+
+
+def _plan(sheet: Sheet, form, open_actions: dict):
+    """The plan of a valid form, or None with the problem added to the form."""
+    if not form.is_valid():
+        return None
+    try:
+        return get_setup(sheet.system.key).plan(sheet, form.cleaned_data, open_actions=open_actions)
+    except (RuleError, ValidationError) as error:
+        form.add_error(None, _error_text(error))
+        return None
+
+
+def _panel_context(request, access, sheet, form, plan, result=None) -> dict:
+    character = sheet.character
+    return {
+        "access": access,
+        "campaign": access.campaign,
+        "character": character,
+        "sheet": sheet,
+        "form": form,
+        "plan": plan,
+        "odds": plan.odds if plan is not None else None,
+        "result": roll_display(result) if result is not None else None,
+        "aspect_offer": result is not None and _offers_aspect(result, character),
+        "pools": _pools(sheet),
+        "roll_url": reverse("mechanics:roll", args=[character.campaign_id, character.pk]),
+    }
+
+
+def _offers_aspect(roll: Roll, character) -> bool:
+    """A Hitos double or triple offers a temporary aspect, until one is taken for it."""
+    offered = (roll.record.get("effects") or {}).get("temporary_aspect")
+    return bool(offered) and roll.pk not in character.details.get("aspect_rolls", [])
+
+
+def _kept_choices(data: QueryDict) -> dict:
+    """The choices to show again after a roll: everything but the one-off spends."""
+    kept = data.copy()
+    for name in ("csrfmiddlewaretoken", "part", "result", *SPEND_FIELDS):
+        kept.pop(name, None)
+    return kept
+
+
+def _refresh_sheet_section(request, response: HttpResponse, char_access, partial: str) -> None:
+    """A change made from the roll panel also updates that part of the sheet when the panel
+    sits on the sheet page (an out-of-band swap), so the page never shows two values."""
+    character = char_access.character
+    sheet_url = reverse("characters:sheet", args=[character.campaign_id, character.pk])
+    if request.htmx.current_url_abs_path != sheet_url:
+        return
+
+    context = sheet_context(char_access, oob=True)
+    response.content += render_to_string(
+        f"characters/sheet.html#{partial}", context, request=request
+    ).encode()
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_roll(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
+    char_access = character_access(request.user, campaign_id, character_id)
+    require(char_access.can_roll)
+    access = char_access.access
+    character = char_access.character
+    is_gm = access.is_gm
+    sheet = load_sheet(character, access.campaign)
+    system = sheet.system.key
+    open_actions = open_extended_actions(character) if system == "tinieblas" else {}
+
+    if request.method == "POST":
+        form = _panel_form(sheet, request.POST, is_gm=is_gm, open_actions=open_actions)
+        plan = _plan(sheet, form, open_actions)
+        if plan is not None:
+            try:
+                [side] = plan.roll(None)  # None: the engine's cryptographic source
+                [stored] = roll_perform(
+                    campaign=access.campaign,
+                    user=request.user,
+                    sides=[
+                        RollSide(
+                            record=side.record,
+                            character=character,
+                            scene=sheet.scene,
+                            label=plan.label or form.cleaned_data.get("label", ""),
+                        )
+                    ],
+                    secret=bool(form.cleaned_data.get("secret")),
+                    group=plan.group,
+                )
+            except (RuleError, ValidationError) as error:
+                form.add_error(None, _error_text(error))
+            else:
+                kept = _kept_choices(request.POST)
+                if not request.htmx:
+                    kept["result"] = str(stored.pk)
+                    return redirect(f"{request.path}?{urlencode(kept, doseq=True)}")
+                # The pools changed: show the panel again from the stored sheet.
+                character.refresh_from_db(fields=["details", "health"])
+                sheet = load_sheet(character, access.campaign)
+                open_actions = open_extended_actions(character) if system == "tinieblas" else {}
+                form = _panel_form(sheet, kept, is_gm=is_gm, open_actions=open_actions)
+                plan = _plan(sheet, form, open_actions)
+                context = _panel_context(request, access, sheet, form, plan, stored)
+                response = _respond(request, f"{PANEL}#panel", context)
+                _refresh_sheet_section(request, response, char_access, "resources")
+                trigger_client_event(
+                    response, "cronica:roll", {"character": character.pk, "roll": stored.pk}
+                )
+                return response
+        template = f"{PANEL}#panel" if request.htmx else PANEL
+        return _respond(request, template, _panel_context(request, access, sheet, form, None))
+
+    data = request.GET if "kind" in request.GET else None
+    form = _panel_form(sheet, data, is_gm=is_gm, open_actions=open_actions)
+    plan = _plan(sheet, form, open_actions)
+    result = None
+    if request.GET.get("result", "").isdigit():
+        result = (
+            visible_rolls(access, Roll.objects.filter(character=character))
+            .filter(pk=int(request.GET["result"]))
+            .first()
+        )
+    context = _panel_context(request, access, sheet, form, plan, result)
+    if request.htmx:
+        part = "odds" if request.GET.get("part") == "odds" else "panel"
+        return _respond(request, f"{PANEL}#{part}", context)
+    return _respond(request, PANEL, context)
+
+
+# --- The GM's panel: NPCs and two-sided rolls -----------------------------------------------
+
+
+def _campaign_traits(campaign) -> tuple[list, list]:
+    """(attribute choices, skill choices) of the campaign's system, grouped by category."""
+    specs = get_system(campaign.system).trait_specs(campaign)
+    groups: dict[str, dict[str, list]] = {"attribute": {}, "skill": {}}
+    for spec in specs:
+        kind = "attribute" if spec.kind in ("attribute", "characteristic") else spec.kind
+        if kind in groups:
+            groups[kind].setdefault(spec.category, []).append((spec.key, spec.name))
+    return list(groups["attribute"].items()), list(groups["skill"].items())
+
+
+def _gm_forms(data, campaign, characters):
+    setup = get_setup(campaign.system)
+    traits = _campaign_traits(campaign)
+    kwargs = {"campaign_system": campaign.system, "characters": characters, "traits": traits}
+    kinds = setup.opposed_kinds
+    main = TwoSidedForm(data, kinds=kinds) if kinds else None
+    kind = (data or {}).get("kind")
+    uses_b = kind != "teamwork"
+    uses_helpers = kind == "teamwork"
+
+    def side(prefix: str, used: bool) -> SideForm:
+        if data is None or used:
+            return SideForm(data, prefix=prefix, required=False, **kwargs)
+        # A side the chosen roll does not use keeps what was typed, without errors.
+        typed = {
+            key.split("-", 1)[1]: value
+            for key, value in data.items()
+            if key.startswith(f"{prefix}-")
+        }
+        return SideForm(None, prefix=prefix, required=False, initial=typed, **kwargs)
+
+    side_a = side("a", True)
+    side_b = side("b", uses_b)
+    helpers = [side(prefix, uses_helpers) for prefix in HELPERS] if "teamwork" in kinds else []
+    return main, side_a, side_b, helpers
+
+
+def _relevant_forms(main, side_a, side_b, helpers) -> list:
+    """The side forms the chosen kind of roll uses (the others are hidden in the page)."""
+    if main is None:
+        return []
+    if main.data.get("kind") == "teamwork":
+        return [side_a, *helpers]
+    return [side_a, side_b]
+
+
+def _gm_plan(campaign, main, side_a, side_b, helpers):
+    """Validate the GM's set-up and build its plan; None with errors on the forms."""
+    if main is None or not main.is_valid():
+        return None
+    kind = main.cleaned_data["kind"]
+    # Fields of the other kind of roll are in the page too (hidden): ignore them.
+    if not all(f.is_valid() for f in _relevant_forms(main, side_a, side_b, helpers)):
+        return None
+    chosen_a = side_a.cleaned_data.get("character")
+    if not chosen_a:
+        side_a.add_error("character", _("Choose a character."))
+        return None
+    if kind == "opposed":
+        chosen = [chosen_a, side_b.cleaned_data.get("character")]
+        if not chosen[1]:
+            side_b.add_error("character", _("Choose a character."))
+            return None
+    else:
+        chosen = [chosen_a] + [h.cleaned_data["character"] for h in helpers if h.used]
+        if len(chosen) == 1:
+            helpers[0].add_error("character", _("Choose at least one helper."))
+            return None
+    if len(set(chosen)) != len(chosen):
+        main.add_error(None, _("Each character can take part only once."))
+        return None
+    characters = {c.pk: c for c in campaign.characters.filter(pk__in=chosen)}
+    sheets = load_sheets([characters[pk] for pk in chosen], campaign)
+    setup = get_setup(campaign.system)
+    try:
+        if kind == "opposed":
+            return setup.opposed(
+                sheets[chosen[0]], side_a.cleaned_data, sheets[chosen[1]], side_b.cleaned_data
+            )
+        used = [h for h in helpers if h.used]
+        return setup.teamwork(
+            sheets[chosen[0]],
+            side_a.cleaned_data,
+            [(sheets[h.cleaned_data["character"]], h.cleaned_data) for h in used],
+        )
+    except (RuleError, ValidationError) as error:
+        main.add_error(None, _error_text(error))
+        return None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def gm_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    access = campaign_access(request.user, campaign_id)
+    require(access.is_gm)
+    campaign = access.campaign
+    characters = list(campaign.characters.select_related("owner").order_by("-is_npc", "name"))
+    data = request.POST if request.method == "POST" else None
+    if data is None and "kind" in request.GET:
+        data = request.GET
+    main, side_a, side_b, helpers = _gm_forms(data, campaign, characters)
+    plan = _gm_plan(campaign, main, side_a, side_b, helpers) if data is not None else None
+    results = []
+    if request.method == "POST" and plan is not None:
+        try:
+            sides = plan.roll(None)
+            stored = roll_perform(
+                campaign=campaign,
+                user=request.user,
+                sides=[
+                    RollSide(
+                        record=side.record,
+                        character=side.sheet.character,
+                        scene=side.sheet.scene,
+                        label=main.cleaned_data.get("label", ""),
+                    )
+                    for side in sides
+                ],
+                secret=bool(main.cleaned_data.get("secret")),
+                group=plan.group,
+            )
+        except (RuleError, ValidationError) as error:
+            main.add_error(None, _error_text(error))
+        else:
+            if not request.htmx:
+                kept = _kept_choices(request.POST)
+                kept["group"] = str(plan.group)
+                return redirect(f"{request.path}?{urlencode(kept, doseq=True)}")
+            results = stored
+    group = request.GET.get("group", "")
+    if request.method == "GET" and group:
+        try:
+            results = list(
+                visible_rolls(access, Roll.objects.filter(campaign=campaign, group=group))
+                .select_related("character")
+                .order_by("pk")
+            )
+        except ValidationError:
+            results = []
+    context = {
+        "access": access,
+        "campaign": campaign,
+        "characters": characters,
+        "main": main,
+        "side_a": side_a,
+        "side_b": side_b,
+        "helpers": helpers,
+        "plan": plan,
+        "odds": plan.odds if plan is not None else None,
+        "error_forms": _relevant_forms(main, side_a, side_b, helpers) if data else [],
+        "results": [roll_display(roll) for roll in results],
+        "gm_url": reverse("mechanics:gm_roll", args=[campaign.pk]),
+    }
+    if request.htmx:
+        part = "odds" if request.GET.get("part") == "odds" else "panel"
+        return _respond(request, f"{GM_PANEL}#{part}", context)
+    return _respond(request, GM_PANEL, context)
+
+
+@login_required
+@require_POST
+def roll_aspect(
+    request: HttpRequest, campaign_id: int, character_id: int, roll_id: int
+) -> HttpResponse:
+    """Take the temporary aspect a Hitos double or triple offers (the panel offers it:
+    docs/rules.md#hitos-temporary-aspects)."""
+    char_access = character_access(request.user, campaign_id, character_id)
+    require(char_access.can_roll)
+    character = char_access.character
+    roll = get_object_or_404(Roll, pk=roll_id, character=character, campaign_id=campaign_id)
+    error = None
+    try:
+        aspect = services.roll_temporary_aspect(
+            character=character, user=request.user, roll=roll, text=request.POST.get("text", "")
+        )
+    except ValidationError as exc:
+        error = exc.messages[0]
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        else:
+            messages.success(request, _("Aspect added: «%(text)s».") % {"text": aspect.text})
+        return redirect(character)
+    context = {
+        "roll": roll,
+        "campaign": char_access.access.campaign,
+        "character": character,
+        "error": error,
+        "aspect": None if error else aspect,
+        "typed": request.POST.get("text", ""),
+    }
+    response = render(request, "mechanics/_roll_aspect.html", context)
+    if not error:
+        _refresh_sheet_section(request, response, char_access, "aspects")
+    return response
