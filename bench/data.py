@@ -160,6 +160,7 @@ def _people(sizes: Sizes, campaign_name: str, password: str | None):
 
     from campaigns.models import Membership, Role
     from campaigns.services import campaign_create
+    from mechanics.rules.tinieblas.rolls import SYSTEM
 
     tag = uuid.uuid4().hex[:6]
     # Hashed once: a password hash per user would cost more than the whole build.
@@ -173,7 +174,7 @@ def _people(sizes: Sizes, campaign_name: str, password: str | None):
         user=gm,
         name=campaign_name,
         description="Una crónica larga para medir.",
-        system="tinieblas",
+        system=SYSTEM,
         house_rules={},
         options={"max_characters_per_player": 4},
     )
@@ -195,10 +196,10 @@ def _people(sizes: Sizes, campaign_name: str, password: str | None):
 def _characters(campaign, gm, players, count: int, rng: random.Random):
     """Player characters (one per player) and NPCs, through the service, from the demo
     sheets of Mundo de Tinieblas with names of their own."""
-    from characters.demo import DEMO_CHARACTERS
     from characters.services import character_create
+    from mechanics.systems.tinieblas.demo import DEMO_CHARACTERS
 
-    templates = DEMO_CHARACTERS["tinieblas"]
+    templates = DEMO_CHARACTERS
     characters = []
     for n in range(count):
         sheet = templates[n % len(templates)]
@@ -271,8 +272,8 @@ def _scenes(campaign, characters, sizes: Sizes, start: datetime, rng: random.Ran
 
 
 def _diaries(scenes, windows, casts, total: int, rng: random.Random):
-    from campaigns.models import DiaryEntry
-    from campaigns.services import diary_save
+    from characters.models import DiaryEntry
+    from characters.services import diary_save
 
     slots = [
         (scene, window, c)
@@ -352,7 +353,7 @@ def _rolls(campaign, gm, scenes, windows, casts, total: int, rng: random.Random)
 
     from mechanics.models import Roll
     from mechanics.rules.tinieblas.rolls import PoolSpec, roll_extended
-    from mechanics.services import RollSide, roll_perform
+    from mechanics.services.rolls import RollSide, roll_perform
 
     records = pool_records(rng)
     real = min(5, total)
@@ -543,7 +544,8 @@ def _health_cycle(character) -> list[dict]:
     from dataclasses import asdict
 
     from characters.services import ratings_of
-    from characters.systems import DamageInput, get_system
+    from mechanics.systems.base import DamageInput
+    from mechanics.systems.registry import get_system
 
     campaign = character.campaign
     system, ratings = get_system(campaign.system), ratings_of(character)
@@ -574,9 +576,10 @@ def _health(characters, gm, scenes, windows, total: int):
     """Health events: each character goes through HEALTH_PLAN again and again, its steps
     spread over the campaign's scenes in time order. The newest cycle of the first
     characters goes through the real services, and must come out the same."""
-    from characters.models import Character, HealthEvent
-    from characters.services import character_advance_time, character_apply_damage
-    from characters.systems import DamageInput
+    from characters.models import Character
+    from mechanics.models import HealthEvent
+    from mechanics.services.health import character_advance_time, character_apply_damage
+    from mechanics.systems.base import DamageInput
 
     cycles = {c.pk: _health_cycle(c) for c in characters}
     length = len(HEALTH_PLAN)

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 def hot_queries(big) -> list[tuple[str, object]]:
     """(name, queryset) of what the pages ask of the big tables."""
     from campaigns.permissions import campaign_access
-    from campaigns.views_chronicle import scenes_for
+    from campaigns.selectors import scenes_for
     from characters.models import XpEntry
     from mechanics import log
     from mechanics.models import Roll

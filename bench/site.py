@@ -64,12 +64,14 @@ def build_demo() -> World:
 
     from bench.data import pool_records
     from campaigns.models import Campaign
-    from campaigns.services import diary_save, scene_create
+    from campaigns.services import scene_create
     from characters.models import Character
-    from characters.services import character_apply_damage, scene_award_xp
-    from characters.systems import DamageInput
+    from characters.services import diary_save, scene_award_xp
     from mechanics.rules.tinieblas.advancement import SceneAward
-    from mechanics.services import RollSide, roll_perform
+    from mechanics.rules.tinieblas.rolls import SYSTEM
+    from mechanics.services.health import character_apply_damage
+    from mechanics.services.rolls import RollSide, roll_perform
+    from mechanics.systems.base import DamageInput
 
     call_command("seed_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
     gm, player = User.objects.get(username="master"), User.objects.get(username="ana")
@@ -77,7 +79,7 @@ def build_demo() -> World:
         c.campaign.system: c
         for c in Character.objects.filter(owner=player).select_related("campaign")
     }
-    campaign = Campaign.objects.get(system="tinieblas", memberships__user=player)
+    campaign = Campaign.objects.get(system=SYSTEM, memberships__user=player)
     cast = list(campaign.characters.all())
     scene = scene_create(campaign=campaign, title="La línea 5", participants=cast)
     import random
@@ -105,16 +107,16 @@ def build_demo() -> World:
         awards={c.pk: SceneAward(interpretacion=2, ideas=2, diario=1) for c in cast},
     )
     character_apply_damage(
-        character=sheets["tinieblas"], user=gm, damage=DamageInput(amount=1, damage_type="B")
+        character=sheets[SYSTEM], user=gm, damage=DamageInput(amount=1, damage_type="B")
     )
     return World(
         name="demo",
         campaign=campaign,
         gm=gm,
         player=player,
-        character=sheets["tinieblas"],
+        character=sheets[SYSTEM],
         scene=scene,
-        other_sheets={k: v for k, v in sheets.items() if k != "tinieblas"},
+        other_sheets={k: v for k, v in sheets.items() if k != SYSTEM},
     )
 
 
@@ -161,7 +163,7 @@ def pages(world: World) -> list[Page]:
     campaign, character = world.campaign.pk, world.character.pk
     roll_url = reverse("mechanics:roll", args=[campaign, character])
     feed_url = reverse("mechanics:feed", args=[campaign])
-    health_url = reverse("characters:health", args=[campaign, character])
+    health_url = reverse("mechanics:health", args=[campaign, character])
     listed = [
         Page(
             "sheet (tinieblas)", "player", reverse("characters:sheet", args=[campaign, character])
@@ -173,7 +175,7 @@ def pages(world: World) -> list[Page]:
         listed.append(Page(f"sheet ({system})", "player", url))
     detail = reverse("campaigns:detail", args=[campaign])
     scene = reverse("campaigns:scene", args=[campaign, world.scene.pk])
-    xp_log = reverse("campaigns:xp_log", args=[campaign])
+    xp_log = reverse("characters:xp_log", args=[campaign])
     roll_log = reverse("mechanics:log", args=[campaign])
     listed += [
         Page("campaign page", "GM", detail),

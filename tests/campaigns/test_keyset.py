@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from campaigns.keyset import decode, encode, keyset_page
 from mechanics.models import Roll
 from mechanics.rules.tinieblas.rolls import roll_dice
-from mechanics.services import roll_store
+from mechanics.services.rolls import roll_store
 from tests.factories import backdate
 
 START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
