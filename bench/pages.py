@@ -61,6 +61,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="5 rounds instead of 25")
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--rolls", type=int, default=None, help="rolls in the big campaign")
+    parser.add_argument("--only", default="", help="measure only pages whose name has this")
     args = parser.parse_args()
     rounds = args.rounds or (5 if args.quick else 25)
     with tempfile.TemporaryDirectory() as folder:
@@ -95,6 +96,7 @@ def main() -> int:
             (world.name, page, clients[world.name, page.who])
             for world in worlds
             for page in site.pages(world)
+            if args.only in page.name
         ]
         times: dict[tuple, list[float]] = {}
         wall: dict[tuple, list[float]] = {}

@@ -2,11 +2,11 @@
 the ledger.
 
 A chart of a long campaign does not need one point per ledger entry (20,000 entries are
-40,000 SVG circles). `ledger_points` groups each character's entries by hour, day, week,
-month, quarter or year (the finest unit that keeps the whole chart within POINT_BUDGET
-points) in one GROUP BY query, and returns one point per group, shaped like the last entry
-of the group: its time, the balance it left and the XP earned in it. The chart draws
-those exactly as it drew entries.
+40,000 SVG circles). `ledger_points` groups each character's entries into equal spans of
+time (an hour, a day, a week, a month, a quarter or a year: the finest that keeps the whole
+chart within POINT_BUDGET points) in one GROUP BY query, and returns one point per group,
+shaped like the last entry of the group: its time, the balance it left and the XP earned in
+it. The chart draws those exactly as it drew entries.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import Count, Max, Min, Q, QuerySet, Sum
-from django.db.models.functions import Trunc
+from django.core.cache import caches
+from django.db.models import Count, Func, IntegerField, Max, Min, Q, QuerySet, Sum
 
+from campaigns.fragments import CACHE, fragment_key
 from characters.models import XpEntry
 
 POINT_BUDGET = 500
@@ -42,13 +43,36 @@ class LedgerPoint:
     kind: str = XpEntry.Kind.AWARD
 
 
+class EpochSpan(Func):
+    """Which `seconds`-long span since 1970 a datetime falls in, in the database's own
+    arithmetic (Django's Trunc runs a Python function per row on SQLite)."""
+
+    output_field = IntegerField()
+
+    def __init__(self, expression, seconds: int):
+        super().__init__(expression)
+        self.seconds = int(seconds)
+
+    def as_sqlite(self, compiler, connection):
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"(CAST(strftime('%%s', {sql}) AS INTEGER) / {self.seconds})", params
+
+    def as_postgresql(self, compiler, connection):
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"FLOOR(EXTRACT(EPOCH FROM {sql}) / {self.seconds})::bigint", params
+
+
 def bucket_unit(span: timedelta, series: int, budget: int = POINT_BUDGET) -> str:
     """The finest unit that keeps `series` lines within `budget` points in all."""
+    return _unit(span, series, budget)[0]
+
+
+def _unit(span: timedelta, series: int, budget: int = POINT_BUDGET) -> tuple[str, timedelta]:
     per_series = max(MIN_POINTS_PER_SERIES, budget // max(series, 1))
     for unit, length in UNITS:
         if span / length < per_series:
-            return unit
-    return UNITS[-1][0]
+            return unit, length
+    return UNITS[-1]
 
 
 def ledger_points(entries: QuerySet[XpEntry]) -> dict[int, list[LedgerPoint]]:
@@ -58,10 +82,10 @@ def ledger_points(entries: QuerySet[XpEntry]) -> dict[int, list[LedgerPoint]]:
     )
     if bounds["start"] is None:
         return {}
-    unit = bucket_unit(bounds["end"] - bounds["start"], bounds["series"])
+    _name, length = _unit(bounds["end"] - bounds["start"], bounds["series"])
     groups = (
         entries.order_by()
-        .annotate(bucket=Trunc("created_at", unit))
+        .annotate(bucket=EpochSpan("created_at", length.total_seconds()))
         .values("character_id", "bucket")
         .annotate(
             last=Max("created_at"),
@@ -80,3 +104,19 @@ def ledger_points(entries: QuerySet[XpEntry]) -> dict[int, list[LedgerPoint]]:
             LedgerPoint(group["last"], balance[character], group["earned"])
         )
     return points
+
+
+def ledger_summary(character_ids: list[int]) -> tuple[str, dict[int, list[LedgerPoint]]]:
+    """(version, points) of these characters' whole ledgers; the points are kept in the
+    fragment cache under the version. The ledger is append-only (a character's deletion
+    takes its entries along), so its newest id and its size change with every write."""
+    entries = XpEntry.objects.filter(character__in=character_ids)
+    state = entries.order_by().aggregate(
+        last=Max("pk"), size=Count("pk"), total=Sum("amount"), newest=Max("created_at")
+    )
+    version = fragment_key("xp-points", sorted(character_ids), *state.values())
+    points = caches[CACHE].get(version)
+    if points is None:
+        points = ledger_points(entries)
+        caches[CACHE].set(version, points, 3600)
+    return version, points

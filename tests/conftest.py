@@ -1,6 +1,15 @@
 import pytest
+from django.core.cache import caches
 
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
+
+
+@pytest.fixture(autouse=True)
+def _empty_caches():
+    """Each test starts with empty caches: rolled-back rows give their ids to the next
+    test's rows, which a cache must not take for the same rows."""
+    for cache in caches.all():
+        cache.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -3,24 +3,16 @@ every response gets its own CSRF token."""
 
 from __future__ import annotations
 
-import pytest
-from django.core.cache import caches
 from django.middleware.csrf import CSRF_TOKEN_LENGTH, _unmask_cipher_token
 from django.test import RequestFactory
 from django.utils import translation
 
 from campaigns.fragments import (
-    CACHE,
     CSRF_PLACEHOLDER,
     cached_fragment,
     fragment_key,
     row_state,
 )
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    caches[CACHE].clear()
 
 
 def _request():
