@@ -2,12 +2,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from mechanics.rules.settings import SettingDef
+
+if TYPE_CHECKING:
+    from mechanics.forms.roll import RollForm, SideForm
+    from mechanics.presentation import RollWords
+    from mechanics.setup import RollSetup
 
 
 @dataclass(frozen=True)
@@ -90,6 +96,18 @@ class GameSystem:
     demo_characters: tuple[dict, ...] | list[dict] = ()
     # Whether a GM edits the campaign's attribute and skill lists (CampaignTrait rows).
     editable_trait_lists: bool = False
+
+    # --- Rolls ---
+    # From a sheet and a panel's choices to the engine's rolls and odds; None: no rolls.
+    roll_setup: RollSetup | None = None
+    # The roll panel's form for one character, and the GM's form for one side of a
+    # two-sided roll (only a system whose set-up has `opposed_kinds` needs one).
+    roll_form: type[RollForm] | None = None
+    side_form: type[SideForm] | None = None
+    # This system's words for a stored roll (outcomes, lines, effects); None: the generic ones.
+    display: RollWords | None = None
+    # Whether the GM's free roller reads "5d10" as a pool counting successes.
+    free_roll_pools: bool = False
 
     def template(self, name: str) -> list[str]:
         """A fragment of this system's, or the generic one: `{% include system.template… %}`

@@ -14,6 +14,9 @@ from mechanics.systems.base import (
     hours_in_words,
 )
 from mechanics.systems.hitos import demo
+from mechanics.systems.hitos.display import HitosWords
+from mechanics.systems.hitos.forms import HitosRollForm
+from mechanics.systems.hitos.rolls import HitosSetup
 
 DRAMA_POINTS = "drama_points"
 
@@ -24,6 +27,11 @@ class HitosSystem(GameSystem):
     house_rules = SETTINGS
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
+
+    # --- Rolls ---
+    roll_setup = HitosSetup()
+    roll_form = HitosRollForm
+    display = HitosWords()
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

@@ -14,6 +14,9 @@ from mechanics.systems.base import (
     hours_in_words,
 )
 from mechanics.systems.ndp import demo
+from mechanics.systems.ndp.display import NdpWords
+from mechanics.systems.ndp.forms import NdpRollForm, NdpSideForm
+from mechanics.systems.ndp.rolls import NdpSetup
 
 PRANA = "prana"
 
@@ -24,6 +27,12 @@ class NdpSystem(GameSystem):
     house_rules = SETTINGS
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
+
+    # --- Rolls ---
+    roll_setup = NdpSetup()
+    roll_form = NdpRollForm
+    side_form = NdpSideForm
+    display = NdpWords()
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

@@ -14,6 +14,9 @@ from mechanics.systems.base import (
     hours_in_words,
 )
 from mechanics.systems.objetivo import demo
+from mechanics.systems.objetivo.display import ObjetivoWords
+from mechanics.systems.objetivo.forms import ObjetivoRollForm, ObjetivoSideForm
+from mechanics.systems.objetivo.rolls import ObjetivoSetup
 
 DESTINY_POINTS = "destiny_points"
 ATTRIBUTE = "attribute"
@@ -29,6 +32,12 @@ class ObjetivoSystem(GameSystem):
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
     editable_trait_lists = True
+
+    # --- Rolls ---
+    roll_setup = ObjetivoSetup()
+    roll_form = ObjetivoRollForm
+    side_form = ObjetivoSideForm
+    display = ObjetivoWords()
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         custom = list(campaign.trait_lists.all()) if campaign is not None else []

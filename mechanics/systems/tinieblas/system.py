@@ -17,6 +17,9 @@ from mechanics.systems.base import (
     duration_in_words,
 )
 from mechanics.systems.tinieblas import demo
+from mechanics.systems.tinieblas.display import TinieblasWords
+from mechanics.systems.tinieblas.forms import TinieblasRollForm, TinieblasSideForm
+from mechanics.systems.tinieblas.rolls import TinieblasSetup
 
 WILLPOWER = "fuerza_de_voluntad"
 MORALITY = "moralidad"
@@ -29,6 +32,13 @@ class TinieblasSystem(GameSystem):
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
     xp_rubric_default = True
+
+    # --- Rolls ---
+    roll_setup = TinieblasSetup()
+    roll_form = TinieblasRollForm
+    side_form = TinieblasSideForm
+    display = TinieblasWords()
+    free_roll_pools = True
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS
