@@ -29,7 +29,6 @@ DRAMA_POINTS_POOL = "drama_points"
 
 
 class HitosSetup(RollSetup):
-    kinds = ("check", "attack")
     sheet_extras = ("aspects",)
 
     def spec(self, sheet: Sheet, data: Mapping) -> engine.HitosSpec:

@@ -31,7 +31,6 @@ from mechanics.setup import (
 
 
 class NdpSetup(RollSetup):
-    kinds = ("check", "attack")
     opposed_kinds = ("opposed",)
     sheet_extras = ("items",)
 

@@ -45,7 +45,6 @@ def specialization_used(sheet: Sheet) -> bool:
 
 
 class ObjetivoSetup(RollSetup):
-    kinds = ("skill", "attribute", "attack")
     opposed_kinds = ("opposed",)
 
     def spec(

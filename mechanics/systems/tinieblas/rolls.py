@@ -39,7 +39,6 @@ WILLPOWER_POOL = "willpower"
 
 
 class TinieblasSetup(RollSetup):
-    kinds = ("pool", "extended")
     opposed_kinds = ("opposed", "teamwork")
     sheet_extras = ("specialties",)
 
