@@ -1,5 +1,5 @@
-"""Hitos rolls: a sheet and the panel's choices to 3d10 checks and attacks (docs/rules.md,
-Hitos: Rolls)."""
+"""Hitos rolls: a sheet and the panel's choices to 3d10 checks and attacks
+(docs/rules.md#hitos-rolls)."""
 
 from __future__ import annotations
 

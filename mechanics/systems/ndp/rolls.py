@@ -1,5 +1,5 @@
 """3d6 + NdP rolls: a sheet and the panel's choices to checks, attacks and opposed rolls
-(docs/rules.md, 3d6 + NdP: Rolls)."""
+(docs/rules.md#ndp-rolls)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Dado objetivo rolls: a sheet and the panel's choices to skill, attribute, attack and
-opposed rolls (docs/rules.md, Dado objetivo: Rolls)."""
+opposed rolls (docs/rules.md#objetivo-rolls)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Mundo de Tinieblas rolls: a sheet and the panel's choices to dice pools, simple,
-extended, opposed and teamwork (docs/rules.md, Mundo de Tinieblas: Rolls)."""
+extended, opposed and teamwork (docs/rules.md#tinieblas-rolls)."""
 
 from __future__ import annotations
 
