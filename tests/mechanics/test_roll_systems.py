@@ -4,12 +4,15 @@ words for a stored roll, or nothing at all for a system that cannot roll."""
 from html.parser import HTMLParser
 
 import pytest
+from django import forms
 from django.urls import reverse
 
 from characters.models import Character
+from mechanics.forms.roll import RollForm
 from mechanics.models import Roll
 from mechanics.presentation import roll_display
-from mechanics.rules.dice import Die, RollRecord
+from mechanics.rules.dice import Die, RollRecord, default_rng, roll_die
+from mechanics.setup import OddsRow, OddsView, Plan, RollSetup, single
 from mechanics.systems.base import DamageInput, GameSystem, HealthView, TraitSpec
 from mechanics.systems.registry import get_system, register, unregister
 from tests.factories import CampaignFactory, MembershipFactory, make_character
@@ -28,6 +31,53 @@ class Silent(GameSystem):
 
     def health_view(self, health, ratings, details, rules):
         return HealthView(state=None, penalty=0)
+
+
+class D6Setup(RollSetup):
+    """A pool of d6, one per point of the attribute; each 5 or 6 is a hit."""
+
+    def plan(self, sheet, data, *, open_actions=None):
+        pool = sheet.rating(data["attribute"])
+
+        def throw(rng):
+            values = [roll_die(rng or default_rng(), 6) for _ in range(pool)]
+            hits = sum(value >= 5 for value in values)
+            return RollRecord(
+                system="d6",
+                kind="pool",
+                spec={"dice": pool},
+                dice=tuple(Die(6, value, ("success",) if value >= 5 else ()) for value in values),
+                kept=tuple(range(pool)),
+                result=hits,
+                outcome="success" if hits else "failure",
+            )
+
+        odds = OddsView(rows=(OddsRow("success", "Hit", 1 - (2 / 3) ** pool),), summary=f"{pool}d6")
+        return Plan(kind="pool", odds=odds, roll=single(sheet, throw, data))
+
+
+class D6Form(RollForm):
+    kinds = (("pool", "Pool"),)
+    layout = ((None, None, ["attribute", "label", "secret"]),)
+    attribute = forms.ChoiceField()
+
+    def setup_fields(self):
+        self.fields["attribute"].choices = self.sheet.trait_choices("attribute")
+
+
+class D6(Silent):
+    """The same system, rolling: a set-up and a panel form are all it declares."""
+
+    key = "d6"
+    roll_setup = D6Setup()
+    roll_form = D6Form
+
+
+@pytest.fixture
+def d6():
+    system = register(D6())
+    yield system
+    unregister(system.key)
 
 
 @pytest.fixture
@@ -173,3 +223,18 @@ def test_the_sheet_of_a_system_that_rolls_loads_its_roll_panel(client, gm, playe
     client.force_login(player)
     response = client.get(reverse("characters:sheet", args=[campaign.pk, hero.pk]))
     assert f'hx-get="{roll_url(hero)}" hx-trigger="load"' in response.text
+
+
+def test_a_new_system_rolls_with_only_its_set_up_and_its_form(client, gm, player, d6):
+    campaign = table(d6.key, gm, player)
+    hero = make_character(campaign, player, name="Hero", ratings={"fuerza": 3})
+    client.force_login(player)
+    odds = client.get(roll_url(hero), {"kind": "pool", "attribute": "fuerza", "part": "odds"})
+    assert "3d6" in odds.text
+    assert f'value="{1 - (2 / 3) ** 3!r}"' in odds.text
+    response = client.post(roll_url(hero), {"kind": "pool", "attribute": "fuerza"})
+    roll = Roll.objects.get()
+    assert response.status_code == 302
+    assert (roll.system, roll.character, len(roll.record["dice"])) == ("d6", hero, 3)
+    log = client.get(reverse("mechanics:log", args=[campaign.pk])).text
+    assert f"Total {roll.result}" in log
