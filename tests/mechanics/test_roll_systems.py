@@ -1,5 +1,6 @@
 """The roll pages ask the campaign's rule system what to show: its panel's health line, its
-words for a stored roll, or nothing at all for a system that cannot roll."""
+words for a stored roll, or nothing at all for a system that cannot roll; a new system
+rolls with only a set-up and a panel form."""
 
 from html.parser import HTMLParser
 
