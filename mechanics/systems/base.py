@@ -12,6 +12,9 @@ from mechanics.rules.settings import SettingDef
 
 if TYPE_CHECKING:
     from mechanics.combat import CombatRules
+    from mechanics.forms.roll import RollForm, SideForm
+    from mechanics.presentation import RollWords
+    from mechanics.setup import RollSetup
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,18 @@ class GameSystem:
     # The combat panel's hooks (`mechanics.combat.CombatRules`: initiative, phases, the
     # attack form, defence, attack and damage); None: no combat, the panel answers 404.
     combat: CombatRules | None = None
+
+    # --- Rolls ---
+    # From a sheet and a panel's choices to the engine's rolls and odds; None: no rolls.
+    roll_setup: RollSetup | None = None
+    # The roll panel's form for one character, and the GM's form for one side of a
+    # two-sided roll (only a system whose set-up has `opposed_kinds` needs one).
+    roll_form: type[RollForm] | None = None
+    side_form: type[SideForm] | None = None
+    # This system's words for a stored roll (outcomes, lines, effects); None: the generic ones.
+    display: RollWords | None = None
+    # Whether the GM's free roller reads "5d10" as a pool counting successes.
+    free_roll_pools: bool = False
 
     def template(self, name: str) -> list[str]:
         """A fragment of this system's, or the generic one: `{% include system.template… %}`

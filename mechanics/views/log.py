@@ -229,7 +229,7 @@ def free_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     require(access.can_free_roll)
     campaign = access.campaign
-    pools = campaign.system == "tinieblas"
+    pools = campaign.game_system.free_roll_pools
     form = FreeRollForm(request.POST if request.method == "POST" else None, pools=pools)
     rolled = None
     if request.method == "POST" and form.is_valid():

@@ -15,6 +15,9 @@ from mechanics.systems.base import (
 )
 from mechanics.systems.hitos import demo
 from mechanics.systems.hitos.combat import HitosCombat
+from mechanics.systems.hitos.display import HitosWords
+from mechanics.systems.hitos.forms import HitosRollForm
+from mechanics.systems.hitos.rolls import HitosSetup
 
 DRAMA_POINTS = "drama_points"
 
@@ -28,6 +31,11 @@ class HitosSystem(GameSystem):
 
     # --- Combat ---
     combat = HitosCombat()
+
+    # --- Rolls ---
+    roll_setup = HitosSetup()
+    roll_form = HitosRollForm
+    display = HitosWords()
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

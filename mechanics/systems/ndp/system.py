@@ -15,6 +15,9 @@ from mechanics.systems.base import (
 )
 from mechanics.systems.ndp import demo
 from mechanics.systems.ndp.combat import NdpCombat
+from mechanics.systems.ndp.display import NdpWords
+from mechanics.systems.ndp.forms import NdpRollForm, NdpSideForm
+from mechanics.systems.ndp.rolls import NdpSetup
 
 PRANA = "prana"
 
@@ -28,6 +31,12 @@ class NdpSystem(GameSystem):
 
     # --- Combat ---
     combat = NdpCombat()
+
+    # --- Rolls ---
+    roll_setup = NdpSetup()
+    roll_form = NdpRollForm
+    side_form = NdpSideForm
+    display = NdpWords()
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

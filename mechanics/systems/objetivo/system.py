@@ -15,6 +15,9 @@ from mechanics.systems.base import (
 )
 from mechanics.systems.objetivo import demo
 from mechanics.systems.objetivo.combat import ObjetivoCombat
+from mechanics.systems.objetivo.display import ObjetivoWords
+from mechanics.systems.objetivo.forms import ObjetivoRollForm, ObjetivoSideForm
+from mechanics.systems.objetivo.rolls import ObjetivoSetup
 
 DESTINY_POINTS = "destiny_points"
 ATTRIBUTE = "attribute"
@@ -33,6 +36,12 @@ class ObjetivoSystem(GameSystem):
 
     # --- Combat ---
     combat = ObjetivoCombat()
+
+    # --- Rolls ---
+    roll_setup = ObjetivoSetup()
+    roll_form = ObjetivoRollForm
+    side_form = ObjetivoSideForm
+    display = ObjetivoWords()
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         custom = list(campaign.trait_lists.all()) if campaign is not None else []

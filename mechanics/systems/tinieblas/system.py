@@ -18,6 +18,9 @@ from mechanics.systems.base import (
 )
 from mechanics.systems.tinieblas import demo
 from mechanics.systems.tinieblas.combat import TinieblasCombat
+from mechanics.systems.tinieblas.display import TinieblasWords
+from mechanics.systems.tinieblas.forms import TinieblasRollForm, TinieblasSideForm
+from mechanics.systems.tinieblas.rolls import TinieblasSetup
 
 WILLPOWER = "fuerza_de_voluntad"
 MORALITY = "moralidad"
@@ -33,6 +36,13 @@ class TinieblasSystem(GameSystem):
 
     # --- Combat ---
     combat = TinieblasCombat()
+
+    # --- Rolls ---
+    roll_setup = TinieblasSetup()
+    roll_form = TinieblasRollForm
+    side_form = TinieblasSideForm
+    display = TinieblasWords()
+    free_roll_pools = True
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS
