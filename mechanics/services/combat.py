@@ -18,10 +18,11 @@ from mechanics.combat import default_phase, phases, turn_order
 from mechanics.models import Combat, CombatAttack, CombatParticipant, HealthEvent
 from mechanics.rules.dice import default_rng
 from mechanics.rules.initiative import Entry, break_ties
-from mechanics.services.health import character_apply_damage, character_bleed_round
+from mechanics.services.health import character_apply_damage
 from mechanics.services.rolls import RollSide, roll_perform
 from mechanics.setup import load_sheets
 from mechanics.systems.base import DamageInput
+from mechanics.systems.ndp.health import character_bleed_round
 from mechanics.systems.registry import get_system
 
 # --- Combat: a fight in a scene ------------------------------------------------------------
