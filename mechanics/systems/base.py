@@ -92,9 +92,9 @@ class Treatment:
     as `perform(character=, user=, scene=, **form.arguments())`, returning the health
     event. `permission` names the `campaigns.permissions.CharacterAccess` property a user
     needs. A treatment is a panel of its own (`label`, `help_text`, a `submit` button), or
-    a `button` among the section's one-click actions, shown while `offered(character)`;
-    a button's refusal shows as the section's message. A system's fragment
-    `systems/<system>/health_<key>.html` replaces the generic one.
+    a `button` among the section's one-click actions, whose refusal shows as the section's
+    message; either is offered while `offered(character)` (always, by default). A
+    system's fragment `systems/<system>/health_<key>.html` replaces the generic one.
     """
 
     key: str
