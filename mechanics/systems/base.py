@@ -1,12 +1,13 @@
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from mechanics.rules.settings import SettingDef
 
@@ -78,6 +79,56 @@ class HealthChange:
     health: dict
     summary: str
     roll: object = None
+
+
+# --- Health ---
+
+
+def _always(character) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Treatment:
+    """A health treatment a system declares; one generic view serves them all.
+
+    `key` names it everywhere: the URL `mechanics:health_<key>` at `.../health/<slug>/`
+    and the form `<key>_form` of the health section. `form` is a
+    `mechanics.forms.health.TreatmentForm`; `perform` is the service that gives it, called
+    as `perform(character=, user=, scene=, **form.arguments())`, returning the health
+    event. `permission` names the `campaigns.permissions.CharacterAccess` property a user
+    needs. A treatment is a panel of its own (`label`, `help_text`, a `submit` button), or
+    a `button` among the section's one-click actions, whose refusal shows as the section's
+    message; either is offered while `offered(character)` (always, by default). A
+    system's fragment `systems/<system>/health_<key>.html` replaces the generic one.
+    """
+
+    key: str
+    form: type
+    perform: Callable[..., Any]
+    label: str = ""
+    help_text: str = ""
+    submit: str = ""
+    permission: str = "can_heal"
+    button: bool = False
+    offered: Callable[[Any], bool] = _always
+
+    @property
+    def slug(self) -> str:
+        return self.key.replace("_", "-")
+
+    @property
+    def url_name(self) -> str:
+        return f"mechanics:health_{self.key}"
+
+
+# The time panel's quick choices: (hours, label).
+TIME_PRESETS = (
+    (8, gettext_lazy("Rest 8 h")),
+    (24, gettext_lazy("1 day")),
+    (7 * 24, gettext_lazy("1 week")),
+)
+MAX_DAMAGE_POINTS = 999
 
 
 class GameSystem:
@@ -219,6 +270,57 @@ class GameSystem:
 
     def advance_time(self, health: Mapping, ratings, details, rules, hours: int) -> HealthChange:
         raise NotImplementedError
+
+    # --- Health ---
+    # What the health section shows and offers (mechanics.health_panel): the defaults are
+    # no treatments, an amount of damage (with its type when the system has types), the
+    # usual time presets, and a wound penalty shown as a number.
+
+    treatments: tuple[Treatment, ...] = ()
+    time_presets: tuple[tuple[int, str], ...] = TIME_PRESETS
+    damage_label: str = gettext_lazy("Damage")
+    # (lowest, highest) amount of damage the form takes.
+    damage_range: tuple[int, int] = (1, MAX_DAMAGE_POINTS)
+
+    def damage_fields(self, character) -> dict[str, forms.Field]:
+        """The damage form's inputs in order, named after `DamageInput`'s fields. A system
+        adding its own (RD, a body part) puts them around these."""
+        low, high = self.damage_range
+        fields: dict[str, forms.Field] = {
+            "amount": forms.IntegerField(
+                label=self.damage_label,
+                min_value=low,
+                max_value=high,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
+        }
+        if types := self.damage_types():
+            fields["damage_type"] = forms.ChoiceField(
+                label=_("Type of damage"),
+                choices=types,
+                widget=forms.RadioSelect(attrs={"class": "form-check-input"}),
+                initial=types[0][0],
+            )
+        return fields
+
+    def health_notes(self, health: Mapping, ratings, details, rules) -> tuple[str, ...]:
+        """Lines the health card adds under the state ("first aid cannot help yet")."""
+        return ()
+
+    def is_wounded(self, shown: HealthView) -> bool:
+        """Whether a health without a named state still has a wound (a marked box)."""
+        return any(mark for mark, _name in shown.boxes)
+
+    def penalty_words(self, penalty: int) -> str:
+        """The wound penalty as the health card shows it."""
+        return _("penalty %(penalty)s") % {"penalty": penalty}
+
+    def state_penalty(self, penalty: int) -> str:
+        """The wound penalty in a one-line state ("Herido · −2"); "" leaves it out."""
+        return str(penalty).replace("-", "−")
+
+    def after_health_change(self, character, user) -> None:
+        """What else on the sheet follows a new health state (nothing by default)."""
 
 
 def duration_in_words(*, months: int = 0, weeks: int = 0, days: int = 0, hours: int = 0) -> str:

@@ -228,3 +228,26 @@ def test_each_systems_damage_panel_in_the_browser(
         if details.get_attribute("open") is None:
             details.locator("summary").click()
     health_shot(page, request, f"{system}-{width}")
+
+
+def test_ndp_gm_bleeds_a_round_and_marks_unconscious_with_one_click_each(new_page, live_server):
+    campaign, gm, hero = other_system_table("ndp")
+    for _ in range(2):
+        health_services.character_apply_damage(
+            character=hero, user=gm, damage=DamageInput(8, "cortante", rd=4, part="torso")
+        )
+    page = open_as(new_page, live_server, gm)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{hero.pk}/")
+    actions = page.locator("#sheet-health .health-gm-actions")
+    actions.get_by_role("button", name="Sangrar una ronda").click()
+    expect(page.locator(".health-notice")).to_contain_text("Una ronda de hemorragia")
+    actions.get_by_role("button", name="Marcar inconsciente").click()
+    expect(page.locator(".health-notice")).to_contain_text("Cae inconsciente")
+    expect(page.locator(".health-summary")).to_contain_text("inconsciente")
+    actions.get_by_role("button", name="Vuelve en sí").click()
+    expect(page.locator(".health-notice")).to_contain_text("Vuelve en sí")
+    assert [e.summary for e in HealthEvent.objects.filter(character=hero)][:3] == [
+        "Vuelve en sí",
+        "Cae inconsciente",
+        "Una ronda de hemorragia",
+    ]

@@ -14,6 +14,7 @@ from mechanics.systems.base import (
     hours_in_words,
 )
 from mechanics.systems.hitos import demo
+from mechanics.systems.hitos import health as health_ui
 from mechanics.systems.hitos.combat import HitosCombat
 from mechanics.systems.hitos.display import HitosWords
 from mechanics.systems.hitos.forms import HitosRollForm
@@ -120,6 +121,12 @@ class HitosSystem(GameSystem):
     def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
         new = health.heal(self.state(stored, ratings), hours)
         return HealthChange(new.to_dict(), f"{hours} h")
+
+    # --- Health ---
+    treatments = health_ui.TREATMENTS
+    damage_label = health_ui.DAMAGE_LABEL
+    damage_fields = health_ui.damage_fields
+    after_health_change = health_ui.sync_health_aspects
 
 
 _SPECS = tuple(

@@ -13,11 +13,11 @@ from django.utils.translation import gettext as _
 from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
 from mechanics.rules.ndp import catalogue, rolls
 from mechanics.rules.ndp import combat as engine
-from mechanics.services.health import character_bleed_round
 from mechanics.setup import Sheet, SideRecord
 from mechanics.systems.base import DamageInput
 from mechanics.systems.ndp import combat_forms
 from mechanics.systems.ndp.combat_forms import DEFENCES
+from mechanics.systems.ndp.health import character_bleed_round
 from mechanics.systems.registry import get_system
 
 

@@ -14,6 +14,7 @@ from mechanics.systems.base import (
     hours_in_words,
 )
 from mechanics.systems.ndp import demo
+from mechanics.systems.ndp import health as health_ui
 from mechanics.systems.ndp.combat import NdpCombat
 from mechanics.systems.ndp.display import NdpWords
 from mechanics.systems.ndp.forms import NdpRollForm, NdpSideForm
@@ -157,6 +158,13 @@ class NdpSystem(GameSystem):
 
     def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
         return HealthChange(health.heal(self.state(stored), hours).to_dict(), f"{hours} h")
+
+    # --- Health ---
+    treatments = health_ui.TREATMENTS
+    damage_label = health_ui.DAMAGE_LABEL
+    damage_range = health_ui.DAMAGE_RANGE
+    damage_fields = health_ui.damage_fields
+    is_wounded = health_ui.is_wounded
 
 
 _SPECS = tuple(

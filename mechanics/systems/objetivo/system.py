@@ -14,6 +14,7 @@ from mechanics.systems.base import (
     hours_in_words,
 )
 from mechanics.systems.objetivo import demo
+from mechanics.systems.objetivo import health as health_ui
 from mechanics.systems.objetivo.combat import ObjetivoCombat
 from mechanics.systems.objetivo.display import ObjetivoWords
 from mechanics.systems.objetivo.forms import ObjetivoRollForm, ObjetivoSideForm
@@ -138,6 +139,11 @@ class ObjetivoSystem(GameSystem):
         # The engine heals by whole days of rest; shorter rests heal nothing.
         new = health.rest(self.state(stored, ratings), hours // 24)
         return HealthChange(new.to_dict(), f"{hours} h")
+
+    # --- Health ---
+    damage_label = health_ui.DAMAGE_LABEL
+    penalty_words = health_ui.penalty_words
+    state_penalty = health_ui.state_penalty
 
 
 _CATEGORY = {ATTRIBUTE: catalogue.ATTRIBUTE_CATEGORY, SKILL: catalogue.SKILL_CATEGORY}

@@ -17,6 +17,7 @@ from mechanics.systems.base import (
     duration_in_words,
 )
 from mechanics.systems.tinieblas import demo
+from mechanics.systems.tinieblas import health as health_ui
 from mechanics.systems.tinieblas.combat import TinieblasCombat
 from mechanics.systems.tinieblas.display import TinieblasWords
 from mechanics.systems.tinieblas.forms import TinieblasRollForm, TinieblasSideForm
@@ -184,6 +185,12 @@ class TinieblasSystem(GameSystem):
             aggravated_as_lethal=bool(rules.get("aggravated_heals_as_lethal", True)),
         )
         return HealthChange(track.to_dict(), f"{hours} h")
+
+    # --- Health ---
+    treatments = health_ui.TREATMENTS
+    damage_label = health_ui.DAMAGE_LABEL
+    damage_range = health_ui.DAMAGE_RANGE
+    health_notes = health_ui.health_notes
 
 
 DAMAGE_TYPES = (("B", "Contundente"), ("L", "Letal"), ("A", "Agravado"))
