@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 # Playwright's sync API runs an event loop in this thread; the test still talks to the
 # database synchronously, which is safe here.
@@ -11,6 +12,10 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "e2e"
+# Every wait is for a condition; the timeout only bounds a failure, so it is generous
+# (several poll periods on a loaded machine) and no test asserts how long anything took.
+WAIT_MS = 20_000
+expect.set_options(timeout=WAIT_MS)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -51,7 +56,7 @@ def new_page(browser, live_server, request):
         context = browser.new_context(
             viewport={"width": width, "height": height}, locale=locale, base_url=live_server.url
         )
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         return context.new_page()
 

@@ -1,8 +1,6 @@
 """The combat panel in browsers: the GM runs a fight from the scene and applies a wound,
 the player's open sheet follows without a reload, and a watcher's panel follows too."""
 
-import time
-
 import pytest
 from django.conf import settings
 from django.test import Client
@@ -115,15 +113,13 @@ def test_gm_wounds_from_the_combat_panel_and_the_players_open_sheet_follows(
 
     gm_page.get_by_role("button", name="Aplicar el daño a Lucía Ferrer").click()
     expect(gm_page.locator("#combat-status")).to_contain_text("Daño aplicado a Lucía Ferrer: 2 L.")
-    started = time.monotonic()
 
     # The player's sheet shows the wound and its penalty without a reload.
-    expect(player_page.locator(".health-state")).to_have_text("Lastimado", timeout=4_500)
-    assert time.monotonic() - started < 4.5
+    expect(player_page.locator(".health-state")).to_have_text("Lastimado")
     expect(player_page.locator(f"#health-live-{lucia.pk}")).to_contain_text("penalización -1")
     assert player_page.evaluate("performance.getEntriesByType('navigation').length") == 1
     # The watcher's panel follows too (Lucía's wounds are not the observer's to see).
-    expect(watcher.locator(".combat-log")).to_contain_text("Matón → Lucía Ferrer", timeout=4_500)
+    expect(watcher.locator(".combat-log")).to_contain_text("Matón → Lucía Ferrer")
     expect(watcher.locator(".combat-log")).not_to_contain_text("2 L")
     screenshot(watcher, f"observer-{width}")
     screenshot(player_page, f"player-sheet-{width}")

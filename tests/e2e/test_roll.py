@@ -16,8 +16,10 @@ from tests.factories import (
     UserFactory,
     make_character,
 )
+from tests.mechanics import rolling
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+fixed_dice = rolling.fixed_dice
 
 
 def log_in(page, username: str) -> None:
@@ -105,7 +107,7 @@ ATTACKS = {
 
 
 @pytest.mark.parametrize("system", list(ATTACKS))
-def test_attack_panels_of_the_other_systems_roll_and_show_damage(new_page, system):
+def test_attack_panels_of_the_other_systems_roll_and_show_damage(new_page, fixed_dice, system):
     gm = UserFactory(username="narradora")
     campaign = CampaignFactory(name="Prueba", system=system, created_by=gm)
     MembershipFactory(campaign=campaign, user=gm, role="gm")
@@ -131,8 +133,17 @@ def test_attack_panels_of_the_other_systems_roll_and_show_damage(new_page, syste
             panel.get_by_label("Dificultad o Defensa").fill("12")
             panel.get_by_label("Dificultad o Defensa").blur()
         expect(panel.locator(".odds-success")).to_contain_text("Impacto")
+        # Nines (sixes on a d6) hit in every system, and no die explodes.
+        fixed_dice(9)
         panel.get_by_role("button", name="Tirar los dados").click()
-        expect(page.locator(f"#roll-result-{character.pk} .roll-card")).to_be_visible()
+        card = page.locator(f"#roll-result-{character.pk} .roll-card")
+        expect(card).to_be_visible()
+        roll = Roll.objects.filter(character=character).latest("pk")
+        damage = roll.record["effects"]["damage"]
+        assert damage is not None
+        assert damage > 0
+        expect(card).to_have_attribute("data-roll", str(roll.pk))
+        expect(card.locator(".roll-lines")).to_contain_text(re.compile(rf"Daño: {damage}\b"))
         page.locator(f"#roll-panel-{character.pk}").screenshot(
             path=str(SCREENSHOTS / f"roll-panel-{system}-{width}.png")
         )
