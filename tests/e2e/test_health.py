@@ -3,8 +3,6 @@ player's open sheet follows without a reload, penalty and roll odds included; ho
 health panel looks on a phone and on a desktop."""
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import expect
 
 from characters import services
@@ -14,23 +12,6 @@ from tests.e2e.conftest import SCREENSHOTS
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def open_as(new_page, live_server, user, *, width=1280, height=900):
-    """A browser context already logged in as `user` (its own session cookie)."""
-    client = Client()
-    client.force_login(user)
-    page = new_page(width=width, height=height)
-    page.context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": live_server.url,
-            }
-        ]
-    )
-    return page
 
 
 def health_shot(page, request, name: str) -> None:
@@ -69,12 +50,12 @@ def roll_set_up(page, character) -> None:
 
 @pytest.mark.parametrize("width", [360, 1280])
 def test_gm_wounds_a_character_and_the_players_open_sheet_follows_without_a_reload(
-    new_page, live_server, screenshot, request, width
+    open_as, screenshot, request, width
 ):
     campaign, gm, bob, lucia, _doctor = table()
     sheet = f"/campaigns/{campaign.pk}/characters/{lucia.pk}/"
-    player_page = open_as(new_page, live_server, bob, width=width, height=900)
-    gm_page = open_as(new_page, live_server, gm, width=1280)
+    player_page = open_as(bob, width=width, height=900)
+    gm_page = open_as(gm, width=1280)
     player_page.goto(sheet)
     gm_page.goto(sheet)
     expect(player_page.locator(".health-state")).to_have_text("Ileso")
@@ -121,12 +102,12 @@ def test_gm_wounds_a_character_and_the_players_open_sheet_follows_without_a_relo
 
 @pytest.mark.parametrize("width", [360, 1280])
 def test_gm_gives_first_aid_undoes_and_advances_time_in_the_page(
-    new_page, live_server, screenshot, request, width
+    open_as, screenshot, request, width
 ):
     campaign, gm, _bob, lucia, doctor = table()
     for _ in range(3):
         services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
-    page = open_as(new_page, live_server, gm, width=width, height=900)
+    page = open_as(gm, width=width, height=900)
     page.goto(f"/campaigns/{campaign.pk}/characters/{lucia.pk}/")
     health = page.locator("#sheet-health")
     expect(health.locator(".health-state")).to_have_text("Lesionado")
@@ -198,11 +179,9 @@ def other_system_table(system):
         ("objetivo", {"PV perdidos": "7"}, "Incapacitado"),
     ],
 )
-def test_each_systems_damage_panel_in_the_browser(
-    new_page, live_server, request, system, fields, state, width
-):
+def test_each_systems_damage_panel_in_the_browser(open_as, request, system, fields, state, width):
     campaign, gm, hero = other_system_table(system)
-    page = open_as(new_page, live_server, gm, width=width, height=900)
+    page = open_as(gm, width=width, height=900)
     page.goto(f"/campaigns/{campaign.pk}/characters/{hero.pk}/")
     panel = page.locator("#health-damage")
     panel.locator("summary").click()

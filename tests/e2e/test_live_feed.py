@@ -5,8 +5,6 @@ import random
 import re
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import expect
 
 from mechanics.rules.expressions import parse, roll_expression
@@ -17,23 +15,6 @@ from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mak
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 CANARY = "CANARIO-SECRETO-7731"
-
-
-def open_as(new_page, live_server, user, *, width=1280, height=900):
-    """A browser context already logged in as `user` (its own session cookie)."""
-    client = Client()
-    client.force_login(user)
-    page = new_page(width=width, height=height)
-    page.context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": live_server.url,
-            }
-        ]
-    )
-    return page
 
 
 def table():
@@ -47,14 +28,12 @@ def table():
     return campaign, gm, bob, paula, lucia
 
 
-def test_a_roll_appears_on_another_players_page_and_a_secret_roll_never_does(
-    new_page, live_server, screenshot
-):
+def test_a_roll_appears_on_another_players_page_and_a_secret_roll_never_does(open_as, screenshot):
     campaign, gm, bob, paula, lucia = table()
     url = f"/campaigns/{campaign.pk}/"
-    bob_page = open_as(new_page, live_server, bob)
-    paula_page = open_as(new_page, live_server, paula, width=360, height=780)
-    gm_page = open_as(new_page, live_server, gm)
+    bob_page = open_as(bob)
+    paula_page = open_as(paula, width=360, height=780)
+    gm_page = open_as(gm)
     for page in (bob_page, paula_page, gm_page):
         page.goto(url)
         expect(page.locator("#roll-feed")).to_contain_text("Aún no hay tiradas")
@@ -106,9 +85,7 @@ def test_a_roll_appears_on_another_players_page_and_a_secret_roll_never_does(
 
 
 @pytest.mark.parametrize("width", [360, 1280])
-def test_the_roll_log_and_the_free_roller_at_phone_and_desktop_width(
-    new_page, live_server, screenshot, width
-):
+def test_the_roll_log_and_the_free_roller_at_phone_and_desktop_width(open_as, screenshot, width):
     campaign, gm, bob, paula, lucia = table()
     rng = random.Random(11)
     for n, (expression, user, character) in enumerate(
@@ -130,7 +107,7 @@ def test_the_roll_log_and_the_free_roller_at_phone_and_desktop_width(
             label=f"Tirada {n + 1}",
             secret=n == 6,
         )
-    gm_page = open_as(new_page, live_server, gm, width=width)
+    gm_page = open_as(gm, width=width)
     gm_page.goto(f"/campaigns/{campaign.pk}/rolls/")
     expect(gm_page.get_by_role("heading", name="Registro de tiradas")).to_be_visible()
     expect(gm_page.locator("#roll-count")).to_have_text("7 tiradas")
@@ -142,7 +119,7 @@ def test_the_roll_log_and_the_free_roller_at_phone_and_desktop_width(
         screenshot(gm_page, "log-gm-dark-1280")
         gm_page.emulate_media(color_scheme="light")
 
-    player_page = open_as(new_page, live_server, paula, width=width)
+    player_page = open_as(paula, width=width)
     player_page.goto(f"/campaigns/{campaign.pk}/rolls/")
     expect(player_page.locator("#roll-count")).to_have_text("6 tiradas")
     player_page.get_by_label("Tirada por").select_option(label="bob")

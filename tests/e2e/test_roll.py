@@ -107,14 +107,13 @@ ATTACKS = {
 
 
 @pytest.mark.parametrize("system", list(ATTACKS))
-def test_attack_panels_of_the_other_systems_roll_and_show_damage(new_page, fixed_dice, system):
+def test_attack_panels_of_the_other_systems_roll_and_show_damage(open_as, fixed_dice, system):
     gm = UserFactory(username="narradora")
     campaign = CampaignFactory(name="Prueba", system=system, created_by=gm)
     MembershipFactory(campaign=campaign, user=gm, role="gm")
     character = make_character(campaign, None, name="Rufo", ratings=ATTACKS[system])
     for width in (360, 1280):
-        page = new_page(width=width, height=900)
-        log_in(page, "narradora")
+        page = open_as("narradora", width=width, height=900)
         page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/roll/")
         panel = page.locator(f"#roll-panel-{character.pk}")
         panel.locator(".roll-kinds").get_by_text("Ataque", exact=True).click()
@@ -150,11 +149,10 @@ def test_attack_panels_of_the_other_systems_roll_and_show_damage(new_page, fixed
     assert Roll.objects.filter(character=character, kind="attack").count() == 2
 
 
-def test_gm_sets_up_an_opposed_roll_between_two_characters(new_page, screenshot):
+def test_gm_sets_up_an_opposed_roll_between_two_characters(open_as, screenshot):
     campaign, lucia_ = lucia()
     bruto = make_character(campaign, None, name="Bruto", ratings={"fuerza": 4, "pelea": 3})
-    page = new_page(width=1280)
-    log_in(page, "narradora")
+    page = open_as("narradora", width=1280)
     page.goto(f"/campaigns/{campaign.pk}/")
     page.get_by_role("link", name="Tiradas del narrador").click()
     page.locator("#id_a-character").select_option(str(lucia_.pk))
