@@ -15,6 +15,7 @@ from characters.models import HealthEvent
 from characters.systems import DamageInput
 from mechanics.models import Roll
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.html import parse
 
 pytestmark = pytest.mark.django_db
 
@@ -199,3 +200,16 @@ def test_other_players_read_the_health_when_the_campaign_shares_full_sheets(
     # Sharing sheets is for players: observers still read nothing.
     client.force_login(observer)
     assert client.get(address, **HTMX).status_code == 403
+
+
+@pytest.mark.parametrize("role", ["gm", "owner", "former_owner"])
+def test_only_the_gm_is_offered_the_undo_button_on_the_sheet_and_the_history(
+    client, gm, player, observer, stranger, role
+):
+    users, patient, _healer = _tinieblas(gm, player, observer, stranger)
+    _as(client, users, role, patient)
+    undo = reverse("characters:health_undo", args=[patient.campaign_id, patient.pk])
+    for name in ("sheet", "health_history"):
+        address = reverse(f"characters:{name}", args=[patient.campaign_id, patient.pk])
+        forms = parse(client.get(address).text).find_all("form", action=undo)
+        assert len(forms) == (1 if role == "gm" else 0), name
