@@ -20,6 +20,7 @@ from characters.models import (
     XpEntry,
 )
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.html import parse
 
 pytestmark = pytest.mark.django_db
 
@@ -310,11 +311,13 @@ def test_ndp_sheet_shows_the_51_skills_with_ndp_and_pdp_equipment_and_load(clien
     assert "Cabeza" in page
     assert "1d8" in page
     assert "Espada larga" in page
-    assert "+4" in page  # GdC 7 → +4 to Interceptar
+    shield = next(li for li in parse(page).find_all("li") if "Escudo de torre" in li.text())
+    assert shield.one(class_="equipment-stats").text().startswith("GdC 7 (+4 Interceptar)")
     assert "41 / 35 kg" in page
     assert "mitad de velocidad" in page
-    assert "Prana" in page
-    assert "14" in page
+    prana = parse(page).one(id="pool-prana")
+    assert prana.one(class_="pool-label").text() == "Prana"
+    assert prana.one("output", data_pool_value=True).text() == "14 / 14"  # 8 + 2 × Vitalidad 3
     assert "Fe · Sol Invicto" in page
 
 
