@@ -13,7 +13,7 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
-from mechanics.systems.hitos import demo
+from mechanics.systems.hitos import demo, sheet
 
 DRAMA_POINTS = "drama_points"
 
@@ -24,6 +24,10 @@ class HitosSystem(GameSystem):
     house_rules = SETTINGS
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
+
+    # --- Sheet, creation and advancement ---
+    sheet_sections = sheet.SECTIONS
+    sheet_stylesheet = "css/systems/hitos.css"
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

@@ -13,7 +13,7 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
-from mechanics.systems.ndp import demo
+from mechanics.systems.ndp import demo, sheet
 
 PRANA = "prana"
 
@@ -24,6 +24,11 @@ class NdpSystem(GameSystem):
     house_rules = SETTINGS
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
+
+    # --- Sheet, creation and advancement ---
+    sheet_sections = sheet.SECTIONS
+    sheet_stylesheet = "css/systems/ndp.css"
+    detail_labels = sheet.DETAIL_LABELS
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

@@ -13,7 +13,7 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
-from mechanics.systems.objetivo import demo
+from mechanics.systems.objetivo import demo, sheet
 
 DESTINY_POINTS = "destiny_points"
 ATTRIBUTE = "attribute"
@@ -29,6 +29,11 @@ class ObjetivoSystem(GameSystem):
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
     editable_trait_lists = True
+
+    # --- Sheet, creation and advancement ---
+    sheet_sections = sheet.SECTIONS
+    detail_labels = sheet.DETAIL_LABELS
+    detail_fields = sheet.detail_fields
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         custom = list(campaign.trait_lists.all()) if campaign is not None else []

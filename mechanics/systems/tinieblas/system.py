@@ -16,7 +16,7 @@ from mechanics.systems.base import (
     TraitSpec,
     duration_in_words,
 )
-from mechanics.systems.tinieblas import demo
+from mechanics.systems.tinieblas import demo, sheet
 
 WILLPOWER = "fuerza_de_voluntad"
 MORALITY = "moralidad"
@@ -29,6 +29,12 @@ class TinieblasSystem(GameSystem):
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
     xp_rubric_default = True
+
+    # --- Sheet, creation and advancement ---
+    sheet_sections = sheet.SECTIONS
+    sheet_stylesheet = "css/systems/tinieblas.css"
+    detail_labels = sheet.DETAIL_LABELS
+    detail_fields = sheet.detail_fields
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS
