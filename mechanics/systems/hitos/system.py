@@ -13,7 +13,7 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
-from mechanics.systems.hitos import demo, sheet
+from mechanics.systems.hitos import creation, demo, sheet
 
 DRAMA_POINTS = "drama_points"
 
@@ -27,6 +27,7 @@ class HitosSystem(GameSystem):
 
     # --- Sheet, creation and advancement ---
     sheet_sections = sheet.SECTIONS
+    creation_form = creation.HitosCreationForm
     sheet_stylesheet = "css/systems/hitos.css"
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:

@@ -13,7 +13,7 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
-from mechanics.systems.objetivo import demo, sheet
+from mechanics.systems.objetivo import creation, demo, sheet
 
 DESTINY_POINTS = "destiny_points"
 ATTRIBUTE = "attribute"
@@ -32,6 +32,7 @@ class ObjetivoSystem(GameSystem):
 
     # --- Sheet, creation and advancement ---
     sheet_sections = sheet.SECTIONS
+    creation_form = creation.ObjetivoCreationForm
     detail_labels = sheet.DETAIL_LABELS
     detail_fields = sheet.detail_fields
 

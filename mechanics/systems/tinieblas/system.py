@@ -16,6 +16,7 @@ from mechanics.systems.base import (
     TraitSpec,
     duration_in_words,
 )
+from mechanics.systems.tinieblas import creation as creation_forms
 from mechanics.systems.tinieblas import demo, sheet
 
 WILLPOWER = "fuerza_de_voluntad"
@@ -32,6 +33,7 @@ class TinieblasSystem(GameSystem):
 
     # --- Sheet, creation and advancement ---
     sheet_sections = sheet.SECTIONS
+    creation_form = creation_forms.TinieblasCreationForm
     sheet_stylesheet = "css/systems/tinieblas.css"
     detail_labels = sheet.DETAIL_LABELS
     detail_fields = sheet.detail_fields
