@@ -122,7 +122,8 @@ class Advancement:
 
     # The purchase kinds it prices (`XpPurchase.Kind` values).
     kinds: frozenset[str] = frozenset()
-    # The purchase forms on the XP page, rendered with `purchase_context`.
+    # The heading and the purchase forms on the XP page (rendered with `purchase_context`).
+    title: str = ""
     template: str = ""
 
     def available(self, campaign) -> bool:
@@ -139,7 +140,7 @@ class Advancement:
         raise NotImplementedError
 
     def purchase_context(self, character, traits) -> dict:
-        """What the purchase forms offer, with prices."""
+        """What the purchase forms offer, with prices; {} when nothing can be bought."""
         return {}
 
 

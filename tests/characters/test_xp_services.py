@@ -7,7 +7,7 @@ from django.db import IntegrityError, transaction
 from django.utils import translation
 
 from campaigns.models import Scene
-from characters import advancement, services
+from characters import services
 from characters.advancement import PurchaseSpec
 from characters.models import (
     Character,
@@ -472,8 +472,14 @@ def test_no_drama_point_left_means_no_sacrifice(hitos_hero, player):
 # Options the purchase form offers
 
 
+def offers(character):
+    """What the system's purchase form offers this sheet."""
+    purchases = character.campaign.game_system.advancement
+    return purchases.purchase_context(character, list(character.traits.all()))
+
+
 def test_the_trait_options_are_priced_by_the_engine(lucia):
-    groups = dict(advancement.trait_options(lucia, services.ratings_of(lucia)))
+    groups = dict(offers(lucia)["trait_options"])
     options = {o.value: o for group in groups.values() for o in group}
     assert options["fuerza"].cost == xp_cost("attribute", 2)
     assert options["sigilo"].cost == xp_cost("skill", 2)
@@ -483,9 +489,9 @@ def test_the_trait_options_are_priced_by_the_engine(lucia):
 
 
 def test_creation_only_merits_are_not_offered(lucia):
-    values = {
-        option.value for _label, options in advancement.merit_options([]) for option in options
-    }
+    lucia.merits.all().delete()
+    merit_options = offers(lucia)["merit_options"]
+    values = {option.value for _label, options in merit_options for option in options}
     assert "gigante|" not in values
     assert "ambidiestro|" not in values
     assert "recursos|" in values

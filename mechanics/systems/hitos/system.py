@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from types import MappingProxyType
 
 from mechanics.rules.hitos import catalogue, health, traits
 from mechanics.rules.hitos.settings import SETTINGS
@@ -13,6 +14,7 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
+from mechanics.systems.hitos import advancement as purchases
 from mechanics.systems.hitos import creation, demo, sheet
 
 DRAMA_POINTS = "drama_points"
@@ -28,6 +30,8 @@ class HitosSystem(GameSystem):
     # --- Sheet, creation and advancement ---
     sheet_sections = sheet.SECTIONS
     creation_form = creation.HitosCreationForm
+    advancement = purchases.DramaSacrifice(pool=DRAMA_POINTS)
+    campaign_options = MappingProxyType({purchases.SETTING: purchases.SETTING_HELP})
     sheet_stylesheet = "css/systems/hitos.css"
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:

@@ -13,7 +13,7 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
-from mechanics.systems.ndp import demo, sheet
+from mechanics.systems.ndp import demo, sheet, xp
 
 PRANA = "prana"
 
@@ -29,6 +29,7 @@ class NdpSystem(GameSystem):
     sheet_sections = sheet.SECTIONS
     sheet_stylesheet = "css/systems/ndp.css"
     detail_labels = sheet.DETAIL_LABELS
+    xp_sections = xp.SECTIONS
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

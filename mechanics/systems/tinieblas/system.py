@@ -16,6 +16,7 @@ from mechanics.systems.base import (
     TraitSpec,
     duration_in_words,
 )
+from mechanics.systems.tinieblas import advancement as purchases
 from mechanics.systems.tinieblas import creation as creation_forms
 from mechanics.systems.tinieblas import demo, sheet
 
@@ -34,6 +35,8 @@ class TinieblasSystem(GameSystem):
     # --- Sheet, creation and advancement ---
     sheet_sections = sheet.SECTIONS
     creation_form = creation_forms.TinieblasCreationForm
+    advancement = purchases.XpPurchases(willpower=WILLPOWER, morality=MORALITY)
+    scene_end_pool = "willpower"
     sheet_stylesheet = "css/systems/tinieblas.css"
     detail_labels = sheet.DETAIL_LABELS
     detail_fields = sheet.detail_fields
