@@ -188,6 +188,10 @@ class GameSystem:
         """Form fields for the values a GM may change in `details` ({} = none)."""
         return {}
 
+    # How a roll's record of applied effects names a rating that progress raised (the roll
+    # log reads it; stored rolls keep the name).
+    level_up_effect: str = "level"
+
     def add_progress(self, rating: int, progress: int, gained: int) -> tuple[int, int]:
         """A trait's (rating, progress) after a roll gains it progress points; a system
         that keeps no progress leaves them as they are."""

@@ -30,6 +30,8 @@ class NdpSystem(GameSystem):
     sheet_stylesheet = "css/systems/ndp.css"
     detail_labels = sheet.DETAIL_LABELS
     xp_sections = xp.SECTIONS
+    add_progress = staticmethod(rolls.add_pdp)
+    level_up_effect = "ndp"
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

@@ -35,6 +35,7 @@ class ObjetivoSystem(GameSystem):
     creation_form = creation.ObjetivoCreationForm
     detail_labels = sheet.DETAIL_LABELS
     detail_fields = sheet.detail_fields
+    specialization_once_per_scene = True
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         custom = list(campaign.trait_lists.all()) if campaign is not None else []
