@@ -28,11 +28,13 @@ Kind = XpPurchase.Kind
 
 @dataclass(frozen=True)
 class PurchaseSpec:
-    """What the player asks for: a kind, a key and, for specialties and merits, a name."""
+    """What the player asks for: a kind, a key and, for specialties and merits, a name
+    (or, for a new catalogue merit, the detail that tells it apart: a language…)."""
 
     kind: str
     key: str = ""
     name: str = ""
+    detail: str = ""
 
 
 @dataclass(frozen=True)

@@ -105,6 +105,9 @@ class XpPurchases(Advancement):
             definition = catalogue.find_merit(spec.key)
             if definition is None:
                 raise refuse(_("Unknown merit: %(key)s.") % {"key": spec.key}, "unknown_merit")
+            if not name and definition.repeatable and spec.detail:
+                # One per language, group of allies…: "Idioma (francés)".
+                name = f"{definition.name} ({spec.detail})"
             name = name or definition.name
         elif not name:
             raise refuse(_("Write the name of the merit."), "empty_merit")
