@@ -139,7 +139,7 @@ def scene_award_xp(
     pool_key = scene.campaign.game_system.scene_end_pool
     if willpower and pool_key is None:
         raise ValidationError(
-            _("Only Mundo de Tinieblas grants Willpower at the end of a scene."),
+            _("This rule system grants no points at the end of a scene."),
             code="no_willpower",
         )
     locked = _lock_characters(set(awards) | willpower)
@@ -273,7 +273,7 @@ def xp_spend(
     """Buy at once: the trait goes up and the ledger takes the engine's cost.
 
     `expected_cost` is the price the player saw; a different price now is refused.
-    Returns the ledger entry (None for a Hitos drama point, which is no XP).
+    Returns the ledger entry (None for a purchase paid from a pool, which is no XP).
     """
     locked = _lock(character)
     return _apply_purchase(locked, user, _checked_quote(locked, purchase, expected_cost))

@@ -173,6 +173,16 @@ def test_willpower_for_virtue_or_vice_fills_one_point_once_per_scene(scene, gm, 
     assert grants == {lucia.pk: 1, mateo.pk: 0}
 
 
+def test_a_system_without_a_scene_end_pool_grants_no_point(gm, player):
+    campaign = CampaignFactory(system="hitos")
+    hero = make_character(campaign, player, name="Iria", user=gm)
+    scene = Scene.objects.create(campaign=campaign, title="El puerto", status="closed")
+    scene.participants.set([hero])
+    with pytest.raises(ValidationError, match="grants no points at the end of a scene"):
+        services.scene_award_xp(scene=scene, user=gm, awards={}, willpower={hero.pk})
+    assert not WillpowerGrant.objects.exists()
+
+
 # The ledger itself
 
 
