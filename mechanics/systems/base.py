@@ -183,14 +183,13 @@ class GameSystem:
     campaign_options: Mapping[str, str] = MappingProxyType({})
     # Whether a roll's specialization can be used once per scene (the scene is recorded).
     specialization_once_per_scene: bool = False
+    # How a roll's record of applied effects names a rating that progress raised (the roll
+    # log reads it; stored rolls keep the name).
+    level_up_effect: str = "level"
 
     def detail_fields(self, campaign) -> dict:
         """Form fields for the values a GM may change in `details` ({} = none)."""
         return {}
-
-    # How a roll's record of applied effects names a rating that progress raised (the roll
-    # log reads it; stored rolls keep the name).
-    level_up_effect: str = "level"
 
     def add_progress(self, rating: int, progress: int, gained: int) -> tuple[int, int]:
         """A trait's (rating, progress) after a roll gains it progress points; a system
