@@ -14,17 +14,23 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models.query import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from campaigns.permissions import CharacterAccess, character_access, require
+from campaigns.permissions import character_access, require
 from characters import services
 from characters.forms.sheet import DetailsForm, PoolAdjustForm, StoryForm, TraitRatingForm
 from characters.models import Resource
-from characters.views.sheet_context import pools_of, sheet_context, sheet_context_base
+from characters.views.sheet_context import (
+    back_to_sheet,
+    first_error,
+    pools_of,
+    sheet_context,
+    sheet_context_base,
+)
 
 TEMPLATE = "characters/sheet.html"
 
@@ -33,17 +39,6 @@ def _render(request: HttpRequest, partial: str, context: dict) -> HttpResponse:
     """The partial for htmx, the whole page otherwise."""
     template = f"{TEMPLATE}#{partial}" if request.htmx else TEMPLATE
     return render(request, template, context)
-
-
-def _back_to(access: CharacterAccess, anchor: str = "") -> HttpResponse:
-    url = access.character.get_absolute_url()
-    return redirect(f"{url}#{anchor}" if anchor else url)
-
-
-def _first_error(form) -> str:
-    for errors in form.errors.values():
-        return errors[0]
-    return _("The form has errors.")
 
 
 @login_required
@@ -72,7 +67,7 @@ def story_edit(request: HttpRequest, campaign_id: int, character_id: int) -> Htt
         if request.htmx:
             return render(request, f"{TEMPLATE}#story", sheet_context(access))
         messages.success(request, _("Sheet saved."))
-        return _back_to(access)
+        return back_to_sheet(access)
     return _render(request, "story_form", sheet_context(access, story_form=form))
 
 
@@ -90,7 +85,7 @@ def pool_adjust(
     form = PoolAdjustForm(request.POST)
     error = None
     if not form.is_valid():
-        error = _first_error(form)
+        error = first_error(form)
     else:
         try:
             services.resource_adjust(
@@ -110,7 +105,7 @@ def pool_adjust(
         return render(request, f"{TEMPLATE}#pool", context)
     if error:
         messages.error(request, error)
-    return _back_to(access, f"pool-{key}")
+    return back_to_sheet(access, f"pool-{key}")
 
 
 @login_required
@@ -127,7 +122,7 @@ def trait_set(request: HttpRequest, campaign_id: int, character_id: int, key: st
     form = TraitRatingForm(request.POST)
     error = None
     if not form.is_valid():
-        error = _first_error(form)
+        error = first_error(form)
     else:
         try:
             services.trait_set(
@@ -144,7 +139,7 @@ def trait_set(request: HttpRequest, campaign_id: int, character_id: int, key: st
         return render(request, f"{TEMPLATE}#trait_response", context)
     if error:
         messages.error(request, error)
-    return _back_to(access, f"trait-{key}")
+    return back_to_sheet(access, f"trait-{key}")
 
 
 @login_required
@@ -175,7 +170,7 @@ def details_set(request: HttpRequest, campaign_id: int, character_id: int) -> Ht
             access.character.details = updated.details
             if not request.htmx:
                 messages.success(request, _("Sheet saved."))
-                return _back_to(access)
+                return back_to_sheet(access)
             return render(request, f"{TEMPLATE}#sheet", sheet_context(access))
     return _render(request, "sheet", sheet_context(access, details_form=form))
 

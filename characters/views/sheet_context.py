@@ -1,7 +1,8 @@
 """What the sheet template shows: trait rows, pools, health, derived values, and the
-sections its system declares (`GameSystem.sheet_sections`), in a constant number of queries.
+sections its system declares (`GameSystem.sheet_sections`), in a constant number of queries;
+and the answers the sheet's views share.
 
-Shared by the sheet's views (`characters.views.sheet`, `characters.views.sheet_lists`) and
+Used by the sheet's views (`characters.views.sheet`, `characters.views.sheet_lists`) and
 by the views above characters that answer with a piece of the sheet.
 """
 
@@ -12,6 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models.query import prefetch_related_objects
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 
 from campaigns.permissions import CharacterAccess
 from characters import services
@@ -219,3 +223,14 @@ def sheet_context_base(access: CharacterAccess) -> dict[str, Any]:
         "can_edit_story": access.can_edit_story,
         "can_edit_traits": access.can_edit_traits,
     }
+
+
+def back_to_sheet(access: CharacterAccess, anchor: str = "") -> HttpResponse:
+    url = access.character.get_absolute_url()
+    return redirect(f"{url}#{anchor}" if anchor else url)
+
+
+def first_error(form) -> str:
+    for errors in form.errors.values():
+        return errors[0]
+    return _("The form has errors.")

@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -23,7 +23,13 @@ from campaigns.permissions import CharacterAccess, character_access, require
 from characters import services
 from characters.forms.sheet import AspectExhaustedForm
 from characters.models import Aspect, Item, Merit, Specialty
-from characters.views.sheet_context import section_forms, sheet_context, sheet_context_base
+from characters.views.sheet_context import (
+    back_to_sheet,
+    first_error,
+    section_forms,
+    sheet_context,
+    sheet_context_base,
+)
 from mechanics.systems.base import SheetSection
 
 TEMPLATE = "characters/sheet.html"
@@ -43,23 +49,13 @@ def _gm_section(access: CharacterAccess, key: str) -> SheetSection:
     return _section(access, key)
 
 
-def _back_to(access: CharacterAccess, anchor: str) -> HttpResponse:
-    return redirect(f"{access.character.get_absolute_url()}#{anchor}")
-
-
-def _first_error(form) -> str:
-    for errors in form.errors.values():
-        return errors[0]
-    return _("The form has errors.")
-
-
 def _section_response(
     request: HttpRequest, access: CharacterAccess, section: SheetSection, anchor: str, **extra
 ) -> HttpResponse:
     """After a GM's change to a list: the section for htmx, back to the sheet otherwise."""
     if request.htmx:
         return render(request, section.template, sheet_context(access, **extra))
-    return _back_to(access, anchor)
+    return back_to_sheet(access, anchor)
 
 
 def _list_add(
@@ -137,8 +133,8 @@ def aspect_exhausted(
         context = {**sheet_context_base(access), **section.row_context(aspect)}
         return render(request, f"{section.template}#aspect", context)
     if not form.is_valid():
-        messages.error(request, _first_error(form))
-    return _back_to(access, f"aspect-{aspect.pk}")
+        messages.error(request, first_error(form))
+    return back_to_sheet(access, f"aspect-{aspect.pk}")
 
 
 @login_required
