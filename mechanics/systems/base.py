@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -130,6 +131,75 @@ TIME_PRESETS = (
 )
 MAX_DAMAGE_POINTS = 999
 
+# --- Sheet, creation and advancement ---
+
+
+class SheetSection:
+    """A part of a system's sheet beyond traits, pools, health and derived values (the
+    merits, the aspects, the equipment…). The generic sheet renders every section its
+    system declares; the sheet's list URLs answer 404 for a section it does not declare.
+    """
+
+    # Its name; the list URLs of the sheet say which section they edit ("merits", ...).
+    key: str = ""
+    # The fragment, rendered with the sheet's context plus what `context` returns.
+    template: str = ""
+    # Where it goes: "status" (the narrow column), "top" (above the traits) or "main".
+    place: str = "main"
+    # The character's related rows it reads ("merits", "items", ...), prefetched once.
+    reads: tuple[str, ...] = ()
+    # Rendered again, out of band, when a rating changes (what it offers depends on them).
+    follows_traits: bool = False
+
+    def context(self, character, ratings: Mapping[str, int], names: Mapping[str, str]) -> dict:
+        """What the fragment shows; `names` are the sheet's trait names by key."""
+        return {}
+
+    def forms(self, character, ratings: Mapping[str, int], data=None) -> dict:
+        """The GM's edit forms by context name, bound to `data` when it is given."""
+        return {}
+
+    def row_context(self, row) -> dict:
+        """What the fragment's partial for one of its rows shows (after a change to it)."""
+        return {}
+
+
+class XpSection:
+    """A part of a character's XP page that only a system has (the PdP rolls gained)."""
+
+    template: str = ""
+
+    def context(self, access, character) -> dict:
+        return {}
+
+
+class Advancement:
+    """What a sheet may buy between sessions and at what price; `characters.advancement`
+    asks it. Prices come from the system's engine."""
+
+    # The purchase kinds it prices (`XpPurchase.Kind` values).
+    kinds: frozenset[str] = frozenset()
+    # The heading and the purchase forms on the XP page (rendered with `purchase_context`).
+    title: str = ""
+    template: str = ""
+
+    def available(self, campaign) -> bool:
+        """Whether this campaign's settings allow the purchases."""
+        return True
+
+    def trait_kind(self, character, key: str) -> str | None:
+        """The purchase kind that raises trait `key`, or None if none does."""
+        return None
+
+    def quote(self, character, spec, *, ratings: Mapping[str, int] | None = None):
+        """`spec` checked against the sheet and priced (a `characters.advancement.Quote`);
+        raises ValidationError with a message for the player."""
+        raise NotImplementedError
+
+    def purchase_context(self, character, traits) -> dict:
+        """What the purchase forms offer, with prices; {} when nothing can be bought."""
+        return {}
+
 
 class GameSystem:
     """Base adapter; each system overrides what it has.
@@ -165,6 +235,40 @@ class GameSystem:
     display: RollWords | None = None
     # Whether the GM's free roller reads "5d10" as a pool counting successes.
     free_roll_pools: bool = False
+
+    # --- Sheet, creation and advancement ---
+    # The sheet's parts beyond traits, pools, health and derived values, in page order.
+    sheet_sections: tuple[SheetSection, ...] = ()
+    # The stylesheet its sections need (a static path), linked from the sheet; "" = none.
+    sheet_stylesheet: str = ""
+    # Readers' names of the values a sheet keeps in `details` (the sheet history shows them).
+    detail_labels: Mapping[str, str] = MappingProxyType({})
+    # The creation form (a `characters.forms.creation.CreationBaseForm`); None: the generic
+    # one, every trait a number within its range.
+    creation_form: type | None = None
+    # Purchases with XP or with a pool's points; None: the sheet buys nothing.
+    advancement: Advancement | None = None
+    # Parts of the XP page only this system has.
+    xp_sections: tuple[XpSection, ...] = ()
+    # The pool a character regains a point of when, at a scene's end, the GM says they
+    # acted by their nature; None: no such award.
+    scene_end_pool: str | None = None
+    # Campaign settings (model fields) only this system reads, with their help text.
+    campaign_options: Mapping[str, str] = MappingProxyType({})
+    # Whether a roll's specialization can be used once per scene (the scene is recorded).
+    specialization_once_per_scene: bool = False
+    # How a roll's record of applied effects names a rating that progress raised (the roll
+    # log reads it; stored rolls keep the name).
+    level_up_effect: str = "level"
+
+    def detail_fields(self, campaign) -> dict:
+        """Form fields for the values a GM may change in `details` ({} = none)."""
+        return {}
+
+    def add_progress(self, rating: int, progress: int, gained: int) -> tuple[int, int]:
+        """A trait's (rating, progress) after a roll gains it progress points; a system
+        that keeps no progress leaves them as they are."""
+        return rating, progress
 
     def template(self, name: str) -> list[str]:
         """A fragment of this system's, or the generic one: `{% include system.template… %}`

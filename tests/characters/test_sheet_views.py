@@ -821,6 +821,27 @@ def test_merits_are_not_part_of_other_systems(client, gm, player):
     assert client.post(url(character, "merit_set"), data).status_code == 404
 
 
+@pytest.mark.parametrize(
+    ("make", "list_url", "data"),
+    [
+        (objetivo_sheet, "aspect_add", {"aspect-kind": "libre", "aspect-text": "Terco"}),
+        (hitos_sheet, "specialty_add", {"specialty-skill_key": "pelea", "specialty-name": "x"}),
+        (objetivo_sheet, "item_add", {"kind": "item", "item-name": "Cuerda"}),
+    ],
+)
+def test_a_list_the_systems_sheet_does_not_have_is_404(client, gm, player, make, list_url, data):
+    character = make(gm, player)
+    client.force_login(gm)
+    assert client.post(url(character, list_url), data, **HTMX).status_code == 404
+
+
+def test_the_sheet_links_the_stylesheet_its_system_declares(client, gm, player):
+    client.force_login(gm)
+    assert "css/systems/hitos.css" in client.get(url(hitos_sheet(gm, player))).text
+    page = client.get(url(objetivo_sheet(gm, player))).text
+    assert "css/systems/" not in page
+
+
 # Equipment (3d6 + NdP, GM only)
 
 

@@ -460,6 +460,15 @@ def test_a_forged_creation_only_merit_is_refused(client, gm, player, lucia):
     assert lucia.xp_balance == 30
 
 
+def test_a_merit_taken_once_per_language_is_named_by_its_detail(client, gm, player, lucia):
+    give(lucia, gm, 30)
+    client.force_login(player)
+    for language in ("francés", "latín"):
+        client.post(buy_url(lucia), {"kind": "merit", "merit": "idioma|", "name": language})
+    names = set(Merit.objects.filter(character=lucia, key="idioma").values_list("name", flat=True))
+    assert names == {"Idioma (francés)", "Idioma (latín)"}
+
+
 def test_a_forged_cheaper_price_is_refused(client, gm, player, lucia):
     give(lucia, gm, 30)
     client.force_login(player)

@@ -126,7 +126,8 @@ def test_player_creates_a_tinieblas_character_breaks_a_budget_fixes_it_and_lands
 
     character = Character.objects.get()
     expect(page).to_have_url(re.compile(re.escape(character.get_absolute_url()) + "$"))
-    expect(page.get_by_role("heading", name="Lucía Ferrer")).to_be_visible()
+    # Exact: the roll panel, loaded after the page, is headed "Tirada de Lucía Ferrer".
+    expect(page.get_by_role("heading", name="Lucía Ferrer", exact=True)).to_be_visible()
     assert character.owner.username == "jugadora"
     assert character.traits.get(key="fuerza_de_voluntad").rating == 4
 

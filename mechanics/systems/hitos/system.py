@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from types import MappingProxyType
 
 from mechanics.rules.hitos import catalogue, health, traits
 from mechanics.rules.hitos.settings import SETTINGS
@@ -13,7 +14,8 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
-from mechanics.systems.hitos import demo
+from mechanics.systems.hitos import advancement as purchases
+from mechanics.systems.hitos import creation, demo, sheet
 from mechanics.systems.hitos import health as health_ui
 from mechanics.systems.hitos.combat import HitosCombat
 from mechanics.systems.hitos.display import HitosWords
@@ -37,6 +39,13 @@ class HitosSystem(GameSystem):
     roll_setup = HitosSetup()
     roll_form = HitosRollForm
     display = HitosWords()
+
+    # --- Sheet, creation and advancement ---
+    sheet_sections = sheet.SECTIONS
+    creation_form = creation.HitosCreationForm
+    advancement = purchases.DramaSacrifice(pool=DRAMA_POINTS)
+    campaign_options = MappingProxyType({purchases.SETTING: purchases.SETTING_HELP})
+    sheet_stylesheet = "css/systems/hitos.css"
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

@@ -13,7 +13,7 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
-from mechanics.systems.ndp import demo
+from mechanics.systems.ndp import demo, sheet, xp
 from mechanics.systems.ndp import health as health_ui
 from mechanics.systems.ndp.combat import NdpCombat
 from mechanics.systems.ndp.display import NdpWords
@@ -38,6 +38,14 @@ class NdpSystem(GameSystem):
     roll_form = NdpRollForm
     side_form = NdpSideForm
     display = NdpWords()
+
+    # --- Sheet, creation and advancement ---
+    sheet_sections = sheet.SECTIONS
+    sheet_stylesheet = "css/systems/ndp.css"
+    detail_labels = sheet.DETAIL_LABELS
+    xp_sections = xp.SECTIONS
+    add_progress = staticmethod(rolls.add_pdp)
+    level_up_effect = "ndp"
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

@@ -13,7 +13,7 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
-from mechanics.systems.objetivo import demo
+from mechanics.systems.objetivo import creation, demo, sheet
 from mechanics.systems.objetivo import health as health_ui
 from mechanics.systems.objetivo.combat import ObjetivoCombat
 from mechanics.systems.objetivo.display import ObjetivoWords
@@ -43,6 +43,13 @@ class ObjetivoSystem(GameSystem):
     roll_form = ObjetivoRollForm
     side_form = ObjetivoSideForm
     display = ObjetivoWords()
+
+    # --- Sheet, creation and advancement ---
+    sheet_sections = sheet.SECTIONS
+    creation_form = creation.ObjetivoCreationForm
+    detail_labels = sheet.DETAIL_LABELS
+    detail_fields = sheet.detail_fields
+    specialization_once_per_scene = True
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         custom = list(campaign.trait_lists.all()) if campaign is not None else []

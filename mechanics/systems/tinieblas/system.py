@@ -16,7 +16,9 @@ from mechanics.systems.base import (
     TraitSpec,
     duration_in_words,
 )
-from mechanics.systems.tinieblas import demo
+from mechanics.systems.tinieblas import advancement as purchases
+from mechanics.systems.tinieblas import creation as creation_forms
+from mechanics.systems.tinieblas import demo, sheet
 from mechanics.systems.tinieblas import health as health_ui
 from mechanics.systems.tinieblas.combat import TinieblasCombat
 from mechanics.systems.tinieblas.display import TinieblasWords
@@ -44,6 +46,15 @@ class TinieblasSystem(GameSystem):
     side_form = TinieblasSideForm
     display = TinieblasWords()
     free_roll_pools = True
+
+    # --- Sheet, creation and advancement ---
+    sheet_sections = sheet.SECTIONS
+    creation_form = creation_forms.TinieblasCreationForm
+    advancement = purchases.XpPurchases(willpower=WILLPOWER, morality=MORALITY)
+    scene_end_pool = "willpower"
+    sheet_stylesheet = "css/systems/tinieblas.css"
+    detail_labels = sheet.DETAIL_LABELS
+    detail_fields = sheet.detail_fields
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS
