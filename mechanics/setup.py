@@ -23,11 +23,11 @@ from dataclasses import dataclass, field, replace
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from campaigns.selectors import active_scene
 from characters.models import Aspect, Character, Item, Resource, Specialty, Trait
 from mechanics.models import Roll
 from mechanics.rules.dice import Die, Effects, RandomSource, RollRecord
 from mechanics.rules.errors import RuleError
-from mechanics.services.rolls import active_scene
 from mechanics.systems.base import GameSystem, HealthView, TraitSpec
 from mechanics.systems.registry import get_system
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 
 from campaigns.permissions import CampaignAccess, CharacterAccess
-from mechanics import log
+from mechanics import selectors as log
 from mechanics.forms.log import FreeRollForm
 from mechanics.models import Roll
 from mechanics.presentation import RollDisplay

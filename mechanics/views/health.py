@@ -29,6 +29,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from campaigns.permissions import CharacterAccess, character_access, require
+from campaigns.selectors import active_scene
 from characters.services import ratings_of
 from characters.views.sheet import sheet_context
 from mechanics.forms.health import DamageForm, TimeForm, UndoForm
@@ -43,7 +44,6 @@ from mechanics.health_panel import (
 )
 from mechanics.models import HealthEvent
 from mechanics.services import health as services
-from mechanics.services.rolls import active_scene
 from mechanics.systems.base import Treatment, hours_in_words
 from mechanics.systems.registry import all_systems, get_system
 
