@@ -16,11 +16,12 @@ BASE_PYTHON := $(or \
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run test lint system-deps messages clean
+.PHONY: help run test test-fast lint system-deps messages clean
 
 help:
 	@echo "make run   - install, migrate, load demo data and serve http://127.0.0.1:$(PORT)"
 	@echo "make test  - install test dependencies and run the whole suite on SQLite and PostgreSQL"
+	@echo "make test-fast - lint, then the suite on SQLite without slow statistical or browser tests"
 
 $(VENV)/.installed: pyproject.toml constraints.txt build-constraints.txt
 	@test -n "$(BASE_PYTHON)" || { echo "Python 3.12 not found (pyenv install 3.12)"; exit 1; }
@@ -62,6 +63,10 @@ test: $(VENV)/.installed system-deps messages lint
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 	@echo "== PostgreSQL 15 =="
 	scripts/with-postgres.sh $(VENV)/bin/pytest $(PYTEST_ARGS)
+
+# The quick developer loop: no Monte Carlo tests (marked slow), no browser, no PostgreSQL.
+test-fast: $(VENV)/.installed messages lint
+	$(VENV)/bin/pytest -m "not slow and not e2e" -n auto $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache test-results

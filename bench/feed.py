@@ -1,13 +1,14 @@
 """Live feed benchmark: what one poll costs when every open page polls every 2 seconds.
 
-Builds a throwaway SQLite database with a campaign holding many rolls (some secret), then
+Builds a throwaway SQLite database with a campaign holding many rolls (some secret), made
+by a rule system's own roll set-up for one of its demo characters, then
 runs full requests through Django's middleware (session, auth, htmx) as a player:
 - unchanged poll: `?since=<version>` answered 204 No Content;
 - conditional GET: If-None-Match answered 304 Not Modified;
 - changed poll: the version is stale, the list of the 10 newest rolls is rendered (200).
 Prints the queries of each kind of poll and the median time over many requests.
 
-Run: .venv/bin/python bench/feed.py [--rolls 20000] [--polls 300]
+Run: .venv/bin/python bench/feed.py [--rolls 20000] [--polls 300] [--system KEY]
 """
 
 from __future__ import annotations
@@ -45,28 +46,44 @@ def setup_django(database: Path) -> None:
     call_command("migrate", verbosity=0)
 
 
-def build(rolls: int):
+def build(rolls: int, system_key: str | None):
+    """A campaign of the system (by default the first that rolls) with `rolls` rolls of its
+    first demo character, made by its own roll set-up from the panel's default choices."""
     from django.contrib.auth.models import User
 
     from campaigns.models import Campaign, Membership, Scene
     from characters.models import Character
+    from mechanics.demo import seed_characters
+    from mechanics.forms.roll import default_data
     from mechanics.models import Roll
-    from mechanics.rules.tinieblas.rolls import roll_dice
+    from mechanics.setup import load_sheet
+    from mechanics.systems.registry import all_systems, get_system
 
+    rolling = [system for system in all_systems() if system.roll_setup is not None]
+    system = get_system(system_key) if system_key else rolling[0]
     gm = User.objects.create_user("gm")
     player = User.objects.create_user("player")
-    campaign = Campaign.objects.create(name="Bench", system="tinieblas", created_by=gm)
+    campaign = Campaign.objects.create(name="Bench", system=system.key, created_by=gm)
     Membership.objects.create(campaign=campaign, user=gm, role="gm")
     Membership.objects.create(campaign=campaign, user=player, role="player")
-    other = Campaign.objects.create(name="Other", system="tinieblas", created_by=gm)
-    characters = [
-        Character.objects.create(campaign=campaign, owner=player, name=f"PJ {n}") for n in range(20)
+    other = Campaign.objects.create(name="Other", system=system.key, created_by=gm)
+    owners = {sheet["owner"]: player for sheet in system.demo_characters}
+    roller = seed_characters(campaign, owners)[0]
+    characters = [roller] + [
+        Character.objects.create(campaign=campaign, owner=player, name=f"PJ {n}") for n in range(19)
     ]
     scenes = [Scene.objects.create(campaign=campaign, title=f"Escena {n}") for n in range(30)]
+    sheet = load_sheet(roller, campaign)
+    setup = system.roll_setup
+    open_actions = setup.open_actions(roller)
+    untouched = system.roll_form(None, sheet=sheet, open_actions=open_actions)
+    form = system.roll_form(default_data(untouched), sheet=sheet, open_actions=open_actions)
+    assert form.is_valid(), form.errors
+    plan = setup.plan(sheet, form.cleaned_data, open_actions=open_actions)
     rng = random.Random(1)
     batch = []
     for n in range(rolls):
-        record = roll_dice(rng.randint(1, 10), rng=rng)
+        record = plan.roll(rng)[0].record
         batch.append(
             Roll(
                 campaign=other if n % 4 == 0 else campaign,
@@ -113,13 +130,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rolls", type=int, default=20_000)
     parser.add_argument("--polls", type=int, default=300)
+    parser.add_argument("--system", help="a rule system's key (default: the first that rolls)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         setup_django(Path(folder) / "bench.sqlite3")
         from django.test import Client
         from django.urls import reverse
 
-        campaign, _gm, player = build(args.rolls)
+        campaign, _gm, player = build(args.rolls, args.system)
         client = Client()
         client.force_login(player)
         htmx = {"HTTP_HX_REQUEST": "true"}

@@ -1,12 +1,14 @@
 """Round trip of the roll panel's odds endpoint (the htmx GET sent on every change).
 
-Builds a throw-away database with one campaign and one character per system, logs a
-player in with Django's test client, and times GET .../roll/?part=odds with the
-set-up changing on every request (attribute, skill, modifiers, Willpower, again...),
-as a player clicking through the panel would. "cold" clears the engine's odds caches
-before each request (a fresh process); "warm" does not.
+Builds a throw-away database with one campaign per rule system that rolls, holding that
+system's demo characters, logs the first one's player in with Django's test client, and
+times GET .../roll/?part=odds with the set-up changing on every request, as a player
+clicking through the panel would: each request picks a kind of roll and a value for every
+field of the system's own panel form (a few of each list's choices, both states of each
+box), among the set-ups that can be rolled. "cold" clears the engine's odds caches before
+each request (a fresh process); "warm" does not.
 
-Run: .venv/bin/python bench/roll_odds.py [--requests 300] [--systems tinieblas hitos]
+Run: .venv/bin/python bench/roll_odds.py [--requests 300] [--systems KEY ...]
 Target: median and p95 under 100 ms.
 """
 
@@ -14,8 +16,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import itertools
 import os
+import random
 import statistics
 import sys
 import time
@@ -37,53 +39,24 @@ import django  # noqa: E402
 
 django.setup()
 
+from django import forms  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.core.exceptions import ValidationError  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-SETUPS = {
-    "tinieblas": {
-        "kind": ["pool"],
-        "attribute": ["inteligencia", "fuerza", "destreza", "compostura"],
-        "skill": ["investigacion", "pelea", ""],
-        "modifier_1": ["0", "2", "-3"],
-        "willpower": ["", "dice"],
-        "again": ["10", "9", "8", "none"],
-        "rote": ["", "on"],
-    },
-    "hitos": {
-        "kind": ["check"],
-        "characteristic": ["reflejos", "intelecto"],
-        "skill": ["combate", "percepcion"],
-        "difficulty": ["10", "15", "20", "25"],
-        "modifier": ["0", "2", "-2"],
-        "hinder": ["", "on"],
-    },
-    "ndp": {
-        "kind": ["check"],
-        "skill": ["percibir", "pelea", "sigilo"],
-        "dice": ["2", "3", "4"],
-        "gracias": ["0", "1", "2"],
-        "desgracias": ["0", "1"],
-        "adversity": ["8", "12", "16"],
-    },
-    "objetivo": {
-        "kind": ["skill", "attribute"],
-        "attribute": ["fuerza", "destreza"],
-        "skill": ["pelea", "buscar"],
-        "difficulty": ["10", "15", "20", "25"],
-        "modifier": ["0", "2"],
-        "destiny_point": ["", "on"],
-    },
-}
-RATINGS = {
-    "tinieblas": {"inteligencia": 3, "fuerza": 2, "investigacion": 3, "pelea": 2},
-    "hitos": {"reflejos": 5, "combate": 4, "percepcion": 3},
-    "ndp": {"percibir": 4, "pelea": 3, "sigilo": 2},
-    "objetivo": {"fuerza": 6, "destreza": 5, "pelea": 4, "buscar": 2, "resistencia": 8},
-}
+from characters.models import Resource  # noqa: E402
+from mechanics.demo import seed_characters  # noqa: E402
+from mechanics.rules.errors import RuleError  # noqa: E402
+from mechanics.setup import load_sheet  # noqa: E402
+from mechanics.systems.base import GameSystem  # noqa: E402
+from mechanics.systems.registry import all_systems, get_system  # noqa: E402
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory  # noqa: E402
+
+# Choices of one list a player clicks through (the first ones: the most common).
+MAX_CHOICES = 4
 
 
 def clear_engine_caches(system: str) -> None:
@@ -94,36 +67,78 @@ def clear_engine_caches(system: str) -> None:
                 value.cache_clear()
 
 
-def world(system: str):
-    from characters.models import Resource
-    from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
-
-    gm = UserFactory(username=f"gm_{system}")
-    player = UserFactory(username=f"player_{system}")
-    campaign = CampaignFactory(created_by=gm, system=system)
+def world(system: GameSystem):
+    """A campaign of the system with its demo characters; the first one's player."""
+    gm = UserFactory(username=f"gm_{system.key}")
+    campaign = CampaignFactory(created_by=gm, system=system.key)
     MembershipFactory(campaign=campaign, user=gm, role="gm")
-    MembershipFactory(campaign=campaign, user=player, role="player")
-    character = make_character(campaign, player, name="Banco", ratings=RATINGS[system])
+    users = {}
+    for sheet in system.demo_characters:
+        if sheet["owner"] not in users:
+            users[sheet["owner"]] = UserFactory(username=f"{sheet['owner']}_{system.key}")
+            MembershipFactory(campaign=campaign, user=users[sheet["owner"]], role="player")
+    character = seed_characters(campaign, users)[0]
+    # One point in every pool, so a set-up that spends one can be rolled.
     Resource.objects.filter(character=character).update(current=1)
-    return player, character
+    return character.owner, character
 
 
-def bench(system: str, requests: int, cold: bool) -> list[float]:
+def _values(field) -> list[str]:
+    """What a player may pick in one field: both states of a box, a few of a list's
+    choices; a typed number keeps its initial value."""
+    if isinstance(field, forms.BooleanField):
+        return ["", "on"]
+    choices = getattr(field, "choices", None)
+    if choices:
+        flat = [
+            key
+            for key, label in choices
+            for key in ([k for k, _label in label] if isinstance(label, list | tuple) else [key])
+        ]
+        return [str(key) for key in flat[:MAX_CHOICES]]
+    return [] if field.initial is None else [str(field.initial)]
+
+
+def set_ups(character, count: int, seed: int = 1) -> list[dict]:
+    """`count` random set-ups of the character's panel that the system can roll (the same
+    check the panel makes: a valid form and a plan the set-up accepts)."""
+    sheet = load_sheet(character, character.campaign)
+    setup = sheet.system.roll_setup
+    open_actions = setup.open_actions(character)
+
+    def form(data=None):
+        return sheet.system.roll_form(data, sheet=sheet, open_actions=open_actions)
+
+    options = {name: _values(field) for name, field in form().fields.items()}
+    options = {name: values for name, values in options.items() if values}
+    rng = random.Random(seed)
+    chosen = []
+    for _attempt in range(count * 50):
+        data = {name: rng.choice(values) for name, values in options.items()}
+        bound = form(data)
+        if not bound.is_valid():
+            continue
+        try:
+            setup.plan(sheet, bound.cleaned_data, open_actions=open_actions)
+        except (RuleError, ValidationError):
+            continue
+        chosen.append(data)
+        if len(chosen) == count:
+            return chosen
+    raise SystemExit(f"{sheet.system.key}: only {len(chosen)} set-ups of {count} can be rolled")
+
+
+def bench(system: GameSystem, requests: int, cold: bool) -> list[float]:
     player, character = world(system)
     client = Client()
     client.force_login(player)
     url = reverse("mechanics:roll", args=[character.campaign_id, character.pk])
-    options = SETUPS[system]
-    combos = itertools.cycle(
-        dict(zip(options, values, strict=True)) for values in itertools.product(*options.values())
-    )
     times = []
-    for _ in range(requests):
-        data = {**next(combos), "part": "odds"}
+    for data in set_ups(character, requests):
         if cold:
-            clear_engine_caches(system)
+            clear_engine_caches(system.key)
         start = time.perf_counter()
-        response = client.get(url, data, HTTP_HX_REQUEST="true")
+        response = client.get(url, {**data, "part": "odds"}, HTTP_HX_REQUEST="true")
         times.append((time.perf_counter() - start) * 1000)
         assert response.status_code == 200, response.status_code
         assert "odds-value" in response.text, response.text
@@ -133,7 +148,8 @@ def bench(system: str, requests: int, cold: bool) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=300)
-    parser.add_argument("--systems", nargs="*", default=list(SETUPS))
+    rolling = [system.key for system in all_systems() if system.roll_setup is not None]
+    parser.add_argument("--systems", nargs="*", default=rolling, choices=rolling)
     args = parser.parse_args()
     settings.STORAGES = {
         **settings.STORAGES,
@@ -146,14 +162,15 @@ def main() -> None:
     print(
         f"{'system':<10} {'mode':<5} {'requests':>8} {'median ms':>10} {'p95 ms':>8} {'max ms':>8}"
     )
-    for system in args.systems:
+    for key in args.systems:
+        system = get_system(key)
         for cold in (False, True):
             times = bench(system, args.requests, cold)
             times.sort()
             p95 = times[int(0.95 * (len(times) - 1))]
             mode = "cold" if cold else "warm"
             print(
-                f"{system:<10} {mode:<5} {len(times):>8} {statistics.median(times):>10.2f} "
+                f"{key:<10} {mode:<5} {len(times):>8} {statistics.median(times):>10.2f} "
                 f"{p95:>8.2f} {max(times):>8.2f}"
             )
 

@@ -12,7 +12,12 @@ from django.utils.translation import gettext_lazy as _
 
 from mechanics.rules.settings import resolve_values
 from mechanics.systems.base import GameSystem
-from mechanics.systems.registry import get_system, system_choices, validate_system_key
+from mechanics.systems.registry import (
+    all_systems,
+    get_system,
+    system_choices,
+    validate_system_key,
+)
 
 
 class Role(models.TextChoices):
@@ -45,6 +50,7 @@ class Campaign(models.Model):
     xp_purchases_need_approval = models.BooleanField(
         _("XP purchases wait for a GM's approval"), default=False
     )
+    # A setting only one system reads (its `GameSystem.campaign_options` gives the help).
     hitos_drama_sacrifice = models.BooleanField(
         _("Players may sacrifice a drama point to raise a skill"), default=False
     )
@@ -92,6 +98,15 @@ class Campaign(models.Model):
         if self.xp_rubric is None:
             return self.game_system.xp_rubric_default
         return self.xp_rubric
+
+
+def system_options() -> dict[str, str]:
+    """The campaign settings only some system reads (model fields), with their help text."""
+    return {
+        name: help_text
+        for game_system in all_systems()
+        for name, help_text in game_system.campaign_options.items()
+    }
 
 
 class Membership(models.Model):

@@ -2,8 +2,8 @@
 
 Services record fields as short codes ("trait:fuerza", "resource:willpower",
 "details:virtue"); `FieldNames` turns them into the names the sheet shows, from the
-system adapter, so "trait:fuerza" reads "Fuerza" and "resource:willpower" reads
-"Fuerza de Voluntad (reserva)".
+system adapter (its traits, pools and `detail_labels`), so "trait:fuerza" reads "Fuerza"
+and "resource:willpower" reads "Fuerza de Voluntad (reserva)".
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from characters.models import Character, Item, SheetChange
-from mechanics.systems.registry import get_system
 
 _PLAIN = {
     "created": gettext_lazy("Sheet created"),
@@ -24,16 +23,6 @@ _PLAIN = {
     "description": gettext_lazy("Description"),
     "notes": gettext_lazy("Notes"),
     "approved_over_budget": gettext_lazy("Approved over budget"),
-}
-# Detail keys: game terms stay in Spanish (docs/rules.md#game-terms); the rest is UI text.
-_DETAILS = {
-    "virtue": "Virtud",
-    "vice": "Vicio",
-    "tamano": "Tamaño",
-    "specialization": "Especialización",
-    "deities": "Divinidades",
-    "destiny_returned": gettext_lazy("Destiny point handed back"),
-    "specialization_used_scene": gettext_lazy("Specialization used in scene"),
 }
 
 
@@ -50,7 +39,8 @@ class FieldNames:
 
     def __init__(self, character: Character, ratings: dict[str, int]) -> None:
         campaign = character.campaign
-        system = get_system(campaign.system)
+        system = campaign.game_system
+        self.details = system.detail_labels
         self.traits = {spec.key: spec.name for spec in system.trait_specs(campaign)}
         self.pools = {
             spec.key: spec.label
@@ -79,7 +69,7 @@ class FieldNames:
             kind = Item.Kind(key).label if key in Item.Kind.values else key
             return _("Equipment (%(kind)s)") % {"kind": kind}
         if prefix == "details":
-            return str(_DETAILS.get(key, key))
+            return str(self.details.get(key, key))
         return field
 
     def value(self, field: str, value: str) -> str:

@@ -1,8 +1,9 @@
 """What the health section of a sheet shows: the state, the latest health events, and the
-forms each user may use (damage, time, treatments), in a fixed number of queries.
+forms each user may use (damage, time, the treatments the system declares), in a fixed
+number of queries.
 
-Used by the sheet page (`characters.views.sheet.sheet_context`) and by the health views
-(`characters.views.health`), which render pieces of `characters/health.html`.
+Used by the sheet page (through `characters.sheet_panels`) and by the health views
+(`mechanics.views.health`), which render pieces of `mechanics/health.html`.
 """
 
 from __future__ import annotations
@@ -13,37 +14,34 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django import forms
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from campaigns.permissions import CharacterAccess
-from characters.models import Item
 from characters.sheet_panels import register_sheet_panel
-from mechanics.forms.health import (
-    TIME_PRESETS,
-    AuxiliarForm,
-    DamageForm,
-    DrugForm,
-    FirstAidForm,
-    SupervisionForm,
-    TimeForm,
-)
+from mechanics.forms.health import DamageForm, TimeForm
 from mechanics.models import HealthEvent
 from mechanics.rules.errors import RuleError
-from mechanics.rules.ndp import catalogue as ndp_catalogue
-from mechanics.systems.base import HealthView, hours_in_words
+from mechanics.systems.base import GameSystem, HealthView, Treatment, hours_in_words
 from mechanics.systems.registry import get_system
 
 # The sheet lists this many events; the health history page has them all.
 LATEST_EVENTS = 10
 # htmx listens for this event (HX-Trigger) to refresh a character's roll panel.
 HEALTH_EVENT = "cronica:health"
-# Treatments each system offers, by the name of their form in the context.
-TREATMENT_FORMS = {
-    "tinieblas": {"first_aid_form": FirstAidForm},
-    "hitos": {"supervision_form": SupervisionForm, "drug_form": DrugForm},
-    "ndp": {"auxiliar_form": AuxiliarForm},
-}
+# How a treatment shows when its system has no fragment of its own.
+TREATMENT_PANEL = "mechanics/health.html#treatment"
+TREATMENT_BUTTON = "mechanics/health.html#treatment_button"
+
+
+@dataclass(frozen=True)
+class TreatmentControl:
+    """One treatment as the health section offers it: its form and where it is drawn."""
+
+    treatment: Treatment
+    form: forms.Form
+    templates: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -77,26 +75,24 @@ def latest_event_id(character) -> int | None:
     return HealthEvent.objects.filter(character=character).aggregate(latest=Max("pk"))["latest"]
 
 
-def state_label(shown: HealthView, system_key: str) -> str:
+def state_label(shown: HealthView, system: GameSystem) -> str:
     """The state's name; without one, whether the character has any wound at all (a
-    3d6 + NdP wound without a state, a mark in a nameless box of a long track)."""
+    wound without a state, a mark in a nameless box of a long track)."""
     if shown.state:
         return shown.state
-    wounded = any(mark for mark, _name in shown.boxes) or (system_key == "ndp" and shown.lines)
-    return _("Wounded") if wounded else _("Unhurt")
+    return _("Wounded") if system.is_wounded(shown) else _("Unhurt")
 
 
-def _state_text(shown: HealthView, system_key: str) -> str:
+def _state_text(shown: HealthView, system: GameSystem) -> str:
     """One line: the state and what it costs ("Herido · −2", "muerto")."""
     if shown.dead:
         return _("dead")
-    state = state_label(shown, system_key)
     extra = []
     if shown.unconscious:
         extra.append(_("unconscious"))
-    if shown.penalty and system_key != "objetivo":
-        extra.append(str(shown.penalty).replace("-", "−"))
-    return " · ".join([state, *extra])
+    if shown.penalty and (penalty := system.state_penalty(shown.penalty)):
+        extra.append(penalty)
+    return " · ".join([state_label(shown, system), *extra])
 
 
 def events_of(character):
@@ -120,7 +116,7 @@ def event_rows(
         undone = hasattr(event, "undone_by")
         try:
             shown = system.health_view(event.health_after, ratings, character.details, rules)
-            after = _state_text(shown, system.key)
+            after = _state_text(shown, system)
         except (RuleError, KeyError, TypeError, ValueError):
             after = ""
         if undo_target is not None:
@@ -147,39 +143,37 @@ def undo_target_id(character) -> int | None:
     )
 
 
-def _armour_hint(character) -> str:
-    """The armour worn on each part (3d6 + NdP), for the damage form's RD."""
-    worn = []
-    names = {part.key: part.name for part in ndp_catalogue.BODY_PARTS}
-    for item in character.items.all():
-        if item.kind != Item.Kind.ARMOUR or item.data.get("part") not in names:
+def treatment_controls(
+    access: CharacterAccess, *, bound: Mapping[str, forms.Form]
+) -> list[TreatmentControl]:
+    """The treatments of the character's system this user may give now, each with its
+    form (the bound one of a failed attempt, named `<key>_form` in `bound`)."""
+    character = access.character
+    system = get_system(character.campaign.system)
+    controls = []
+    for treatment in system.treatments:
+        if not getattr(access, treatment.permission) or not treatment.offered(character):
             continue
-        text = f"{names[item.data['part']]}: {item.name} RD {item.data.get('rd', 0)}"
-        if item.data.get("integrity") is not None:
-            text += " · " + _("integrity %(value)s") % {"value": item.data["integrity"]}
-        worn.append(text)
-    return _("Worn: %(armour)s.") % {"armour": "; ".join(worn)} if worn else ""
+        form = bound.get(f"{treatment.key}_form") or treatment.form(character=character)
+        fallback = TREATMENT_BUTTON if treatment.button else TREATMENT_PANEL
+        templates = (*system.template(f"health_{treatment.key}"), fallback)
+        controls.append(TreatmentControl(treatment=treatment, form=form, templates=templates))
+    return controls
 
 
 def health_forms(access: CharacterAccess, **bound: Any) -> dict[str, Any]:
     """Empty forms for what this user may do (a bound form in `bound` replaces its own)."""
-    character, campaign = access.character, access.character.campaign
-    system = get_system(campaign.system)
-    forms: dict[str, Any] = {}
+    character = access.character
+    system = get_system(character.campaign.system)
+    context: dict[str, Any] = {}
     if access.can_apply_damage and "damage_form" not in bound:
-        hint = _armour_hint(character) if system.key == "ndp" else ""
-        forms["damage_form"] = DamageForm(system=system, armour_hint=hint)
-    if access.can_heal:
-        for name, form_class in TREATMENT_FORMS.get(system.key, {}).items():
-            if name in bound:
-                continue
-            if form_class is DrugForm:
-                forms[name] = form_class()
-            else:
-                forms[name] = form_class(campaign=campaign)
+        context["damage_form"] = DamageForm(system=system, character=character)
     if access.can_manage_health and "time_form" not in bound:
-        forms["time_form"] = TimeForm()
-    return {**forms, **bound}
+        context["time_form"] = TimeForm(presets=system.time_presets)
+    controls = treatment_controls(access, bound=bound)
+    context["health_treatments"] = [c for c in controls if not c.treatment.button]
+    context["health_buttons"] = [c for c in controls if c.treatment.button]
+    return {**context, **bound}
 
 
 def health_context(
@@ -189,7 +183,7 @@ def health_context(
     health: HealthView | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    """Everything `characters/health.html` needs besides the sheet's own values."""
+    """Everything `mechanics/health.html` needs besides the sheet's own values."""
     character = access.character
     campaign = character.campaign
     system = get_system(campaign.system)
@@ -207,34 +201,19 @@ def health_context(
         "can_apply_damage": access.can_apply_damage,
         "can_heal": access.can_heal,
         "can_manage_health": access.can_manage_health,
-        "time_presets": TIME_PRESETS,
+        "time_presets": system.time_presets,
         # When everything listed was undone, the Undo button is on the history page.
         "health_undo_shown": any(row.is_undo_target for row in rows),
-        "health_state_text": _state_text(health, system.key),
-        "health_label": state_label(health, system.key),
-        **_treatment_state(system, character, ratings),
+        "health_state_text": _state_text(health, system),
+        "health_label": state_label(health, system),
+        "health_penalty": system.penalty_words(health.penalty) if health.penalty else "",
+        "health_notes": system.health_notes(
+            character.health, ratings, character.details, campaign.rules
+        ),
     }
     context.update(health_forms(access, **{k: v for k, v in extra.items() if k.endswith("_form")}))
     context.update({k: v for k, v in extra.items() if not k.endswith("_form")})
     return context
-
-
-def _treatment_state(system, character, ratings: Mapping[str, int]) -> dict[str, bool]:
-    """What the treatment controls depend on: first aid locked, a part bleeding."""
-    state = {"first_aid_locked": False, "bleeding": False, "ndp_unconscious": False}
-    try:
-        if system.key == "tinieblas":
-            track = system.track(
-                character.health, ratings, character.details, character.campaign.rules
-            )
-            state["first_aid_locked"] = track.first_aid_locked
-        elif system.key == "ndp":
-            ndp_state = system.state(character.health)
-            state["bleeding"] = bool(ndp_state.bleeding_parts) and not ndp_state.dead
-            state["ndp_unconscious"] = ndp_state.unconscious
-    except RuleError:
-        pass
-    return state
 
 
 @register_sheet_panel

@@ -1,5 +1,5 @@
 """Health events in a scene's timeline ("Group review"), registered from
-CharactersConfig.ready().
+MechanicsConfig.ready().
 
 Damage, treatments and undos show one by one. Time passing for the whole scene (one
 `scene_advance_time`) shows once, with every character it healed. Health is sheet
@@ -69,7 +69,7 @@ def health_source(access, scene) -> list[TimelineItem]:
                 TimelineItem(
                     at=event.created_at,
                     kind="health",
-                    template="characters/_health_item.html",
+                    template="mechanics/_health_item.html",
                     obj=event,
                 )
             )
@@ -85,7 +85,7 @@ def health_source(access, scene) -> list[TimelineItem]:
                 TimelineItem(
                     at=event.created_at,
                     kind="time",
-                    template="characters/_time_item.html",
+                    template="mechanics/_time_item.html",
                     obj=group,
                 )
             )

@@ -1,10 +1,12 @@
-"""How a stored roll reads in the feed and the log: who, when, the dice drawn as dice,
-the outcome and effects in words.
+"""How a stored roll reads on every page: who, when, the dice drawn as dice, the outcome and
+effects in words.
 
 `roll_display(roll)` turns a `Roll` (its record is the engine's `RollRecord.to_dict()`)
-into plain values for `templates/mechanics/_roll.html`. `die_view` draws one die (also
-used by the roll panel's result); the words of a system's roll come from the roll panel's
-`mechanics.display`, those of a GM's free roll from here.
+into plain values: the roll panel's result (`templates/mechanics/_roll_result.html`), the
+feed, the log and the export (`templates/mechanics/_roll.html`) all read the same, right
+after a roll and later. What a system says in its own words (its outcomes, its headline,
+its lines and effects) comes from its `RollWords` (`system.display`); a GM's free roll
+reads as the engine's free expressions (`mechanics.rules.expressions`).
 """
 
 from __future__ import annotations
@@ -12,14 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from mechanics.dice_view import DieView, die_view
-from mechanics.display import roll_display as panel_display
 from mechanics.models import Roll
 from mechanics.rules.expressions import SYSTEM as FREE_SYSTEM
+from mechanics.systems.registry import get_system
 
-# Free rolls (mechanics.rules.expressions): a pool has the Tinieblas grades, a sum none.
+# Free rolls (mechanics.rules.expressions): a pool has success grades, a sum none.
 FREE_OUTCOMES = {
     "failure": (gettext_lazy("Failure"), "failure"),
     "marginal": (gettext_lazy("Marginal success"), "success"),
@@ -43,12 +45,22 @@ class RollDisplay:
     scene: str
     label: str
     expression: str
-    groups: list[DiceGroupView]
+    # The result in words ("3 successes", "Total 17") and the outcome ("Success").
     result: str
     outcome: str
-    tone: str
+    tone: str  # success / exceptional / failure / dramatic / neutral: a CSS hook only
+    dice: list[DieView]
+    damage_dice: list[DieView] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # What the roll changed on the sheet (a pool spent, an aspect exhausted...).
     effects: list[str] = field(default_factory=list)
+
+    @property
+    def groups(self) -> list[DiceGroupView]:
+        groups = [DiceGroupView("", self.dice)]
+        if self.damage_dice:
+            groups.append(DiceGroupView(_("Damage dice"), self.damage_dice))
+        return groups
 
     @property
     def summary(self) -> str:
@@ -64,11 +76,152 @@ class RollDisplay:
         return " · ".join(parts)
 
 
-def _dice_views(record: dict) -> list[DieView]:
-    dice = [die for die in record.get("dice") or () if isinstance(die, dict)]
-    # "Kept" only means something when some dice were not counted.
-    mark_kept = any("dropped" in (die.get("tags") or ()) for die in dice)
-    return [die_view(die, mark_kept=mark_kept) for die in dice]
+class RollWords:
+    """What a system's stored rolls say; each hook's default suits a roll that adds dice to
+    a total. A system overrides the hooks it needs in its `display.py`."""
+
+    dramatic_failure = pgettext_lazy("roll", "Pifia")
+
+    def headline(self, record: dict) -> str:
+        return _("Total %(total)s") % {"total": record["result"]}
+
+    def setup_lines(self, details: dict) -> list[str]:
+        """What was rolled: by default the traits' names."""
+        traits = details.get("traits") or {}
+        return [" + ".join(traits.values())] if traits else []
+
+    def dice_lines(self, record: dict) -> list[str]:
+        """What the dice themselves did, before the difficulty."""
+        return []
+
+    def damage_tier(self, record: dict) -> str:
+        """Words after the damage: the wound it makes."""
+        tier = record.get("details", {}).get("tier")
+        return f" ({tier})" if tier else ""
+
+    def closing_lines(self, record: dict) -> list[str]:
+        return []
+
+    def applied_text(self, item: dict) -> str | None:
+        """An effect on the sheet of this system's own kind, or None for a pool change."""
+        return None
+
+
+GENERIC_WORDS = RollWords()
+
+
+def _words(system_key: str) -> RollWords:
+    try:
+        return get_system(system_key).display or GENERIC_WORDS
+    except LookupError:  # a roll of a system no longer installed still reads
+        return GENERIC_WORDS
+
+
+def _outcome_words(words: RollWords, kind: str, outcome: str) -> tuple[str, str]:
+    if outcome == "won":
+        return _("Wins"), "success"
+    if outcome == "lost":
+        return _("Loses"), "failure"
+    if outcome == "tie":
+        return _("Tie"), "neutral"
+    if kind == "attack":
+        if outcome == "critical":
+            return _("Hit, and a crítico"), "exceptional"
+        if outcome == "success":
+            return _("Hit"), "success"
+        if outcome == "dramatic_failure":
+            return _("Miss, and a pifia"), "dramatic"
+        return _("Miss"), "failure"
+    if outcome == "dramatic_failure":
+        return str(words.dramatic_failure), "dramatic"
+    if outcome == "critical":
+        return pgettext("roll", "Crítico"), "exceptional"
+    generic = {
+        "failure": (_("Failure"), "failure"),
+        "marginal": (_("Marginal success"), "success"),
+        "success": (_("Success"), "success"),
+        "exceptional": (_("Exceptional success"), "exceptional"),
+        "rolled": (_("Rolled"), "neutral"),
+    }
+    return generic.get(outcome, (outcome, "neutral"))
+
+
+def _applied_text(words: RollWords, item: dict) -> str:
+    text = words.applied_text(item)
+    if text is not None:
+        return text
+    return f"{item['label']}: {item['old']} → {item['new']}"
+
+
+def _lines(words: RollWords, record: dict) -> list[str]:
+    kind = record["kind"]
+    details = record.get("details", {})
+    lines = words.setup_lines(details)
+    if kind == "initiative" and details.get("base") is not None:
+        lines.append(_("Initiative before the die: %(base)s") % {"base": details["base"]})
+    if kind == "initiative" and details.get("tiebreak") is not None:
+        lines.append(_("Tie-break roll: %(value)s") % {"value": details["tiebreak"]})
+    lines += words.dice_lines(record)
+    if details.get("difficulty") is not None:
+        if kind == "attack":
+            defensa = details.get("defensa", details["difficulty"])
+            lines.append(_("Against Defensa %(defensa)s") % {"defensa": defensa})
+        else:
+            lines.append(_("Difficulty %(difficulty)s") % {"difficulty": details["difficulty"]})
+    if kind == "extended":
+        lines.append(
+            _("Progress: %(progress)s of %(target)s successes")
+            % {"progress": details["progress"], "target": details["target"]}
+        )
+        if details.get("reached"):
+            lines.append(_("The extended action succeeds."))
+        elif details.get("done"):
+            lines.append(_("The extended action is over without success."))
+    if kind == "teamwork" and details.get("helper_successes") is not None:
+        lines.append(
+            ngettext(
+                "Helpers added %(count)s die.", "Helpers added %(count)s dice.", details["bonus"]
+            )
+            % {"count": details["bonus"]}
+        )
+    if "opponent" in details:
+        lines.append(
+            _("Against %(name)s: %(result)s")
+            % {"name": details["opponent"]["name"], "result": details["opponent"]["result"]}
+        )
+    if "helping" in details:
+        lines.append(_("Helping %(name)s") % {"name": details["helping"]["name"]})
+    if details.get("role") == "defender":
+        lines.append(_("Defender: wins ties."))
+    damage = record.get("effects", {}).get("damage")
+    if damage is not None:
+        text = _("Damage: %(damage)s") % {"damage": damage} + words.damage_tier(record)
+        if details.get("damage_category"):
+            text += f" · {details['damage_category']}"
+        if (details.get("damage_roll") or {}).get("multiplier") == 2:
+            text += " · " + _("doubled by the crítico")
+        lines.append(text)
+    return lines + words.closing_lines(record)
+
+
+def _system_body(record: dict) -> dict:
+    """Words for a roll of a system, in that system's words."""
+    words = _words(record["system"])
+    outcome, tone = _outcome_words(words, record["kind"], record["outcome"])
+    raw = record.get("dice", [])
+    mark_kept = any("dropped" in d.get("tags", ()) for d in raw)
+    details = record.get("details", {})
+    return {
+        "result": words.headline(record),
+        "outcome": outcome,
+        "tone": tone,
+        "dice": [
+            die_view(d, mark_kept=mark_kept) for d in raw if "damage" not in d.get("tags", ())
+        ],
+        "damage_dice": [die_view(d, mark_kept=False) for d in raw if "damage" in d.get("tags", ())],
+        "notes": _lines(words, record),
+        "effects": [_applied_text(words, item) for item in details.get("applied", [])],
+    }
 
 
 def _free_body(roll: Roll, record: dict) -> dict:
@@ -80,40 +233,25 @@ def _free_body(roll: Roll, record: dict) -> dict:
         words, tone = FREE_OUTCOMES.get(roll.outcome, ("", "neutral"))
     else:
         result, words, tone = _("Total %(total)s") % {"total": roll.result}, "", "neutral"
+    dice = [die for die in record.get("dice") or () if isinstance(die, dict)]
+    # "Kept" only means something when some dice were not counted.
+    mark_kept = any("dropped" in (die.get("tags") or ()) for die in dice)
     details = record.get("details") or {}
     return {
-        "groups": [DiceGroupView("", _dice_views(record))],
         "result": result,
         "outcome": str(words),
         "tone": tone,
+        "dice": [die_view(die, mark_kept=mark_kept) for die in dice],
         "notes": [_("Chance die")] if details.get("chance_die") else [],
-        "effects": [],
-    }
-
-
-def _system_body(roll: Roll) -> dict:
-    """Words for a roll of a system: the roll panel's own reading (mechanics.display),
-    so a roll reads the same in its result, the feed and the log."""
-    shown = panel_display(roll)
-    groups = [DiceGroupView("", shown.dice)]
-    if shown.damage_dice:
-        groups.append(DiceGroupView(_("Damage dice"), shown.damage_dice))
-    return {
-        "groups": groups,
-        "result": shown.headline,
-        "outcome": str(shown.outcome),
-        "tone": shown.tone,
-        "notes": list(shown.lines),
-        "effects": list(shown.applied),
     }
 
 
 def roll_display(roll: Roll) -> RollDisplay:
-    """Everything `_roll.html` shows about one roll (its relations already loaded)."""
+    """Everything a page shows about one roll (its relations already loaded)."""
     record = roll.record if isinstance(roll.record, dict) else {}
     spec = record.get("spec") if isinstance(record.get("spec"), dict) else {}
     free = roll.system == FREE_SYSTEM
-    body = _free_body(roll, record) if free else _system_body(roll)
+    body = _free_body(roll, record) if free else _system_body(record)
     return RollDisplay(
         roll=roll,
         who=roll.user.username if roll.user_id and roll.user else _("someone"),

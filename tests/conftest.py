@@ -1,7 +1,15 @@
 import pytest
 from django.core.cache import caches
+from hypothesis import HealthCheck, settings
 
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
+
+# Property tests must not depend on the machine's speed: no per-example deadline, and no
+# health check that fails because generating data was slow on a loaded machine.
+settings.register_profile(
+    "cronica", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("cronica")
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from campaigns.models import Campaign, Role
+from campaigns.models import Campaign, Role, system_options
 from mechanics.systems.registry import all_systems, get_system, system_choices
 
 
@@ -15,22 +15,22 @@ def house_rule_field_name(system: str, key: str) -> str:
     return f"rule_{system}_{key}"
 
 
-# Campaign settings stored as model fields (the services take them as `options`).
+# Campaign settings stored as model fields (the services take them as `options`), besides
+# those only one system reads (`GameSystem.campaign_options`).
 OPTION_FIELDS = (
     "max_characters_per_player",
     "players_see_full_sheets",
     "xp_rubric",
     "xp_purchases_need_approval",
-    "hitos_drama_sacrifice",
     "owner_applies_damage",
 )
 
 
 class CampaignForm(forms.ModelForm):
-    """Name, description, system, and the house rules of every system.
+    """Name, description, system, the settings, and the house rules of every system.
 
-    All systems' house rules are rendered (grouped), so the form works without
-    JavaScript; only the chosen system's values are stored.
+    All systems' house rules and settings are rendered (house rules grouped), so the
+    form works without JavaScript; only the chosen system's house rules are stored.
     """
 
     class Meta:
@@ -51,16 +51,19 @@ class CampaignForm(forms.ModelForm):
         self.fields["name"].widget.attrs["autofocus"] = True
         rubric = self.fields["xp_rubric"]
         rubric.widget = forms.NullBooleanSelect()
-        # "unknown" is the stored None: the system decides (on for Mundo de Tinieblas only).
+        # "unknown" is the stored None: the system decides (`GameSystem.xp_rubric_default`).
+        on_by_default = ", ".join(s.name for s in all_systems() if s.xp_rubric_default)
+        as_system = gettext("As the system says (on for %(systems)s)") % {"systems": on_by_default}
         rubric.widget.choices = [
-            ("unknown", _("As the system says (on for Mundo de Tinieblas)")),
+            ("unknown", as_system),
             ("true", _("On: Interpretación, Ideas, Diario…")),
             ("false", _("Off: a plain XP amount per character")),
         ]
         rubric.help_text = _("How the GM awards XP at the end of each scene.")
-        self.fields["hitos_drama_sacrifice"].help_text = _(
-            "Hitos only: one drama point, given up for good, raises a skill by one."
-        )
+        for name, help_text in system_options().items():
+            field = Campaign._meta.get_field(name).formfield(help_text=help_text)
+            field.initial = getattr(self.instance, name)
+            self.fields[name] = field
         self.fields["owner_applies_damage"].help_text = _(
             "Off: only GMs apply damage, healing and treatments. On: each player may also do "
             "it on their own characters' sheets."
@@ -90,7 +93,10 @@ class CampaignForm(forms.ModelForm):
 
     def options(self) -> dict:
         """The settings the campaign services store as they are."""
-        return {field: self.cleaned_data[field] for field in OPTION_FIELDS}
+        return {field: self.cleaned_data[field] for field in (*OPTION_FIELDS, *system_options())}
+
+    def system_option_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in system_options()]
 
     def house_rule_groups(self):
         """(system value, label, bound fields) for the template."""

@@ -8,22 +8,22 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaigns.models import Campaign, Invitation, Membership, Role
+from campaigns.models import Campaign, Invitation, Membership, Role, system_options
 
-# Campaign settings a form may set directly (see CampaignForm.options).
+# Campaign settings a form may set directly (see CampaignForm.options), besides those only
+# one system reads (`system_options`).
 CAMPAIGN_OPTIONS = (
     "max_characters_per_player",
     "players_see_full_sheets",
     "xp_rubric",
     "xp_purchases_need_approval",
-    "hitos_drama_sacrifice",
     "owner_applies_damage",
 )
 
 
 def _options(options: dict | None) -> dict:
     options = dict(options or {})
-    unknown = set(options) - set(CAMPAIGN_OPTIONS)
+    unknown = set(options) - {*CAMPAIGN_OPTIONS, *system_options()}
     if unknown:
         raise ValidationError(_("These settings cannot be changed here."), code="forbidden")
     return options

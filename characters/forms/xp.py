@@ -1,7 +1,8 @@
 """Forms for the XP pages: the per-scene award panel, purchases, adjustments, log filters.
 
 They validate what the browser sends; the services re-check everything and the
-engine prices everything.
+engine prices everything. The per-scene rubric is the campaign's choice whatever its
+system (`Campaign.uses_xp_rubric`); its scales are the Mundo de Tinieblas seed's.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from mechanics.rules.tinieblas.catalogue import (
     XP_IDEAS,
     XP_INTERPRETACION,
     XP_OTHERS,
-    find_merit,
 )
 
 _OTHERS = {other.key: other for other in XP_OTHERS}
@@ -146,18 +146,8 @@ class PurchaseForm(forms.Form):
             merit_key, _sep, held_name = choice.partition("|")
             if held_name:
                 return PurchaseSpec(kind=kind, key=merit_key, name=held_name)
-            return PurchaseSpec(kind=kind, key=merit_key, name=_merit_name(merit_key, name))
+            return PurchaseSpec(kind=kind, key=merit_key, detail=name)
         return PurchaseSpec(kind=kind, key=key, name=name)
-
-
-def _merit_name(key: str, detail: str) -> str:
-    """A new catalogue merit's name; a repeatable one may carry a detail ("Idioma (francés)")."""
-    definition = find_merit(key)
-    if definition is None:
-        return detail
-    if definition.repeatable and detail:
-        return f"{definition.name} ({detail})"
-    return definition.name
 
 
 class DecisionForm(forms.Form):

@@ -27,7 +27,6 @@ from characters.models import (
     Trait,
 )
 from mechanics.rules.errors import RuleError
-from mechanics.rules.ndp.rolls import add_pdp
 from mechanics.systems.registry import get_system
 
 STORY_FIELDS = ("name", "concept", "description", "notes")
@@ -406,10 +405,10 @@ def roll_apply_effects(*, character: Character, user, record, scene=None) -> lis
     """Apply what a roll changes on its own sheet, all or nothing.
 
     `record` is the engine's RollRecord. Pools are spent (refused when empty), aspects
-    exhausted, PdP gained (every 6 PdP become +1 NdP), the Dado objetivo specialization
-    marked used for `scene`, and a pending "destiny point handed back" cleared. Damage
-    is not applied here. Returns what changed, as dicts (what, label, old, new), so the
-    roll log can show it.
+    exhausted, progress points gained (the system's `add_progress` says when they raise
+    the rating), a once-per-scene specialization marked used for `scene`, and a
+    pending "destiny point handed back" cleared. Damage is not applied here. Returns what
+    changed, as dicts (what, label, old, new), so the roll log can show it.
     """
 
     effects = record.effects
@@ -449,7 +448,7 @@ def roll_apply_effects(*, character: Character, user, record, scene=None) -> lis
         trait = Trait.objects.select_for_update().filter(character=locked, key=key).first()
         if trait is None or gained <= 0:
             continue
-        level, pdp = add_pdp(trait.rating, trait.progress, gained)
+        level, pdp = system.add_progress(trait.rating, trait.progress, gained)
         Trait.objects.filter(pk=trait.pk).update(rating=level, progress=pdp)
         spec = system.trait_spec(locked.campaign, key)
         label = spec.name if spec else (trait.name or key)
@@ -457,9 +456,16 @@ def roll_apply_effects(*, character: Character, user, record, scene=None) -> lis
         applied.append({"what": "pdp", "label": label, "old": trait.progress, "new": pdp})
         if level != trait.rating:
             _record(locked, user, f"trait:{key}", trait.rating, level)
-            applied.append({"what": "ndp", "label": label, "old": trait.rating, "new": level})
+            applied.append(
+                {
+                    "what": system.level_up_effect,
+                    "label": label,
+                    "old": trait.rating,
+                    "new": level,
+                }
+            )
     details = dict(locked.details)
-    if effects.specialization_used and system.key == "objetivo":
+    if effects.specialization_used and system.specialization_once_per_scene:
         # Once per scene: remember the scene it was used in (None outside scenes).
         details["specialization_used_scene"] = scene.pk if scene is not None else None
         skill = system.trait_spec(locked.campaign, details.get("specialization", ""))

@@ -29,7 +29,6 @@ from characters.services.sheet import (
     _sync_resource_maximums,
 )
 from mechanics.rules.tinieblas.advancement import SceneAward, award_total
-from mechanics.systems.hitos.system import DRAMA_POINTS
 
 # XP: the ledger, per-scene awards and purchases -------------------------------------------
 #
@@ -125,8 +124,9 @@ def scene_award_xp(
     The first award for a character is an "award" entry; a later submit that changes
     the total or the rubric records a "correction" with the difference (0 when only
     the rubric moved), so nothing is ever overwritten and submitting the same values
-    again records nothing. `willpower` lists the characters who regain 1 Willpower for
-    acting by their Virtue or Vice (Mundo de Tinieblas), once per scene each.
+    again records nothing. `willpower` lists the characters who regain a point of their
+    system's `scene_end_pool` (Fuerza de Voluntad, for acting by their Virtue or Vice),
+    once per scene each.
     """
     willpower = set(willpower)
     participants = set(scene.participants.values_list("pk", flat=True))
@@ -136,9 +136,10 @@ def scene_award_xp(
             _("Only the characters taking part in the scene receive its awards."),
             code="not_participant",
         )
-    if willpower and scene.campaign.system != "tinieblas":
+    pool_key = scene.campaign.game_system.scene_end_pool
+    if willpower and pool_key is None:
         raise ValidationError(
-            _("Only Mundo de Tinieblas grants Willpower at the end of a scene."),
+            _("This rule system grants no points at the end of a scene."),
             code="no_willpower",
         )
     locked = _lock_characters(set(awards) | willpower)
@@ -177,18 +178,18 @@ def scene_award_xp(
         )
     )
     for character_id in sorted(willpower - granted):
-        _grant_willpower(locked[character_id], user, scene)
+        _grant_willpower(locked[character_id], user, scene, pool_key)
     return entries
 
 
-def _grant_willpower(character: Character, user, scene) -> WillpowerGrant:
+def _grant_willpower(character: Character, user, scene, pool_key: str) -> WillpowerGrant:
     resource = (
-        Resource.objects.select_for_update().filter(character=character, key="willpower").first()
+        Resource.objects.select_for_update().filter(character=character, key=pool_key).first()
     )
     points = 0
     if resource is not None and (resource.maximum is None or resource.current < resource.maximum):
         Resource.objects.filter(pk=resource.pk).update(current=F("current") + 1)
-        _record(character, user, "resource:willpower", resource.current, resource.current + 1)
+        _record(character, user, f"resource:{pool_key}", resource.current, resource.current + 1)
         points = 1
     return WillpowerGrant.objects.create(
         character=character, scene=scene, points=points, granted_by=user
@@ -205,11 +206,11 @@ def _apply_purchase(character: Character, user, quote: Quote) -> XpEntry | None:
     entry = None
     if quote.uses_drama_points:
         paid = Resource.objects.filter(
-            character=character, key=DRAMA_POINTS, current__gte=quote.cost
+            character=character, key=quote.pool, current__gte=quote.cost
         ).update(current=F("current") - quote.cost)
         if not paid:
             raise ValidationError(_("There are no drama points left."), code="no_drama_points")
-        _record(character, user, f"resource:{DRAMA_POINTS}", "", f"-{quote.cost}")
+        _record(character, user, f"resource:{quote.pool}", "", f"-{quote.cost}")
     else:
         entry = _ledger_add(
             character=character,
@@ -272,7 +273,7 @@ def xp_spend(
     """Buy at once: the trait goes up and the ledger takes the engine's cost.
 
     `expected_cost` is the price the player saw; a different price now is refused.
-    Returns the ledger entry (None for a Hitos drama point, which is no XP).
+    Returns the ledger entry (None for a purchase paid from a pool, which is no XP).
     """
     locked = _lock(character)
     return _apply_purchase(locked, user, _checked_quote(locked, purchase, expected_cost))
@@ -320,7 +321,7 @@ def xp_purchase_request(
         )
     if checked.uses_drama_points:
         reserved = sum(p.cost for p in pending if p.kind == XpPurchase.Kind.DRAMA)
-        pool = Resource.objects.filter(character=locked, key=DRAMA_POINTS).first()
+        pool = Resource.objects.filter(character=locked, key=checked.pool).first()
         if pool is None or pool.current - reserved < checked.cost:
             raise ValidationError(_("There are no drama points left."), code="no_drama_points")
     else:

@@ -1,8 +1,9 @@
-"""Character creation: the guided Mundo de Tinieblas form and the other systems' form.
+"""Character creation, with the form the campaign's system declares.
 
 One URL: GET shows the form; POST either re-renders it with the points left ("Check
-points", or the htmx `points` partial as dots are clicked) or saves the sheet through
-`characters.services.character_create` and redirects to it.
+points", or the htmx `points_update` partial as dots are clicked, for a form with a
+points panel) or saves the sheet through `characters.services.character_create` and
+redirects to it.
 """
 
 from __future__ import annotations
@@ -20,12 +21,7 @@ from django.views.decorators.http import require_http_methods
 
 from campaigns.permissions import CampaignAccess, campaign_access, may_create_character
 from characters import services
-from characters.forms.creation import (
-    CreationBaseForm,
-    TinieblasCreationForm,
-    TraitsCreationForm,
-    problem_section,
-)
+from characters.forms.creation import CreationBaseForm, TraitsCreationForm
 
 TEMPLATE = "characters/create.html"
 # Sent by the form's htmx trigger: re-render only the points left.
@@ -46,9 +42,7 @@ def _refusal(access: CampaignAccess, user) -> str | None:
 
 
 def _form(request: HttpRequest, access: CampaignAccess) -> CreationBaseForm:
-    form_class = (
-        TinieblasCreationForm if access.campaign.system == "tinieblas" else TraitsCreationForm
-    )
+    form_class = access.campaign.game_system.creation_form or TraitsCreationForm
     if request.method == "POST" and "check" in request.POST:
         # "Check points" shows the counts for what was entered, without error messages.
         return form_class(initial=request.POST.dict(), campaign=access.campaign, access=access)
@@ -81,28 +75,22 @@ def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if refusal:
         context = {"campaign": campaign, "access": access, "refusal": refusal}
         return render(request, "characters/create_refused.html", context, status=403)
-    if campaign.system == "objetivo":
+    if campaign.game_system.editable_trait_lists:
         # The campaign's trait lists are read many times while building and saving.
         prefetch_related_objects([campaign], "trait_lists")
 
     form = _form(request, access)
-    guided = isinstance(form, TinieblasCreationForm)
     problems: list[tuple[str, str]] = []  # (message, id of the form section)
-    if request.method == "POST" and guided and request.POST.get(POINTS_PARAM):
-        report = form.report()
-        context = {"form": form, "points": form.points(report), "oob": True}
-        response = render(request, f"{TEMPLATE}#points_update", context)
+    if request.method == "POST" and form.points_template and request.POST.get(POINTS_PARAM):
+        context = {"form": form, **form.display_context(), "oob": True}
+        response = render(request, f"{form.points_template}#points_update", context)
         patch_vary_headers(response, ["HX-Request"])
         return response
     if request.method == "POST" and "check" not in request.POST:
         valid = form.is_valid()
-        blocking = []
-        if guided:
-            report = form.report()
-            blocking = form.blocking_problems(report)
-            problems = [(p.translated(_), problem_section(p)) for p in blocking]
-        if valid and not blocking:
-            approve = guided and form.approving() and not report.ok
+        problems = form.blocking_problems()
+        if valid and not problems:
+            approve = form.approves_over_budget()
             try:
                 character = _save(request, access, form, approve)
             except ValidationError as error:
@@ -122,17 +110,10 @@ def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "campaign": campaign,
         "access": access,
         "form": form,
-        "guided": guided,
         "problems": problems,
         "checked": request.method == "POST" and "check" in request.POST,
+        **form.display_context(),
     }
-    if guided:
-        report = form.report()
-        context |= {
-            "points": form.points(report),
-            "attribute_groups": form.attribute_groups(report),
-            "skill_groups": form.skill_groups(report),
-        }
     response = render(request, TEMPLATE, context)
     patch_vary_headers(response, ["HX-Request"])
     return response

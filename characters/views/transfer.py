@@ -102,7 +102,7 @@ def character_import(request: HttpRequest, campaign_id: int) -> HttpResponse:
         return render(
             request, "characters/import.html", {**context, "refusal": refusal}, status=403
         )
-    if campaign.system == "objetivo":
+    if campaign.game_system.editable_trait_lists:
         prefetch_related_objects([campaign], "trait_lists")
     form = ImportForm(request.POST or None, request.FILES or None, campaign=campaign, access=access)
     problems: list[str] = []
@@ -246,7 +246,8 @@ def _apply_trait_change(request: HttpRequest, access: CampaignAccess) -> tuple[s
 @login_required
 @require_http_methods(["GET", "POST"])
 def trait_lists(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """A GM edits the campaign's attributes and skills (Dado objetivo)."""
+    """A GM edits the campaign's attributes and skills (a system whose lists belong to the
+    campaign: `GameSystem.editable_trait_lists`)."""
     access = _trait_lists_access(request, campaign_id)
     notice, error, bound = "", "", {}
     if request.method == "POST":

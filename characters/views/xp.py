@@ -34,7 +34,6 @@ from campaigns.permissions import (
     campaign_access,
     character_access,
     require,
-    visible_rolls,
 )
 from characters import advancement, services
 from characters.forms.xp import (
@@ -48,14 +47,11 @@ from characters.forms.xp import (
 from characters.models import Character, DiaryEntry, WillpowerGrant, XpEntry, XpPurchase
 from characters.xp_buckets import ledger_summary
 from characters.xp_chart import build_chart, chart_title
-from mechanics.models import Roll
 from mechanics.rules.tinieblas.advancement import SceneAward, award_total
 from mechanics.rules.tinieblas.catalogue import XP_OTHERS
-from mechanics.systems.registry import get_system
 
 ENTRIES_PER_PAGE = 25
 LOG_ENTRIES_PER_PAGE = 50
-PDP_ROLLS_SHOWN = 50
 DEFAULT_LEVEL = 2  # Interpretación and Ideas start at "Normal", the seed's usual level
 UNIVERSE_CAPTION = next(other.caption for other in XP_OTHERS if other.key == "universo")
 RUBRIC_KEYS = tuple(f.name for f in dataclasses.fields(SceneAward))
@@ -166,7 +162,7 @@ def _award_rows(access: CampaignAccess, scene: Scene, data=None) -> list[AwardRo
     diarists = _diarists(scene)
     grants = {grant.character_id: grant for grant in WillpowerGrant.objects.filter(scene=scene)}
     rubric = campaign.uses_xp_rubric
-    willpower = campaign.system == "tinieblas"
+    pool_key = campaign.game_system.scene_end_pool
     rows = []
     for character in characters:
         previous = given.get(character.pk)
@@ -176,14 +172,14 @@ def _award_rows(access: CampaignAccess, scene: Scene, data=None) -> list[AwardRo
             prefix=f"c{character.pk}",
             character=character,
             rubric=rubric,
-            willpower=willpower,
+            willpower=pool_key is not None,
             granted=character.pk in grants,
             initial={
                 **_initial(character, previous, rubric, has_diary),
                 "willpower": character.pk in grants,
             },
         )
-        pool = next((r for r in character.resources.all() if r.key == "willpower"), None)
+        pool = next((r for r in character.resources.all() if r.key == pool_key), None)
         row = AwardRow(
             character=character,
             form=form,
@@ -307,7 +303,7 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
         "ledger": _ledger_lines(page.object_list, full),
         "chart": _chart(request, [character], "balance", "character-xp-chart")[0],
         "purchases": [],
-        "pdp_rolls": None,
+        "xp_sections": (),
         "quote": None,
         "quote_error": "",
         "xp_url": _xp_url(character),
@@ -322,67 +318,40 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
         context.update(_purchase_context(request, character))
     if access.can_award_xp:
         context["adjust_form"] = XpAdjustForm()
-    if full and access.campaign.system == "ndp":
-        context["pdp_rolls"] = _pdp_rolls(access, character)
+    if full:
+        context["xp_sections"] = access.campaign.game_system.xp_sections
+        for section in context["xp_sections"]:
+            context.update(section.context(access, character))
     return _render(request, "characters/xp_ledger.html", "quote", context)
 
 
 def _purchase_context(request: HttpRequest, character: Character) -> dict:
-    traits = list(character.traits.all())
-    ratings = {trait.key: trait.rating for trait in traits}
-    context: dict = {"needs_approval": character.campaign.xp_purchases_need_approval}
-    if advancement.may_buy_with_xp(character):
-        names = {
-            spec.key: spec.name
-            for spec in get_system(character.campaign.system).trait_specs(character.campaign)
-        }
-        merits = list(character.merits.all())
-        specialties = list(character.specialties.all())
-        context.update(
-            {
-                "trait_options": advancement.trait_options(character, ratings),
-                "merit_options": advancement.merit_options(merits),
-                "specialty_skills": [
-                    (trait.key, names.get(trait.key, trait.key), trait.rating)
-                    for trait in traits
-                    if trait.kind == "skill" and trait.rating >= 1
-                ],
-            }
-        )
-    elif advancement.may_sacrifice_drama(character):
-        merits = specialties = None
-        context["drama_options"] = advancement.drama_options(character, traits)
-        context["drama_pool"] = next(
-            (r.current for r in character.resources.all() if r.key == "drama_points"), 0
-        )
-    else:
+    """The purchase forms the system offers, and the price of the one asked for."""
+    found = advancement.advancement_of(character.campaign)
+    if found is None:
         return {}
+    traits = list(character.traits.all())
+    offers = found.purchase_context(character, traits)
+    if not offers:
+        return {}
+    context: dict = {
+        "needs_approval": character.campaign.xp_purchases_need_approval,
+        "purchase_title": found.title,
+        "purchase_template": found.template,
+        **offers,
+    }
     if request.GET.get("kind"):
         _form, spec = _purchase_spec(request, character)
         if spec is None:
             context["quote_error"] = _("Choose what to buy.")
         else:
+            ratings = {trait.key: trait.rating for trait in traits}
             try:
-                context["quote"] = advancement.quote(
-                    character, spec, ratings=ratings, merits=merits, specialties=specialties
-                )
+                context["quote"] = advancement.quote(character, spec, ratings=ratings)
                 context["quote_balance_after"] = character.xp_balance - context["quote"].cost
             except ValidationError as error:
                 context["quote_error"] = " ".join(error.messages)
     return context
-
-
-def _pdp_rolls(access: CampaignAccess, character: Character) -> list[Roll]:
-    """3d6 + NdP: the rolls that gained PdP (the engine's effects), newest first."""
-    rolls = visible_rolls(
-        access, Roll.objects.filter(character=character).select_related("scene")
-    ).exclude(record__effects__pdp_gained={})
-    names = {spec.key: spec.name for spec in get_system("ndp").trait_specs(character.campaign)}
-    shown = list(rolls.order_by("-created_at", "-pk")[:PDP_ROLLS_SHOWN])
-    for roll in shown:
-        gained = roll.record.get("effects", {}).get("pdp_gained") or {}
-        roll.pdp = [(names.get(key, key), amount) for key, amount in gained.items()]
-    return shown
 
 
 @login_required
@@ -412,9 +381,7 @@ def xp_buy(request: HttpRequest, campaign_id: int, character_id: int) -> HttpRes
         query = {k: v for k, v in request.POST.items() if k in PurchaseForm.base_fields}
         query.pop("expected_cost", None)
         return redirect(f"{back}?{urlencode(query)}#purchase")
-    label = advancement.Quote(
-        purchase.kind, purchase.key, purchase.name, purchase.current, purchase.target, purchase.cost
-    ).label
+    label = advancement.purchase_label(character, purchase)
     if purchase.status == XpPurchase.Status.APPLIED:
         messages.success(
             request, _("Bought: %(what)s for %(cost)s.") % {"what": label, "cost": _cost(purchase)}

@@ -13,15 +13,6 @@ from mechanics.models import Roll
 from mechanics.rules.dice import RollRecord
 
 
-def active_scene(*, campaign, character=None) -> Scene | None:
-    """The open scene a roll belongs to: the newest open scene the character takes part
-    in, or for rolls without a character the campaign's newest open scene."""
-    scenes = Scene.objects.filter(campaign=campaign, status=Scene.Status.OPEN)
-    if character is not None:
-        scenes = scenes.filter(participants=character)
-    return scenes.order_by("-created_at", "-pk").first()
-
-
 @transaction.atomic
 def roll_store(
     *,

@@ -1,17 +1,22 @@
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
+from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from mechanics.rules.settings import SettingDef
 
 if TYPE_CHECKING:
     from mechanics.combat import CombatRules
+    from mechanics.forms.roll import RollForm, SideForm
+    from mechanics.presentation import RollWords
+    from mechanics.setup import RollSetup
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,125 @@ class HealthChange:
     roll: object = None
 
 
+# --- Health ---
+
+
+def _always(character) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Treatment:
+    """A health treatment a system declares; one generic view serves them all.
+
+    `key` names it everywhere: the URL `mechanics:health_<key>` at `.../health/<slug>/`
+    and the form `<key>_form` of the health section. `form` is a
+    `mechanics.forms.health.TreatmentForm`; `perform` is the service that gives it, called
+    as `perform(character=, user=, scene=, **form.arguments())`, returning the health
+    event. `permission` names the `campaigns.permissions.CharacterAccess` property a user
+    needs. A treatment is a panel of its own (`label`, `help_text`, a `submit` button), or
+    a `button` among the section's one-click actions, whose refusal shows as the section's
+    message; either is offered while `offered(character)` (always, by default). A
+    system's fragment `systems/<system>/health_<key>.html` replaces the generic one.
+    """
+
+    key: str
+    form: type
+    perform: Callable[..., Any]
+    label: str = ""
+    help_text: str = ""
+    submit: str = ""
+    permission: str = "can_heal"
+    button: bool = False
+    offered: Callable[[Any], bool] = _always
+
+    @property
+    def slug(self) -> str:
+        return self.key.replace("_", "-")
+
+    @property
+    def url_name(self) -> str:
+        return f"mechanics:health_{self.key}"
+
+
+# The time panel's quick choices: (hours, label).
+TIME_PRESETS = (
+    (8, gettext_lazy("Rest 8 h")),
+    (24, gettext_lazy("1 day")),
+    (7 * 24, gettext_lazy("1 week")),
+)
+MAX_DAMAGE_POINTS = 999
+
+# --- Sheet, creation and advancement ---
+
+
+class SheetSection:
+    """A part of a system's sheet beyond traits, pools, health and derived values (the
+    merits, the aspects, the equipment…). The generic sheet renders every section its
+    system declares; the sheet's list URLs answer 404 for a section it does not declare.
+    """
+
+    # Its name; the list URLs of the sheet say which section they edit ("merits", ...).
+    key: str = ""
+    # The fragment, rendered with the sheet's context plus what `context` returns.
+    template: str = ""
+    # Where it goes: "status" (the narrow column), "top" (above the traits) or "main".
+    place: str = "main"
+    # The character's related rows it reads ("merits", "items", ...), prefetched once.
+    reads: tuple[str, ...] = ()
+    # Rendered again, out of band, when a rating changes (what it offers depends on them).
+    follows_traits: bool = False
+
+    def context(self, character, ratings: Mapping[str, int], names: Mapping[str, str]) -> dict:
+        """What the fragment shows; `names` are the sheet's trait names by key."""
+        return {}
+
+    def forms(self, character, ratings: Mapping[str, int], data=None) -> dict:
+        """The GM's edit forms by context name, bound to `data` when it is given."""
+        return {}
+
+    def row_context(self, row) -> dict:
+        """What the fragment's partial for one of its rows shows (after a change to it)."""
+        return {}
+
+
+class XpSection:
+    """A part of a character's XP page that only a system has (the PdP rolls gained)."""
+
+    template: str = ""
+
+    def context(self, access, character) -> dict:
+        return {}
+
+
+class Advancement:
+    """What a sheet may buy between sessions and at what price; `characters.advancement`
+    asks it. Prices come from the system's engine."""
+
+    # The purchase kinds it prices (`XpPurchase.Kind` values).
+    kinds: frozenset[str] = frozenset()
+    # The heading and the purchase forms on the XP page (rendered with `purchase_context`).
+    title: str = ""
+    template: str = ""
+
+    def available(self, campaign) -> bool:
+        """Whether this campaign's settings allow the purchases."""
+        return True
+
+    def trait_kind(self, character, key: str) -> str | None:
+        """The purchase kind that raises trait `key`, or None if none does."""
+        return None
+
+    def quote(self, character, spec, *, ratings: Mapping[str, int] | None = None):
+        """`spec` checked against the sheet and priced (a `characters.advancement.Quote`);
+        raises ValidationError with a message for the player."""
+        raise NotImplementedError
+
+    def purchase_context(self, character, traits) -> dict:
+        """What the purchase forms offer, with prices; {} when nothing can be bought."""
+        return {}
+
+
 class GameSystem:
     """Base adapter; each system overrides what it has.
 
@@ -99,6 +223,52 @@ class GameSystem:
     # The combat panel's hooks (`mechanics.combat.CombatRules`: initiative, phases, the
     # attack form, defence, attack and damage); None: no combat, the panel answers 404.
     combat: CombatRules | None = None
+
+    # --- Rolls ---
+    # From a sheet and a panel's choices to the engine's rolls and odds; None: no rolls.
+    roll_setup: RollSetup | None = None
+    # The roll panel's form for one character, and the GM's form for one side of a
+    # two-sided roll (only a system whose set-up has `opposed_kinds` needs one).
+    roll_form: type[RollForm] | None = None
+    side_form: type[SideForm] | None = None
+    # This system's words for a stored roll (outcomes, lines, effects); None: the generic ones.
+    display: RollWords | None = None
+    # Whether the GM's free roller reads "5d10" as a pool counting successes.
+    free_roll_pools: bool = False
+
+    # --- Sheet, creation and advancement ---
+    # The sheet's parts beyond traits, pools, health and derived values, in page order.
+    sheet_sections: tuple[SheetSection, ...] = ()
+    # The stylesheet its sections need (a static path), linked from the sheet; "" = none.
+    sheet_stylesheet: str = ""
+    # Readers' names of the values a sheet keeps in `details` (the sheet history shows them).
+    detail_labels: Mapping[str, str] = MappingProxyType({})
+    # The creation form (a `characters.forms.creation.CreationBaseForm`); None: the generic
+    # one, every trait a number within its range.
+    creation_form: type | None = None
+    # Purchases with XP or with a pool's points; None: the sheet buys nothing.
+    advancement: Advancement | None = None
+    # Parts of the XP page only this system has.
+    xp_sections: tuple[XpSection, ...] = ()
+    # The pool a character regains a point of when, at a scene's end, the GM says they
+    # acted by their nature; None: no such award.
+    scene_end_pool: str | None = None
+    # Campaign settings (model fields) only this system reads, with their help text.
+    campaign_options: Mapping[str, str] = MappingProxyType({})
+    # Whether a roll's specialization can be used once per scene (the scene is recorded).
+    specialization_once_per_scene: bool = False
+    # How a roll's record of applied effects names a rating that progress raised (the roll
+    # log reads it; stored rolls keep the name).
+    level_up_effect: str = "level"
+
+    def detail_fields(self, campaign) -> dict:
+        """Form fields for the values a GM may change in `details` ({} = none)."""
+        return {}
+
+    def add_progress(self, rating: int, progress: int, gained: int) -> tuple[int, int]:
+        """A trait's (rating, progress) after a roll gains it progress points; a system
+        that keeps no progress leaves them as they are."""
+        return rating, progress
 
     def template(self, name: str) -> list[str]:
         """A fragment of this system's, or the generic one: `{% include system.template… %}`
@@ -204,6 +374,57 @@ class GameSystem:
 
     def advance_time(self, health: Mapping, ratings, details, rules, hours: int) -> HealthChange:
         raise NotImplementedError
+
+    # --- Health ---
+    # What the health section shows and offers (mechanics.health_panel): the defaults are
+    # no treatments, an amount of damage (with its type when the system has types), the
+    # usual time presets, and a wound penalty shown as a number.
+
+    treatments: tuple[Treatment, ...] = ()
+    time_presets: tuple[tuple[int, str], ...] = TIME_PRESETS
+    damage_label: str = gettext_lazy("Damage")
+    # (lowest, highest) amount of damage the form takes.
+    damage_range: tuple[int, int] = (1, MAX_DAMAGE_POINTS)
+
+    def damage_fields(self, character) -> dict[str, forms.Field]:
+        """The damage form's inputs in order, named after `DamageInput`'s fields. A system
+        adding its own (RD, a body part) puts them around these."""
+        low, high = self.damage_range
+        fields: dict[str, forms.Field] = {
+            "amount": forms.IntegerField(
+                label=self.damage_label,
+                min_value=low,
+                max_value=high,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
+        }
+        if types := self.damage_types():
+            fields["damage_type"] = forms.ChoiceField(
+                label=_("Type of damage"),
+                choices=types,
+                widget=forms.RadioSelect(attrs={"class": "form-check-input"}),
+                initial=types[0][0],
+            )
+        return fields
+
+    def health_notes(self, health: Mapping, ratings, details, rules) -> tuple[str, ...]:
+        """Lines the health card adds under the state ("first aid cannot help yet")."""
+        return ()
+
+    def is_wounded(self, shown: HealthView) -> bool:
+        """Whether a health without a named state still has a wound (a marked box)."""
+        return any(mark for mark, _name in shown.boxes)
+
+    def penalty_words(self, penalty: int) -> str:
+        """The wound penalty as the health card shows it."""
+        return _("penalty %(penalty)s") % {"penalty": penalty}
+
+    def state_penalty(self, penalty: int) -> str:
+        """The wound penalty in a one-line state ("Herido · −2"); "" leaves it out."""
+        return str(penalty).replace("-", "−")
+
+    def after_health_change(self, character, user) -> None:
+        """What else on the sheet follows a new health state (nothing by default)."""
 
 
 def duration_in_words(*, months: int = 0, weeks: int = 0, days: int = 0, hours: int = 0) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 
 from campaigns.permissions import CampaignAccess, CharacterAccess
-from mechanics import log
+from mechanics import selectors as log
 from mechanics.forms.log import FreeRollForm
 from mechanics.models import Roll
 from mechanics.presentation import RollDisplay
@@ -46,7 +46,7 @@ def free_roller(context: template.Context, access: CampaignAccess | CharacterAcc
     access = _campaign_access(access)
     form = None
     if access.can_free_roll:
-        form = FreeRollForm(pools=access.campaign.system == "tinieblas")
+        form = FreeRollForm(pools=access.campaign.game_system.free_roll_pools)
     return {
         "access": access,
         "campaign": access.campaign,

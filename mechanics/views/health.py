@@ -1,11 +1,13 @@
 """The health section of a sheet: damage, time passing, treatments, undo, and the poll
 that keeps an open sheet up to date.
 
-One URL per action. An htmx POST gets the health section back (`characters/health.html#
-health`) and an HX-Trigger `cronica:health`, which the sheet's roll panel listens to so
-its odds follow the new wound penalty; a plain POST is redirected to the sheet
-(POST/redirect/GET), or shown the sheet again with the form and its errors. Every view
-asks `campaigns.permissions` first; writes go through `characters.services`.
+One URL per action; the treatments each system declares (`GameSystem.treatments`) share
+one view, with a URL each, built from the registry when the URL configuration loads. An
+htmx POST gets the health section back (`mechanics/health.html#health`) and an HX-Trigger
+`cronica:health`, which the sheet's roll panel listens to so its odds follow the new wound
+penalty; a plain POST is redirected to the sheet (POST/redirect/GET), or shown the sheet
+again with the form and its errors. Every view asks `campaigns.permissions` first; writes
+go through the health services (`mechanics.services.health`, and each system's own).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.core.paginator import Paginator
 from django.db.models.query import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
@@ -27,18 +29,10 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from campaigns.permissions import CharacterAccess, character_access, require
+from campaigns.selectors import active_scene
 from characters.services import ratings_of
 from characters.views.sheet import sheet_context
-from mechanics.forms.health import (
-    AuxiliarForm,
-    DamageForm,
-    DrugForm,
-    FirstAidForm,
-    SupervisionForm,
-    TimeForm,
-    UnconsciousForm,
-    UndoForm,
-)
+from mechanics.forms.health import DamageForm, TimeForm, UndoForm
 from mechanics.health_panel import (
     HEALTH_EVENT,
     event_rows,
@@ -50,11 +44,10 @@ from mechanics.health_panel import (
 )
 from mechanics.models import HealthEvent
 from mechanics.services import health as services
-from mechanics.services.rolls import active_scene
-from mechanics.systems.base import hours_in_words
-from mechanics.systems.registry import get_system
+from mechanics.systems.base import Treatment, hours_in_words
+from mechanics.systems.registry import all_systems, get_system
 
-TEMPLATE = "characters/health.html"
+TEMPLATE = "mechanics/health.html"
 SHEET = "characters/sheet.html"
 HISTORY_PAGE_SIZE = 25
 
@@ -62,8 +55,7 @@ HISTORY_PAGE_SIZE = 25
 def _panel_context(access: CharacterAccess, **extra: Any) -> dict[str, Any]:
     """The health section's context without the rest of the sheet."""
     character = access.character
-    lookups = ["traits", "items"] if character.campaign.system == "ndp" else ["traits"]
-    prefetch_related_objects([character], *lookups)
+    prefetch_related_objects([character], "traits")
     ratings = ratings_of(character)
     return {
         "access": access,
@@ -127,11 +119,6 @@ def _run(form, write) -> bool:
         form.add_error(None, error)
         return False
     return True
-
-
-def _system_only(access: CharacterAccess, system: str) -> None:
-    if access.character.campaign.system != system:
-        raise Http404
 
 
 # --- Reading -------------------------------------------------------------------------------
@@ -208,7 +195,7 @@ def damage(request: HttpRequest, campaign_id: int, character_id: int) -> HttpRes
     access = character_access(request.user, campaign_id, character_id)
     require(access.can_apply_damage)
     system = get_system(access.character.campaign.system)
-    form = DamageForm(request.POST, system=system)
+    form = DamageForm(request.POST, system=system, character=access.character)
     events: list[HealthEvent] = []
 
     def write(data):
@@ -234,7 +221,7 @@ def advance_time(request: HttpRequest, campaign_id: int, character_id: int) -> H
     """Let game time pass for this character: it heals by its system's rules."""
     access = character_access(request.user, campaign_id, character_id)
     require(access.can_manage_health)
-    form = TimeForm(request.POST)
+    form = TimeForm(request.POST, presets=get_system(access.character.campaign.system).time_presets)
 
     def write(data):
         services.character_advance_time(
@@ -284,159 +271,60 @@ def undo(request: HttpRequest, campaign_id: int, character_id: int) -> HttpRespo
 # --- Treatments ----------------------------------------------------------------------------
 
 
-def _treatment(
-    request: HttpRequest,
-    access: CharacterAccess,
-    *,
-    name: str,
-    form,
-    write,
-) -> HttpResponse:
+def _treatment_of(access: CharacterAccess, key: str) -> Treatment:
+    """The treatment `key` of the character's system; a system without it has no such page."""
+    system = get_system(access.character.campaign.system)
+    for treatment in system.treatments:
+        if treatment.key == key:
+            return treatment
+    raise Http404
+
+
+@login_required
+@require_POST
+def treatment(request: HttpRequest, campaign_id: int, character_id: int, key: str) -> HttpResponse:
+    """Give one of the treatments the character's system declares, through its form and
+    service (first aid, Auxiliar, a GM's bleed-a-round button, ...)."""
+    access = character_access(request.user, campaign_id, character_id)
+    chosen = _treatment_of(access, key)
+    require(getattr(access, chosen.permission))
+    form = chosen.form(request.POST, character=access.character)
     events: list[HealthEvent] = []
-    if _run(form, lambda data: events.append(write(data))):
-        return _answer(request, access, opened=name, done=events[0].summary)
-    return _answer(request, access, opened=name, done=None, bound={f"{name}_form": form})
 
-
-@login_required
-@require_POST
-def first_aid(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
-    """Mundo de Tinieblas first aid by a character of the campaign, rolled on the server."""
-    access = character_access(request.user, campaign_id, character_id)
-    require(access.can_heal)
-    _system_only(access, "tinieblas")
-    form = FirstAidForm(request.POST, campaign=access.character.campaign)
-    return _treatment(
-        request,
-        access,
-        name="first_aid",
-        form=form,
-        write=lambda data: services.character_first_aid(
-            character=access.character,
-            user=request.user,
-            healer=data["healer"],
-            proper_kit=data["proper_kit"],
-            reason=data["reason"],
-            scene=_scene(access),
-        ),
-    )
-
-
-@login_required
-@require_POST
-def supervision(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
-    """Hitos medical supervision for one healing period, rolled on the server."""
-    access = character_access(request.user, campaign_id, character_id)
-    require(access.can_heal)
-    _system_only(access, "hitos")
-    form = SupervisionForm(request.POST, campaign=access.character.campaign)
-    return _treatment(
-        request,
-        access,
-        name="supervision",
-        form=form,
-        write=lambda data: services.character_medical_supervision(
-            character=access.character,
-            user=request.user,
-            supervisor=data["healer"],
-            characteristic=data["characteristic"],
-            skill=data["skill"],
-            reason=data["reason"],
-            scene=_scene(access),
-        ),
-    )
-
-
-@login_required
-@require_POST
-def drug(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
-    """Hitos painkillers."""
-    access = character_access(request.user, campaign_id, character_id)
-    require(access.can_heal)
-    _system_only(access, "hitos")
-    form = DrugForm(request.POST)
-    return _treatment(
-        request,
-        access,
-        name="drug",
-        form=form,
-        write=lambda data: services.character_take_drug(
-            character=access.character,
-            user=request.user,
-            kind=data["drug"],
-            reason=data["reason"],
-            scene=_scene(access),
-        ),
-    )
-
-
-@login_required
-@require_POST
-def auxiliar(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
-    """3d6 + NdP Auxiliar by a character of the campaign, rolled on the server."""
-    access = character_access(request.user, campaign_id, character_id)
-    require(access.can_heal)
-    _system_only(access, "ndp")
-    form = AuxiliarForm(request.POST, campaign=access.character.campaign)
-    return _treatment(
-        request,
-        access,
-        name="auxiliar",
-        form=form,
-        write=lambda data: services.character_auxiliar(
-            character=access.character,
-            user=request.user,
-            healer=data["healer"],
-            adversity=data["adversity"],
-            part=data["part"],
-            reason=data["reason"],
-            scene=_scene(access),
-        ),
-    )
-
-
-def _gm_ndp_action(request: HttpRequest, campaign_id: int, character_id: int, write):
-    access = character_access(request.user, campaign_id, character_id)
-    require(access.can_manage_health)
-    _system_only(access, "ndp")
-    try:
-        event = write(access)
-    except ValidationError as exc:
-        return _answer(request, access, opened="", done=None, error=exc.messages[0])
-    return _answer(request, access, opened="", done=event.summary)
-
-
-@login_required
-@require_POST
-def bleed(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
-    """3d6 + NdP: the GM bleeds the character one round."""
-    return _gm_ndp_action(
-        request,
-        campaign_id,
-        character_id,
-        lambda access: services.character_bleed_round(
-            character=access.character, user=request.user, scene=_scene(access)
-        ),
-    )
-
-
-@login_required
-@require_POST
-def unconscious(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
-    """3d6 + NdP: the GM marks the character unconscious, or awake again."""
-    form = UnconsciousForm(request.POST)
-
-    def write(access):
-        if not form.is_valid():
-            raise ValidationError(_("Nothing changes."))
-        return services.character_set_unconscious(
-            character=access.character,
-            user=request.user,
-            unconscious=form.cleaned_data["unconscious"],
-            scene=_scene(access),
+    def write(data):
+        events.append(
+            chosen.perform(
+                character=access.character,
+                user=request.user,
+                scene=_scene(access),
+                **form.arguments(),
+            )
         )
 
-    return _gm_ndp_action(request, campaign_id, character_id, write)
+    opened = "" if chosen.button else key
+    if _run(form, write):
+        return _answer(request, access, opened=opened, done=events[0].summary)
+    if chosen.button:
+        error = next(message for errors in form.errors.values() for message in errors)
+        return _answer(request, access, opened=opened, done=None, error=error)
+    return _answer(request, access, opened=opened, done=None, bound={f"{key}_form": form})
+
+
+def _treatment_urls() -> list:
+    """A URL per treatment key any registered system declares (`mechanics:health_<key>`)."""
+    systems = all_systems()
+    if not systems:
+        raise ImproperlyConfigured("The health URLs load before any rule system registered.")
+    by_key = {t.key: t for system in systems for t in system.treatments}
+    return [
+        path(
+            f"characters/<int:character_id>/health/{t.slug}/",
+            treatment,
+            {"key": t.key},
+            name=f"health_{t.key}",
+        )
+        for t in by_key.values()
+    ]
 
 
 urlpatterns = [
@@ -445,14 +333,5 @@ urlpatterns = [
     path("characters/<int:character_id>/health/damage/", damage, name="health_damage"),
     path("characters/<int:character_id>/health/time/", advance_time, name="health_time"),
     path("characters/<int:character_id>/health/undo/", undo, name="health_undo"),
-    path("characters/<int:character_id>/health/first-aid/", first_aid, name="health_first_aid"),
-    path(
-        "characters/<int:character_id>/health/supervision/", supervision, name="health_supervision"
-    ),
-    path("characters/<int:character_id>/health/drug/", drug, name="health_drug"),
-    path("characters/<int:character_id>/health/auxiliar/", auxiliar, name="health_auxiliar"),
-    path("characters/<int:character_id>/health/bleed/", bleed, name="health_bleed"),
-    path(
-        "characters/<int:character_id>/health/unconscious/", unconscious, name="health_unconscious"
-    ),
+    *_treatment_urls(),
 ]

@@ -1,7 +1,7 @@
 """The roll log page, its live feed, its export, and the GM's free dice roller.
 
 Every view asks `campaigns.permissions` first (non-members get 404) and reads rolls only
-through `mechanics.log.campaign_rolls`, so a secret roll reaches GMs and nobody else.
+through `mechanics.selectors.campaign_rolls`, so a secret roll reaches GMs and nobody else.
 """
 
 from __future__ import annotations
@@ -26,11 +26,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from campaigns.models import Role
 from campaigns.permissions import CampaignAccess, campaign_access, require
-from mechanics import log
+from campaigns.selectors import active_scene
+from mechanics import selectors as log
 from mechanics.forms.log import FreeRollForm, RollFilterForm
 from mechanics.presentation import roll_display
 from mechanics.rules.expressions import roll_expression
-from mechanics.services.rolls import active_scene, roll_store
+from mechanics.services.rolls import roll_store
 
 # htmx listens for this event (HX-Trigger) to refresh the feed at once after a roll.
 ROLL_EVENT = "cronica:roll"
@@ -229,7 +230,7 @@ def free_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     require(access.can_free_roll)
     campaign = access.campaign
-    pools = campaign.system == "tinieblas"
+    pools = campaign.game_system.free_roll_pools
     form = FreeRollForm(request.POST if request.method == "POST" else None, pools=pools)
     rolled = None
     if request.method == "POST" and form.is_valid():

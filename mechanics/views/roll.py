@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -27,13 +27,12 @@ from django_htmx.http import trigger_client_event
 from campaigns.permissions import campaign_access, character_access, require, visible_rolls
 from characters import services
 from characters.views.sheet import sheet_context
-from mechanics.display import roll_display
-from mechanics.forms.roll import FORMS, SPEND_FIELDS, SideForm, TwoSidedForm
+from mechanics.forms.roll import TwoSidedForm, default_data
 from mechanics.models import Roll
+from mechanics.presentation import roll_display
 from mechanics.rules.errors import RuleError
 from mechanics.services.rolls import RollSide, roll_perform
-from mechanics.setup import Sheet, get_setup, load_sheet, load_sheets, open_extended_actions
-from mechanics.systems.registry import get_system
+from mechanics.setup import Sheet, load_sheet, load_sheets
 
 PANEL = "mechanics/roll_panel.html"
 GM_PANEL = "mechanics/gm_roll.html"
@@ -44,25 +43,6 @@ def _respond(request: HttpRequest, template: str, context: dict, status: int = 2
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ("HX-Request",))
     return response
-
-
-def _default_data(form) -> dict:
-    """What an untouched panel posts: each field's initial value or first choice."""
-    data = {}
-    for name, field in form.fields.items():
-        value = form.initial.get(name, field.initial)
-        choices = getattr(field, "choices", None)
-        if value is None and choices and field.required:
-            flat = [
-                key
-                for key, label in choices
-                for key in ([k for k, _ in label] if isinstance(label, list | tuple) else [key])
-            ]
-            value = next((key for key in flat if key not in ("", None)), None)
-        if value is None or value is False:
-            continue
-        data[name] = "on" if value is True else str(value)
-    return data
 
 
 def _error_text(error: Exception) -> str:
@@ -98,13 +78,16 @@ def _pools(sheet: Sheet) -> list[dict]:
 
 
 def _panel_form(sheet: Sheet, data, *, is_gm: bool, open_actions: dict):
-    form_class = FORMS[sheet.system.key]
+    form_class = sheet.system.roll_form
     # Ids unique per character: the panel may sit inside a sheet page with other forms.
-    kwargs = {"sheet": sheet, "is_gm": is_gm, "auto_id": f"roll{sheet.character.pk}_%s"}
-    if sheet.system.key == "tinieblas":
-        kwargs["open_actions"] = open_actions
+    kwargs = {
+        "sheet": sheet,
+        "is_gm": is_gm,
+        "open_actions": open_actions,
+        "auto_id": f"roll{sheet.character.pk}_%s",
+    }
     if data is None:
-        data = _default_data(form_class(None, **kwargs))
+        data = default_data(form_class(None, **kwargs))
     return form_class(data, **kwargs)
 
 
@@ -113,7 +96,7 @@ def _plan(sheet: Sheet, form, open_actions: dict):
     if not form.is_valid():
         return None
     try:
-        return get_setup(sheet.system.key).plan(sheet, form.cleaned_data, open_actions=open_actions)
+        return sheet.system.roll_setup.plan(sheet, form.cleaned_data, open_actions=open_actions)
     except (RuleError, ValidationError) as error:
         form.add_error(None, _error_text(error))
         return None
@@ -132,6 +115,7 @@ def _panel_context(request, access, sheet, form, plan, result=None) -> dict:
         "result": roll_display(result) if result is not None else None,
         "aspect_offer": result is not None and _offers_aspect(result, character),
         "pools": _pools(sheet),
+        "health_template": sheet.system.template("roll_health"),
         "roll_url": reverse("mechanics:roll", args=[character.campaign_id, character.pk]),
     }
 
@@ -142,10 +126,10 @@ def _offers_aspect(roll: Roll, character) -> bool:
     return bool(offered) and roll.pk not in character.details.get("aspect_rolls", [])
 
 
-def _kept_choices(data: QueryDict) -> dict:
+def _kept_choices(data: QueryDict, one_off: tuple[str, ...]) -> dict:
     """The choices to show again after a roll: everything but the one-off spends."""
     kept = data.copy()
-    for name in ("csrfmiddlewaretoken", "part", "result", *SPEND_FIELDS):
+    for name in ("csrfmiddlewaretoken", "part", "result", *one_off):
         kept.pop(name, None)
     return kept
 
@@ -173,8 +157,10 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
     character = char_access.character
     is_gm = access.is_gm
     sheet = load_sheet(character, access.campaign)
-    system = sheet.system.key
-    open_actions = open_extended_actions(character) if system == "tinieblas" else {}
+    setup = sheet.system.roll_setup
+    if setup is None:
+        raise Http404("This rule system has no rolls.")
+    open_actions = setup.open_actions(character)
 
     if request.method == "POST":
         form = _panel_form(sheet, request.POST, is_gm=is_gm, open_actions=open_actions)
@@ -199,14 +185,14 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
             except (RuleError, ValidationError) as error:
                 form.add_error(None, _error_text(error))
             else:
-                kept = _kept_choices(request.POST)
+                kept = _kept_choices(request.POST, form.one_off_fields())
                 if not request.htmx:
                     kept["result"] = str(stored.pk)
                     return redirect(f"{request.path}?{urlencode(kept, doseq=True)}")
                 # The pools changed: show the panel again from the stored sheet.
                 character.refresh_from_db(fields=["details", "health"])
                 sheet = load_sheet(character, access.campaign)
-                open_actions = open_extended_actions(character) if system == "tinieblas" else {}
+                open_actions = setup.open_actions(character)
                 form = _panel_form(sheet, kept, is_gm=is_gm, open_actions=open_actions)
                 plan = _plan(sheet, form, open_actions)
                 context = _panel_context(request, access, sheet, form, plan, stored)
@@ -241,7 +227,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
 
 def _campaign_traits(campaign) -> tuple[list, list]:
     """(attribute choices, skill choices) of the campaign's system, grouped by category."""
-    specs = get_system(campaign.system).trait_specs(campaign)
+    specs = campaign.game_system.trait_specs(campaign)
     groups: dict[str, dict[str, list]] = {"attribute": {}, "skill": {}}
     for spec in specs:
         kind = "attribute" if spec.kind in ("attribute", "characteristic") else spec.kind
@@ -251,25 +237,27 @@ def _campaign_traits(campaign) -> tuple[list, list]:
 
 
 def _gm_forms(data, campaign, characters):
-    setup = get_setup(campaign.system)
-    traits = _campaign_traits(campaign)
-    kwargs = {"campaign_system": campaign.system, "characters": characters, "traits": traits}
-    kinds = setup.opposed_kinds
-    main = TwoSidedForm(data, kinds=kinds) if kinds else None
+    system = campaign.game_system
+    kinds = system.roll_setup.opposed_kinds if system.roll_setup else ()
+    if not kinds:
+        return None, None, None, []
+    side_form = system.side_form
+    kwargs = {"characters": characters, "traits": _campaign_traits(campaign)}
+    main = TwoSidedForm(data, kinds=kinds)
     kind = (data or {}).get("kind")
     uses_b = kind != "teamwork"
     uses_helpers = kind == "teamwork"
 
-    def side(prefix: str, used: bool) -> SideForm:
+    def side(prefix: str, used: bool):
         if data is None or used:
-            return SideForm(data, prefix=prefix, required=False, **kwargs)
+            return side_form(data, prefix=prefix, required=False, **kwargs)
         # A side the chosen roll does not use keeps what was typed, without errors.
         typed = {
             key.split("-", 1)[1]: value
             for key, value in data.items()
             if key.startswith(f"{prefix}-")
         }
-        return SideForm(None, prefix=prefix, required=False, initial=typed, **kwargs)
+        return side_form(None, prefix=prefix, required=False, initial=typed, **kwargs)
 
     side_a = side("a", True)
     side_b = side("b", uses_b)
@@ -313,7 +301,7 @@ def _gm_plan(campaign, main, side_a, side_b, helpers):
         return None
     characters = {c.pk: c for c in campaign.characters.filter(pk__in=chosen)}
     sheets = load_sheets([characters[pk] for pk in chosen], campaign)
-    setup = get_setup(campaign.system)
+    setup = campaign.game_system.roll_setup
     try:
         if kind == "opposed":
             return setup.opposed(
@@ -365,7 +353,7 @@ def gm_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
             main.add_error(None, _error_text(error))
         else:
             if not request.htmx:
-                kept = _kept_choices(request.POST)
+                kept = _kept_choices(request.POST, ("secret",))
                 kept["group"] = str(plan.group)
                 return redirect(f"{request.path}?{urlencode(kept, doseq=True)}")
             results = stored

@@ -711,13 +711,8 @@ def test_the_scene_page_runs_constant_queries(
         client.get(scene_url(scene))
 
 
-def test_the_xp_panel_link_appears_for_gms_once_it_exists(client, gm, player, scene):
-    from django.urls import NoReverseMatch
-
-    try:
-        xp_url = reverse("characters:scene_xp", args=[scene.campaign_id, scene.pk])
-    except NoReverseMatch:
-        pytest.skip("the XP award panel (issue 7b) is not built yet")
+def test_the_scene_page_links_the_xp_award_panel_for_gms_only(client, gm, player, scene):
+    xp_url = reverse("characters:scene_xp", args=[scene.campaign_id, scene.pk])
     assert xp_url in login(client, gm).get(scene_url(scene)).text
     assert xp_url not in login(client, player).get(scene_url(scene)).text
 

@@ -121,6 +121,32 @@ def test_create_form_in_english(client, gm):
     assert "House rules" in response.text
 
 
+def test_the_form_offers_each_systems_own_settings_with_the_systems_help(client, gm):
+    client.force_login(gm)
+    text = client.get(reverse("campaigns:create")).text
+    assert 'name="hitos_drama_sacrifice"' in text
+    assert "Solo Hitos: un punto dramático" in text
+    # The rubric's default names the systems that award XP with it.
+    assert "Según el sistema (sí en Mundo de Tinieblas)" in text
+
+
+def test_a_systems_own_setting_is_saved(client, gm):
+    client.force_login(gm)
+    client.post(
+        reverse("campaigns:create"),
+        valid_campaign_data(system="hitos", hitos_drama_sacrifice="on"),
+    )
+    assert Campaign.objects.get(name="La Casa Usher").hitos_drama_sacrifice is True
+
+
+def test_only_a_system_with_campaign_trait_lists_links_to_them(client, campaign, gm):
+    client.force_login(gm)
+    lists = reverse("characters:trait_lists", args=[campaign.pk])
+    assert lists not in client.get(detail_url(campaign)).text
+    Campaign.objects.filter(pk=campaign.pk).update(system="objetivo")
+    assert lists in client.get(detail_url(campaign)).text
+
+
 # Dashboard
 
 

@@ -159,3 +159,17 @@ def test_history_is_in_english_too(client, character, player):
     response = client.get(url(character))
     assert "Fuerza de Voluntad (pool)" in response.text
     assert "Sheet created" in response.text
+
+
+def test_detail_changes_read_with_the_names_their_system_gives(client, gm, player):
+    campaign = CampaignFactory(system="objetivo")
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    MembershipFactory(campaign=campaign, user=player, role="player")
+    fred = make_character(campaign, player, name="Fred", user=gm)
+    values = {"specialization": "pelea", "destiny_returned": True}
+    services.character_set_details(character=fred, user=gm, values=values)
+    client.force_login(player)
+    text = client.get(url(fred)).text
+    assert "Especialización" in text
+    assert "Punto de destino devuelto" in text
+    assert "details:" not in text

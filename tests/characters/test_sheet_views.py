@@ -20,6 +20,7 @@ from characters.models import (
     XpEntry,
 )
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.html import parse
 
 pytestmark = pytest.mark.django_db
 
@@ -310,11 +311,13 @@ def test_ndp_sheet_shows_the_51_skills_with_ndp_and_pdp_equipment_and_load(clien
     assert "Cabeza" in page
     assert "1d8" in page
     assert "Espada larga" in page
-    assert "+4" in page  # GdC 7 → +4 to Interceptar
+    shield = next(li for li in parse(page).find_all("li") if "Escudo de torre" in li.text())
+    assert shield.one(class_="equipment-stats").text().startswith("GdC 7 (+4 Interceptar)")
     assert "41 / 35 kg" in page
     assert "mitad de velocidad" in page
-    assert "Prana" in page
-    assert "14" in page
+    prana = parse(page).one(id="pool-prana")
+    assert prana.one(class_="pool-label").text() == "Prana"
+    assert prana.one("output", data_pool_value=True).text() == "14 / 14"  # 8 + 2 × Vitalidad 3
     assert "Fe · Sol Invicto" in page
 
 
@@ -816,6 +819,27 @@ def test_merits_are_not_part_of_other_systems(client, gm, player):
     client.force_login(gm)
     data = {"merit-key": "recursos", "merit-rating": 2}
     assert client.post(url(character, "merit_set"), data).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("make", "list_url", "data"),
+    [
+        (objetivo_sheet, "aspect_add", {"aspect-kind": "libre", "aspect-text": "Terco"}),
+        (hitos_sheet, "specialty_add", {"specialty-skill_key": "pelea", "specialty-name": "x"}),
+        (objetivo_sheet, "item_add", {"kind": "item", "item-name": "Cuerda"}),
+    ],
+)
+def test_a_list_the_systems_sheet_does_not_have_is_404(client, gm, player, make, list_url, data):
+    character = make(gm, player)
+    client.force_login(gm)
+    assert client.post(url(character, list_url), data, **HTMX).status_code == 404
+
+
+def test_the_sheet_links_the_stylesheet_its_system_declares(client, gm, player):
+    client.force_login(gm)
+    assert "css/systems/hitos.css" in client.get(url(hitos_sheet(gm, player))).text
+    page = client.get(url(objetivo_sheet(gm, player))).text
+    assert "css/systems/" not in page
 
 
 # Equipment (3d6 + NdP, GM only)

@@ -37,6 +37,7 @@ def test_gm_sees_the_starter_list_until_they_change_it(client, objetivo, gm):
     for name in ("Fuerza", "Carisma", "Armas CC", "Juegos de azar", "Sigilo"):
         assert name in response.text
     assert "lista inicial" in response.text
+    assert "Dado objetivo (1o3d10) deja que cada campaña elija" in response.text
     assert not CampaignTrait.objects.filter(campaign=objetivo).exists()
 
 

@@ -7,7 +7,7 @@ from django.db import IntegrityError, transaction
 from django.utils import translation
 
 from campaigns.models import Scene
-from characters import advancement, services
+from characters import services
 from characters.advancement import PurchaseSpec
 from characters.models import (
     Character,
@@ -171,6 +171,16 @@ def test_willpower_for_virtue_or_vice_fills_one_point_once_per_scene(scene, gm, 
     assert mateo_pool.current == mateo_pool.maximum  # already full: nothing to add
     grants = {g.character_id: g.points for g in WillpowerGrant.objects.all()}
     assert grants == {lucia.pk: 1, mateo.pk: 0}
+
+
+def test_a_system_without_a_scene_end_pool_grants_no_point(gm, player):
+    campaign = CampaignFactory(system="hitos")
+    hero = make_character(campaign, player, name="Iria", user=gm)
+    scene = Scene.objects.create(campaign=campaign, title="El puerto", status="closed")
+    scene.participants.set([hero])
+    with pytest.raises(ValidationError, match="grants no points at the end of a scene"):
+        services.scene_award_xp(scene=scene, user=gm, awards={}, willpower={hero.pk})
+    assert not WillpowerGrant.objects.exists()
 
 
 # The ledger itself
@@ -472,8 +482,14 @@ def test_no_drama_point_left_means_no_sacrifice(hitos_hero, player):
 # Options the purchase form offers
 
 
+def offers(character):
+    """What the system's purchase form offers this sheet."""
+    purchases = character.campaign.game_system.advancement
+    return purchases.purchase_context(character, list(character.traits.all()))
+
+
 def test_the_trait_options_are_priced_by_the_engine(lucia):
-    groups = dict(advancement.trait_options(lucia, services.ratings_of(lucia)))
+    groups = dict(offers(lucia)["trait_options"])
     options = {o.value: o for group in groups.values() for o in group}
     assert options["fuerza"].cost == xp_cost("attribute", 2)
     assert options["sigilo"].cost == xp_cost("skill", 2)
@@ -483,9 +499,9 @@ def test_the_trait_options_are_priced_by_the_engine(lucia):
 
 
 def test_creation_only_merits_are_not_offered(lucia):
-    values = {
-        option.value for _label, options in advancement.merit_options([]) for option in options
-    }
+    lucia.merits.all().delete()
+    merit_options = offers(lucia)["merit_options"]
+    values = {option.value for _label, options in merit_options for option in options}
     assert "gigante|" not in values
     assert "ambidiestro|" not in values
     assert "recursos|" in values

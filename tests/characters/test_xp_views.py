@@ -16,6 +16,7 @@ from characters.models import Merit, Resource, Trait, WillpowerGrant, XpEntry, X
 from mechanics.models import Roll
 from mechanics.rules.tinieblas.advancement import SceneAward, award_total, xp_cost
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.html import parse
 
 pytestmark = pytest.mark.django_db
 
@@ -254,9 +255,9 @@ def test_the_award_panel_runs_constant_queries(
 def test_the_scene_timeline_shows_the_awards(client, gm, player, scene, lucia, mateo):
     services.scene_award_xp(scene=scene, user=gm, awards={lucia.pk: CHUPI, mateo.pk: NORMAL})
     client.force_login(player)
-    text = client.get(reverse("campaigns:scene", args=[scene.campaign_id, scene.pk])).text
-    assert 'id="xp-entry-' in text
-    assert "+9" in text
+    page = parse(client.get(reverse("campaigns:scene", args=[scene.campaign_id, scene.pk])).text)
+    award = XpEntry.objects.get(character=lucia, scene=scene)
+    assert "Lucía +9 PX" in page.one(id=f"xp-entry-{award.pk}").text()
 
 
 # A character's XP page
@@ -268,8 +269,7 @@ def test_the_owner_sees_balance_ledger_and_purchase_forms(client, gm, player, sc
     response = client.get(xp_url(lucia))
     assert response.status_code == 200
     text = response.text
-    assert 'id="xp-balance"' in text
-    assert ">9<" in text
+    assert parse(text).one(id="xp-balance").text().startswith("9 ")
     assert "Chupi" in text  # the rubric breakdown of the award
     assert "La noche del incendio" in text
     assert 'id="buy-trait"' in text
@@ -295,7 +295,10 @@ def test_other_members_see_the_ledger_without_purchases_or_what_was_bought(
     assert 'id="buy-trait"' not in response.text
     assert 'id="adjust"' not in response.text
     assert "Sigilo 2 → 3" not in response.text
-    assert "-6" in response.text
+    # The purchase shows as one, with its cost, but not what it bought.
+    spend = parse(response.text).one("li", data_entry_kind="spend")
+    assert spend.one(class_="xp-amount").text() == "-6"
+    assert "Una compra." in spend.text()
 
 
 def test_a_stranger_gets_404_on_a_characters_xp(client, stranger, lucia):
@@ -444,9 +447,8 @@ def test_spending_more_than_the_balance_is_refused_with_the_choice_kept(client, 
     lucia.refresh_from_db()
     assert lucia.xp_balance == 5
     assert Trait.objects.get(character=lucia, key="fuerza").rating == 2
-    page = client.get(response["Location"])
-    assert "10" in page.text
-    assert "alert-danger" in page.text
+    page = parse(client.get(response["Location"]).text)
+    assert page.one(class_="alert-danger").text() == "Lucía tiene 5 PX; esto cuesta 10."
 
 
 def test_a_forged_creation_only_merit_is_refused(client, gm, player, lucia):
@@ -456,6 +458,15 @@ def test_a_forged_creation_only_merit_is_refused(client, gm, player, lucia):
     assert not Merit.objects.filter(character=lucia, key="gigante").exists()
     lucia.refresh_from_db()
     assert lucia.xp_balance == 30
+
+
+def test_a_merit_taken_once_per_language_is_named_by_its_detail(client, gm, player, lucia):
+    give(lucia, gm, 30)
+    client.force_login(player)
+    for language in ("francés", "latín"):
+        client.post(buy_url(lucia), {"kind": "merit", "merit": "idioma|", "name": language})
+    names = set(Merit.objects.filter(character=lucia, key="idioma").values_list("name", flat=True))
+    assert names == {"Idioma (francés)", "Idioma (latín)"}
 
 
 def test_a_forged_cheaper_price_is_refused(client, gm, player, lucia):
@@ -569,13 +580,14 @@ def test_the_xp_log_shows_totals_per_scene_and_per_character(
     services.scene_award_xp(scene=scene, user=gm, awards={lucia.pk: CHUPI, mateo.pk: NORMAL})
     services.xp_spend(character=lucia, user=player, purchase=PurchaseSpec("skill", "sigilo"))
     client.force_login(gm)
-    text = client.get(log_url(scene.campaign)).text
-    scene_totals = text[text.index('id="scene-totals"') :]
-    assert "14 " in scene_totals  # 9 + 5 awarded in the scene
-    characters = text[text.index('id="character-totals"') : text.index('id="scene-totals"')]
-    assert re.search(
-        r"Lucía</a></th>\s*<td[^>]*>9</td>\s*<td[^>]*>6</td>\s*<td[^>]*>3</td>", characters
-    )
+    page = parse(client.get(log_url(scene.campaign)).text)
+    scenes = page.one(id="scene-totals").find_all("li")
+    assert [row.text() for row in scenes] == [f"{scene.title} 14 PX"]  # 9 + 5 awarded
+    characters = {
+        row.one("th").text(): [cell.text() for cell in row.find_all("td")]
+        for row in page.one(id="character-totals").one("tbody").find_all("tr")
+    }
+    assert characters["Lucía"] == ["9", "6", "3"]  # earned, spent, balance
 
 
 def test_the_xp_log_hides_what_another_player_bought(client, gm, player, other_player, lucia):

@@ -4,6 +4,10 @@ import os
 from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from playwright.sync_api import expect
 
 # Playwright's sync API runs an event loop in this thread; the test still talks to the
 # database synchronously, which is safe here.
@@ -11,6 +15,10 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "e2e"
+# Every wait is for a condition; the timeout only bounds a failure, so it is generous
+# (several poll periods on a loaded machine) and no test asserts how long anything took.
+WAIT_MS = 20_000
+expect.set_options(timeout=WAIT_MS)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -42,26 +50,76 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
+@pytest.fixture(scope="session")
+def _idle_pages(browser, live_server):
+    """Pages left clean by earlier tests, by locale. A new page starts a renderer process
+    (about a second on a loaded machine); a kept one also keeps its context's cache of the
+    static files."""
+    idle: dict[str, list] = {}
+    yield idle
+    for pages in idle.values():
+        for page in pages:
+            page.context.close()
+
+
 @pytest.fixture
-def new_page(browser, live_server, request):
-    """Open a fresh browser context (its own cookies) at phone or desktop width."""
-    contexts = []
+def new_page(browser, live_server, request, _idle_pages):
+    """A page in a browser context of its own (its own cookies) at phone or desktop width."""
+    used = []
 
     def open_page(width: int = 1280, height: int = 900, locale: str = "es-ES"):
-        context = browser.new_context(
-            viewport={"width": width, "height": height}, locale=locale, base_url=live_server.url
-        )
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        return context.new_page()
+        idle = _idle_pages.setdefault(locale, [])
+        if idle:
+            page = idle.pop()
+            page.set_viewport_size({"width": width, "height": height})
+        else:
+            context = browser.new_context(
+                viewport={"width": width, "height": height}, locale=locale, base_url=live_server.url
+            )
+            context.set_default_timeout(WAIT_MS)
+            page = context.new_page()
+        used.append((locale, page))
+        return page
 
     yield open_page
-    for number, context in enumerate(contexts):
+    for number, (locale, page) in enumerate(used):
+        context = page.context
         if getattr(request.node, "failed_call", False):
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            for page in context.pages:
-                page.screenshot(path=str(SCREENSHOTS / f"{request.node.name}--FAILED-{number}.png"))
-        context.close()
+            for shown in context.pages:
+                shown.screenshot(
+                    path=str(SCREENSHOTS / f"{request.node.name}--FAILED-{number}.png")
+                )
+        if page.is_closed() or len(context.pages) != 1:
+            context.close()
+            continue
+        # Nothing of this test reaches the next: no page left polling the server, no
+        # cookies (session, language), no emulated media.
+        page.goto("about:blank")
+        page.emulate_media(media="null", color_scheme="null")
+        context.clear_cookies()
+        _idle_pages[locale].append(page)
+
+
+@pytest.fixture
+def open_as(new_page, live_server):
+    """A page already logged in as a user (or username): Django's test client makes the
+    session and the browser gets its cookie, two page loads fewer than the login form.
+    For every test but the one that logs in through the form (test_roll.py)."""
+
+    def open_page(user, **size):
+        if isinstance(user, str):
+            user = get_user_model().objects.get(username=user)
+        client = Client()
+        client.force_login(user)
+        page = new_page(**size)
+        cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+        page.context.add_cookies(
+            [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
+        )
+        return page
+
+    return open_page
 
 
 @pytest.fixture

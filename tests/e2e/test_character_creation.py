@@ -7,20 +7,13 @@ from playwright.sync_api import expect
 
 from characters.models import Character
 from mechanics.rules.tinieblas import catalogue
-from tests.factories import PASSWORD, CampaignFactory, MembershipFactory, UserFactory
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 MENTAL = catalogue.skills_in("mental")
 PHYSICAL = catalogue.skills_in("physical")
 SOCIAL = catalogue.skills_in("social")
-
-
-def log_in(page, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.locator("#id_username").fill(username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.get_by_role("button", name="Iniciar sesión").click()
 
 
 def dots(page, name: str, value: int, maximum: int = 5) -> None:
@@ -82,11 +75,10 @@ def fill_valid_sheet(page) -> None:
 
 
 def test_player_creates_a_tinieblas_character_breaks_a_budget_fixes_it_and_lands_on_the_sheet(
-    tinieblas_campaign, new_page, screenshot
+    open_as, tinieblas_campaign, screenshot
 ):
     campaign = tinieblas_campaign
-    page = new_page(width=360, height=780)
-    log_in(page, "jugadora")
+    page = open_as("jugadora", width=360, height=780)
     page.goto(campaign.get_absolute_url())
     page.get_by_role("link", name="Nuevo personaje").click()
     expect(page.get_by_role("heading", name="Nuevo personaje")).to_be_visible()
@@ -134,18 +126,18 @@ def test_player_creates_a_tinieblas_character_breaks_a_budget_fixes_it_and_lands
 
     character = Character.objects.get()
     expect(page).to_have_url(re.compile(re.escape(character.get_absolute_url()) + "$"))
-    expect(page.get_by_role("heading", name="Lucía Ferrer")).to_be_visible()
+    # Exact: the roll panel, loaded after the page, is headed "Tirada de Lucía Ferrer".
+    expect(page.get_by_role("heading", name="Lucía Ferrer", exact=True)).to_be_visible()
     assert character.owner.username == "jugadora"
     assert character.traits.get(key="fuerza_de_voluntad").rating == 4
 
 
 def test_creation_form_screenshots_at_phone_and_desktop_width(
-    tinieblas_campaign, new_page, screenshot
+    open_as, tinieblas_campaign, screenshot
 ):
     """The guided form for a GM (owner choice and approval shown) at both widths."""
     for width, height in ((360, 780), (1280, 900)):
-        page = new_page(width=width, height=height)
-        log_in(page, "narradora")
+        page = open_as("narradora", width=width, height=height)
         page.goto(f"/campaigns/{tinieblas_campaign.pk}/characters/new/")
         dots(page, "Inteligencia", 5)
         dots(page, "Astucia", 2)

@@ -9,17 +9,9 @@ from campaigns.models import Membership, Scene
 from characters.models import Character, DiaryEntry
 from mechanics.rules.tinieblas.rolls import roll_dice
 from mechanics.services.rolls import roll_store
-from tests.factories import PASSWORD, CampaignFactory, UserFactory, make_character
+from tests.factories import CampaignFactory, UserFactory, make_character
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def log_in(page, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.locator("#id_username").fill(username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.get_by_role("button", name="Iniciar sesión").click()
-    expect(page.get_by_role("heading", name="Mis campañas")).to_be_visible()
 
 
 def write_diary(page, scene_url: str, name: str, text: str, *, only_gm: bool = False) -> None:
@@ -33,7 +25,7 @@ def write_diary(page, scene_url: str, name: str, text: str, *, only_gm: bool = F
     expect(page.get_by_text("Entrada de diario publicada.")).to_be_visible()
 
 
-def test_gm_creates_a_scene_and_both_players_write_their_diaries(new_page, screenshot):
+def test_gm_creates_a_scene_and_both_players_write_their_diaries(open_as, screenshot):
     gm = UserFactory(username="narradora")
     pablo = UserFactory(username="pablo")
     marta = UserFactory(username="marta")
@@ -45,8 +37,7 @@ def test_gm_creates_a_scene_and_both_players_write_their_diaries(new_page, scree
     make_character(campaign, None, name="El Prior", user=gm)
 
     # The GM creates the scene from the campaign page.
-    gm_page = new_page()
-    log_in(gm_page, "narradora")
+    gm_page = open_as("narradora")
     gm_page.goto(f"/campaigns/{campaign.pk}/")
     gm_page.locator("#scenes").get_by_role("link", name="Nueva escena").click()
     gm_page.get_by_label("Título").fill("La noche del incendio")
@@ -62,8 +53,7 @@ def test_gm_creates_a_scene_and_both_players_write_their_diaries(new_page, scree
     scene_url = gm_page.url
 
     # Pablo, on a phone, previews and publishes Lucía's diary for the group.
-    pablo_page = new_page(width=360, height=780)
-    log_in(pablo_page, "pablo")
+    pablo_page = open_as("pablo", width=360, height=780)
     pablo_page.goto(scene_url)
     expect(pablo_page.get_by_role("link", name="Escribir el diario de Mateo")).to_have_count(0)
     pablo_page.get_by_role("link", name="Escribir el diario de Lucía").click()
@@ -77,8 +67,7 @@ def test_gm_creates_a_scene_and_both_players_write_their_diaries(new_page, scree
     expect(pablo_page.get_by_text("Entrada de diario publicada.")).to_be_visible()
 
     # Marta writes Mateo's diary for the GM only.
-    marta_page = new_page(width=1280)
-    log_in(marta_page, "marta")
+    marta_page = open_as("marta", width=1280)
     write_diary(marta_page, scene_url, "Mateo", "Fui yo quien cerró la puerta.", only_gm=True)
     assert DiaryEntry.objects.filter(status="published").count() == 2
 
@@ -122,8 +111,7 @@ def test_gm_creates_a_scene_and_both_players_write_their_diaries(new_page, scree
     assert Scene.objects.get().status == "closed"
     screenshot(gm_page, "scene-gm-1280")
 
-    gm_phone = new_page(width=360, height=780)
-    log_in(gm_phone, "narradora")
+    gm_phone = open_as("narradora", width=360, height=780)
     gm_phone.goto(scene_url)
     screenshot(gm_phone, "scene-gm-360")
     gm_phone.goto(f"/campaigns/{campaign.pk}/scenes/")

@@ -1,11 +1,7 @@
 """The combat panel in browsers: the GM runs a fight from the scene and applies a wound,
 the player's open sheet follows without a reload, and a watcher's panel follows too."""
 
-import time
-
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import expect
 
 from campaigns import services
@@ -17,23 +13,6 @@ from tests.mechanics import rolling
 fixed_dice = rolling.fixed_dice
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def open_as(new_page, live_server, user, *, width=1280, height=900):
-    """A browser context already logged in as `user` (its own session cookie)."""
-    client = Client()
-    client.force_login(user)
-    page = new_page(width=width, height=height)
-    page.context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": live_server.url,
-            }
-        ]
-    )
-    return page
 
 
 def part_shot(page, request, selector: str, name: str) -> None:
@@ -68,15 +47,15 @@ def table():
 
 @pytest.mark.parametrize("width", [360, 1280])
 def test_gm_wounds_from_the_combat_panel_and_the_players_open_sheet_follows(
-    new_page, live_server, screenshot, fixed_dice, width
+    open_as, screenshot, fixed_dice, width
 ):
     campaign, gm, bob, olga, lucia, _thug, scene = table()
-    player_page = open_as(new_page, live_server, bob, width=width)
+    player_page = open_as(bob, width=width)
     player_page.goto(f"/campaigns/{campaign.pk}/characters/{lucia.pk}/")
     expect(player_page.locator(".health-state")).to_have_text("Ileso")
 
     # The GM opens the combat panel from the scene and starts the fight.
-    gm_page = open_as(new_page, live_server, gm, width=width)
+    gm_page = open_as(gm, width=width)
     gm_page.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/")
     gm_page.get_by_role("link", name="Panel de combate").click()
     gm_page.get_by_role("button", name="Empezar un combate").click()
@@ -88,7 +67,7 @@ def test_gm_wounds_from_the_combat_panel_and_the_players_open_sheet_follows(
     expect(order).to_have_text(["Lucía Ferrer", "Matón"])
 
     # An observer watches the same fight on their own screen.
-    watcher = open_as(new_page, live_server, olga, width=width)
+    watcher = open_as(olga, width=width)
     watcher.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/combat/")
     expect(watcher.locator("#combat-round")).to_have_text("Asalto 1")
     expect(watcher.locator("#combat-attack")).to_have_count(0)
@@ -115,15 +94,13 @@ def test_gm_wounds_from_the_combat_panel_and_the_players_open_sheet_follows(
 
     gm_page.get_by_role("button", name="Aplicar el daño a Lucía Ferrer").click()
     expect(gm_page.locator("#combat-status")).to_contain_text("Daño aplicado a Lucía Ferrer: 2 L.")
-    started = time.monotonic()
 
     # The player's sheet shows the wound and its penalty without a reload.
-    expect(player_page.locator(".health-state")).to_have_text("Lastimado", timeout=4_500)
-    assert time.monotonic() - started < 4.5
+    expect(player_page.locator(".health-state")).to_have_text("Lastimado")
     expect(player_page.locator(f"#health-live-{lucia.pk}")).to_contain_text("penalización -1")
     assert player_page.evaluate("performance.getEntriesByType('navigation').length") == 1
     # The watcher's panel follows too (Lucía's wounds are not the observer's to see).
-    expect(watcher.locator(".combat-log")).to_contain_text("Matón → Lucía Ferrer", timeout=4_500)
+    expect(watcher.locator(".combat-log")).to_contain_text("Matón → Lucía Ferrer")
     expect(watcher.locator(".combat-log")).not_to_contain_text("2 L")
     screenshot(watcher, f"observer-{width}")
     screenshot(player_page, f"player-sheet-{width}")
@@ -139,13 +116,13 @@ def test_gm_wounds_from_the_combat_panel_and_the_players_open_sheet_follows(
     screenshot(gm_page, f"scene-{width}")
 
 
-def test_gm_lets_a_night_pass_for_the_whole_scene(new_page, live_server, screenshot):
+def test_gm_lets_a_night_pass_for_the_whole_scene(open_as, screenshot):
     campaign, gm, _bob, _olga, _lucia, thug, scene = table()
     from mechanics.services.health import character_apply_damage
     from mechanics.systems.base import DamageInput
 
     character_apply_damage(character=thug, user=gm, damage=DamageInput(3, "B"), scene=scene)
-    page = open_as(new_page, live_server, gm, width=360, height=780)
+    page = open_as(gm, width=360, height=780)
     page.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/")
     card = page.locator("#scene-time")
     card.get_by_label("Motivo").fill("Una noche en la posada")
@@ -158,16 +135,14 @@ def test_gm_lets_a_night_pass_for_the_whole_scene(new_page, live_server, screens
     assert thug.health["marks"] == ""
 
 
-def test_ndp_phases_and_a_defence_roll_in_the_panel(
-    new_page, live_server, screenshot, fixed_dice, request
-):
+def test_ndp_phases_and_a_defence_roll_in_the_panel(open_as, screenshot, fixed_dice, request):
     gm = UserFactory(username="narradora")
     campaign = CampaignFactory(name="Reinos", system="ndp", created_by=gm)
     MembershipFactory(campaign=campaign, user=gm, role="gm")
     knight = make_character(campaign, None, name="Caballero", user=gm, ratings={"alerta": 3})
     archer = make_character(campaign, None, name="Arquera", user=gm, ratings={"alerta": 1})
     scene = services.scene_create(campaign=campaign, title="Emboscada", participants=[knight])
-    page = open_as(new_page, live_server, gm, width=360, height=780)
+    page = open_as(gm, width=360, height=780)
     page.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/combat/")
     page.get_by_role("button", name="Empezar un combate").click()
     # The archer, an NPC of the campaign, joins the fight and the scene.

@@ -16,8 +16,10 @@ from tests.factories import (
     UserFactory,
     make_character,
 )
+from tests.mechanics import rolling
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+fixed_dice = rolling.fixed_dice
 
 
 def log_in(page, username: str) -> None:
@@ -105,14 +107,13 @@ ATTACKS = {
 
 
 @pytest.mark.parametrize("system", list(ATTACKS))
-def test_attack_panels_of_the_other_systems_roll_and_show_damage(new_page, system):
+def test_attack_panels_of_the_other_systems_roll_and_show_damage(open_as, fixed_dice, system):
     gm = UserFactory(username="narradora")
     campaign = CampaignFactory(name="Prueba", system=system, created_by=gm)
     MembershipFactory(campaign=campaign, user=gm, role="gm")
     character = make_character(campaign, None, name="Rufo", ratings=ATTACKS[system])
     for width in (360, 1280):
-        page = new_page(width=width, height=900)
-        log_in(page, "narradora")
+        page = open_as("narradora", width=width, height=900)
         page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/roll/")
         panel = page.locator(f"#roll-panel-{character.pk}")
         panel.locator(".roll-kinds").get_by_text("Ataque", exact=True).click()
@@ -131,19 +132,27 @@ def test_attack_panels_of_the_other_systems_roll_and_show_damage(new_page, syste
             panel.get_by_label("Dificultad o Defensa").fill("12")
             panel.get_by_label("Dificultad o Defensa").blur()
         expect(panel.locator(".odds-success")).to_contain_text("Impacto")
+        # Nines (sixes on a d6) hit in every system, and no die explodes.
+        fixed_dice(9)
         panel.get_by_role("button", name="Tirar los dados").click()
-        expect(page.locator(f"#roll-result-{character.pk} .roll-card")).to_be_visible()
+        card = page.locator(f"#roll-result-{character.pk} .roll-card")
+        expect(card).to_be_visible()
+        roll = Roll.objects.filter(character=character).latest("pk")
+        damage = roll.record["effects"]["damage"]
+        assert damage is not None
+        assert damage > 0
+        expect(card).to_have_attribute("data-roll", str(roll.pk))
+        expect(card.locator(".roll-lines")).to_contain_text(re.compile(rf"Daño: {damage}\b"))
         page.locator(f"#roll-panel-{character.pk}").screenshot(
             path=str(SCREENSHOTS / f"roll-panel-{system}-{width}.png")
         )
     assert Roll.objects.filter(character=character, kind="attack").count() == 2
 
 
-def test_gm_sets_up_an_opposed_roll_between_two_characters(new_page, screenshot):
+def test_gm_sets_up_an_opposed_roll_between_two_characters(open_as, screenshot):
     campaign, lucia_ = lucia()
     bruto = make_character(campaign, None, name="Bruto", ratings={"fuerza": 4, "pelea": 3})
-    page = new_page(width=1280)
-    log_in(page, "narradora")
+    page = open_as("narradora", width=1280)
     page.goto(f"/campaigns/{campaign.pk}/")
     page.get_by_role("link", name="Tiradas del narrador").click()
     page.locator("#id_a-character").select_option(str(lucia_.pk))

@@ -11,7 +11,6 @@ from characters.models import Character, Resource, Trait
 from mechanics.systems.base import DamageInput
 from mechanics.systems.registry import get_system
 from tests.factories import (
-    PASSWORD,
     CampaignFactory,
     MembershipFactory,
     UserFactory,
@@ -21,14 +20,6 @@ from tests.factories import (
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PHONE, DESKTOP = 360, 1280
-
-
-def log_in(page, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.locator("#id_username").fill(username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.get_by_role("button", name="Iniciar sesión").click()
-    expect(page.get_by_role("heading", name="Mis campañas")).to_be_visible()
 
 
 def campaign_with(system: str):
@@ -207,10 +198,9 @@ def objetivo_character():
     return character, gm, player
 
 
-def test_owner_spends_and_recovers_a_drama_point_without_a_page_reload(new_page, screenshot):
+def test_owner_spends_and_recovers_a_drama_point_without_a_page_reload(open_as, screenshot):
     character, _gm, player = hitos_character()
-    page = new_page(width=PHONE, height=780)
-    log_in(page, player.username)
+    page = open_as(player, width=PHONE, height=780)
     page.goto(character.get_absolute_url())
     pool = page.locator("#pool-drama_points")
     expect(pool.locator("[data-pool-value]")).to_have_text("3")
@@ -234,10 +224,9 @@ def test_owner_spends_and_recovers_a_drama_point_without_a_page_reload(new_page,
     screenshot(page, "dark")
 
 
-def test_owner_exhausts_an_aspect_in_place(new_page):
+def test_owner_exhausts_an_aspect_in_place(open_as):
     character, _gm, player = hitos_character()
-    page = new_page()
-    log_in(page, player.username)
+    page = open_as(player)
     page.goto(character.get_absolute_url())
     page.evaluate("window.sheetMarker = 1")
     aspect = character.aspects.get(kind="concepto")
@@ -249,11 +238,10 @@ def test_owner_exhausts_an_aspect_in_place(new_page):
     assert aspect.exhausted
 
 
-def test_spending_from_an_empty_pool_shows_why_in_place(new_page):
+def test_spending_from_an_empty_pool_shows_why_in_place(open_as):
     character, _gm, player = hitos_character()
     Resource.objects.filter(character=character, key="drama_points").update(current=0)
-    page = new_page()
-    log_in(page, player.username)
+    page = open_as(player)
     page.goto(character.get_absolute_url())
     page.get_by_role("button", name="Gastar un punto de Puntos dramáticos").click()
     expect(page.locator("#pool-drama_points [role=alert]")).to_have_text(
@@ -261,10 +249,9 @@ def test_spending_from_an_empty_pool_shows_why_in_place(new_page):
     )
 
 
-def test_gm_clicks_a_dot_and_the_derived_traits_follow(new_page):
+def test_gm_clicks_a_dot_and_the_derived_traits_follow(open_as):
     character, gm, _player = tinieblas_character()
-    page = new_page()
-    log_in(page, gm.username)
+    page = open_as(gm)
     page.goto(character.get_absolute_url())
     page.evaluate("window.sheetMarker = 1")
     defensa = page.locator("#sheet-derived dl > div").filter(has_text="Defensa")
@@ -278,10 +265,9 @@ def test_gm_clicks_a_dot_and_the_derived_traits_follow(new_page):
     assert Trait.objects.get(character=character, key="astucia").rating == 1
 
 
-def test_owner_edits_the_story_inline(new_page):
+def test_owner_edits_the_story_inline(open_as):
     character, _gm, player = objetivo_character()
-    page = new_page()
-    log_in(page, player.username)
+    page = open_as(player)
     page.goto(character.get_absolute_url())
     page.evaluate("window.sheetMarker = 1")
     page.locator("#sheet-story").get_by_role("link", name="Editar").click()
@@ -306,13 +292,12 @@ MAKERS = {
 
 
 @pytest.mark.parametrize("system", list(MAKERS))
-def test_every_systems_sheet_on_a_phone_and_a_desktop(new_page, screenshot, system):
+def test_every_systems_sheet_on_a_phone_and_a_desktop(open_as, screenshot, system):
     character, gm, player = MAKERS[system]()
     for width, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
         # The owner on the phone (the table), the GM on the desktop (with the GM's controls).
         user = player if width == PHONE else gm
-        page = new_page(width=width, height=800)
-        log_in(page, user.username)
+        page = open_as(user, width=width, height=800)
         page.goto(character.get_absolute_url())
         expect(page.get_by_role("heading", level=1, name=character.name)).to_be_visible()
         # Nothing sticks out sideways on a phone.
@@ -324,10 +309,9 @@ def test_every_systems_sheet_on_a_phone_and_a_desktop(new_page, screenshot, syst
 
 
 @pytest.mark.parametrize("system", list(MAKERS))
-def test_every_systems_sheet_prints_on_one_page(new_page, screenshot, system):
+def test_every_systems_sheet_prints_on_one_page(open_as, screenshot, system):
     character, _gm, player = MAKERS[system]()
-    page = new_page(width=DESKTOP)
-    log_in(page, player.username)
+    page = open_as(player, width=DESKTOP)
     page.goto(character.get_absolute_url())
     pdf = page.pdf(format="A4")
     pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")

@@ -10,7 +10,6 @@ from characters import services
 from characters.models import Character
 from mechanics.systems.registry import get_system
 from tests.factories import (
-    PASSWORD,
     CampaignFactory,
     MembershipFactory,
     UserFactory,
@@ -22,14 +21,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 PHONE, DESKTOP = 360, 1280
 
 
-def log_in(page, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.locator("#id_username").fill(username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.get_by_role("button", name="Iniciar sesión").click()
-    expect(page.get_by_role("heading", name="Mis campañas")).to_be_visible()
-
-
 def campaign_with(system: str):
     gm = UserFactory(username="narradora")
     player = UserFactory(username="jugadora")
@@ -39,12 +30,11 @@ def campaign_with(system: str):
     return campaign, gm, player
 
 
-def test_gm_edits_the_trait_lists_without_reloading(new_page, screenshot):
+def test_gm_edits_the_trait_lists_without_reloading(open_as, screenshot):
     campaign, _gm, player = campaign_with("objetivo")
     make_character(campaign, player, name="Fred", ratings={"sigilo": 3})
     for width, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
-        page = new_page(width=width)
-        log_in(page, "narradora")
+        page = open_as("narradora", width=width)
         page.goto(f"/campaigns/{campaign.pk}/characters/trait-lists/")
         expect(
             page.get_by_role("heading", name="Listas de atributos y habilidades")
@@ -65,7 +55,7 @@ def test_gm_edits_the_trait_lists_without_reloading(new_page, screenshot):
     assert names[-2:] == ["Pilotar", "Sigilo"]
 
 
-def test_player_reads_the_history_on_a_phone(new_page, screenshot):
+def test_player_reads_the_history_on_a_phone(open_as, screenshot):
     campaign, gm, player = campaign_with("tinieblas")
     character = make_character(campaign, player, name="Elena Roldán", concept="Forense")
     services.trait_set(character=character, user=gm, key="fuerza", rating=3)
@@ -75,8 +65,7 @@ def test_player_reads_the_history_on_a_phone(new_page, screenshot):
         user=player,
         description="Metódica, ojerosa, siempre con olor a formol. " * 4,
     )
-    page = new_page(width=PHONE, height=780)
-    log_in(page, "jugadora")
+    page = open_as("jugadora", width=PHONE, height=780)
     page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/history/")
     expect(page.get_by_role("heading", name="Historial de Elena Roldán")).to_be_visible()
     expect(page.get_by_text("Fuerza de Voluntad (reserva)")).to_be_visible()
@@ -84,13 +73,12 @@ def test_player_reads_the_history_on_a_phone(new_page, screenshot):
     screenshot(page, "history-phone")
 
 
-def test_gm_imports_a_sheet_and_sees_problems_first(new_page, screenshot, tmp_path):
+def test_gm_imports_a_sheet_and_sees_problems_first(open_as, screenshot, tmp_path):
     campaign, gm, player = campaign_with("tinieblas")
     source = CampaignFactory(name="Origen", system="tinieblas", created_by=gm)
     MembershipFactory(campaign=source, user=gm, role="gm")
     original = make_character(source, None, name="Mateo Ibarra", user=gm, ratings={"pelea": 4})
-    page = new_page(width=PHONE, height=780)
-    log_in(page, "narradora")
+    page = open_as("narradora", width=PHONE, height=780)
     with page.expect_download() as download:
         page.goto(f"/campaigns/{source.pk}/characters/{original.pk}/history/")
         page.get_by_role("link", name="Exportar (JSON)").click()
@@ -117,13 +105,12 @@ def test_gm_imports_a_sheet_and_sees_problems_first(new_page, screenshot, tmp_pa
     assert services.ratings_of(imported)["pelea"] == 4
 
 
-def test_gm_pages_through_a_long_history_without_reloading(new_page, screenshot):
+def test_gm_pages_through_a_long_history_without_reloading(open_as, screenshot):
     campaign, gm, player = campaign_with("tinieblas")
     character = make_character(campaign, player, name="Elena Roldán")
     for rating in [2, 3, 4, 5, 4, 3, 2, 1] * 4:
         services.trait_set(character=character, user=gm, key="pelea", rating=rating)
-    page = new_page(width=DESKTOP)
-    log_in(page, "narradora")
+    page = open_as("narradora", width=DESKTOP)
     page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/history/")
     expect(page.get_by_text("Página 1 de 2")).to_be_visible()
     screenshot(page, "history-desktop")

@@ -10,17 +10,9 @@ from campaigns import services as campaign_services
 from campaigns.models import Membership
 from characters import services as character_services
 from characters.models import Trait, XpEntry
-from tests.factories import PASSWORD, CampaignFactory, UserFactory, make_character
+from tests.factories import CampaignFactory, UserFactory, make_character
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def log_in(page, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.locator("#id_username").fill(username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.get_by_role("button", name="Iniciar sesión").click()
-    expect(page.get_by_role("heading", name="Mis campañas")).to_be_visible()
 
 
 def pick(page, character, field: str, value: int) -> None:
@@ -29,7 +21,7 @@ def pick(page, character, field: str, value: int) -> None:
     page.locator(f"label[for=id_c{character.pk}-{field}_{value - first}]").click()
 
 
-def test_gm_awards_xp_with_the_rubric_and_a_player_spends_it(new_page, screenshot):
+def test_gm_awards_xp_with_the_rubric_and_a_player_spends_it(open_as, screenshot):
     gm = UserFactory(username="narradora")
     pablo = UserFactory(username="pablo")
     marta = UserFactory(username="marta")
@@ -51,8 +43,7 @@ def test_gm_awards_xp_with_the_rubric_and_a_player_spends_it(new_page, screensho
     )
 
     # The GM closes the scene and opens the award panel from the scene page.
-    gm_page = new_page()
-    log_in(gm_page, "narradora")
+    gm_page = open_as("narradora")
     gm_page.goto(scene.get_absolute_url())
     gm_page.get_by_role("button", name="Cerrar escena").click()
     gm_page.get_by_role("link", name="Dar PX").click()
@@ -80,16 +71,14 @@ def test_gm_awards_xp_with_the_rubric_and_a_player_spends_it(new_page, screensho
     }
 
     # Reopened on a phone, the panel shows what was given.
-    phone_gm = new_page(width=360, height=780)
-    log_in(phone_gm, "narradora")
+    phone_gm = open_as("narradora", width=360, height=780)
     phone_gm.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/xp/")
     expect(phone_gm.locator(f"#id_c{lucia.pk}-interpretacion_2")).to_be_checked()
     expect(phone_gm.get_by_text("Dado hasta ahora: 9 PX.")).to_be_visible()
     screenshot(phone_gm, "award-panel-reopened-360")
 
     # Pablo, on his phone, buys a dot of Sigilo: the price shows before he confirms.
-    player_page = new_page(width=360, height=780)
-    log_in(player_page, "pablo")
+    player_page = open_as("pablo", width=360, height=780)
     player_page.goto(f"/campaigns/{campaign.pk}/characters/{lucia.pk}/xp/")
     expect(player_page.locator("#xp-balance")).to_contain_text("9")
     player_page.get_by_label("Subir un rasgo").select_option("sigilo")

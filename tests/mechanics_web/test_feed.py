@@ -10,7 +10,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from mechanics.log import feed_version
+from mechanics.selectors import feed_version
 from tests.factories import backdate, make_character
 from tests.mechanics_web.rolls import store_roll
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from types import MappingProxyType
 
 from mechanics.rules.hitos import catalogue, health, traits
 from mechanics.rules.hitos.settings import SETTINGS
@@ -13,8 +14,13 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
-from mechanics.systems.hitos import demo
+from mechanics.systems.hitos import advancement as purchases
+from mechanics.systems.hitos import creation, demo, sheet
+from mechanics.systems.hitos import health as health_ui
 from mechanics.systems.hitos.combat import HitosCombat
+from mechanics.systems.hitos.display import HitosWords
+from mechanics.systems.hitos.forms import HitosRollForm
+from mechanics.systems.hitos.rolls import HitosSetup
 
 DRAMA_POINTS = "drama_points"
 
@@ -28,6 +34,18 @@ class HitosSystem(GameSystem):
 
     # --- Combat ---
     combat = HitosCombat()
+
+    # --- Rolls ---
+    roll_setup = HitosSetup()
+    roll_form = HitosRollForm
+    display = HitosWords()
+
+    # --- Sheet, creation and advancement ---
+    sheet_sections = sheet.SECTIONS
+    creation_form = creation.HitosCreationForm
+    advancement = purchases.DramaSacrifice(pool=DRAMA_POINTS)
+    campaign_options = MappingProxyType({purchases.SETTING: purchases.SETTING_HELP})
+    sheet_stylesheet = "css/systems/hitos.css"
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS
@@ -112,6 +130,12 @@ class HitosSystem(GameSystem):
     def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
         new = health.heal(self.state(stored, ratings), hours)
         return HealthChange(new.to_dict(), f"{hours} h")
+
+    # --- Health ---
+    treatments = health_ui.TREATMENTS
+    damage_label = health_ui.DAMAGE_LABEL
+    damage_fields = health_ui.damage_fields
+    after_health_change = health_ui.sync_health_aspects
 
 
 _SPECS = tuple(

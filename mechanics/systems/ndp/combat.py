@@ -13,11 +13,11 @@ from django.utils.translation import gettext as _
 from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
 from mechanics.rules.ndp import catalogue, rolls
 from mechanics.rules.ndp import combat as engine
-from mechanics.services.health import character_bleed_round
-from mechanics.setup import Sheet, SideRecord, get_setup
+from mechanics.setup import Sheet, SideRecord
 from mechanics.systems.base import DamageInput
 from mechanics.systems.ndp import combat_forms
 from mechanics.systems.ndp.combat_forms import DEFENCES
+from mechanics.systems.ndp.health import character_bleed_round
 from mechanics.systems.registry import get_system
 
 
@@ -100,7 +100,7 @@ class NdpCombat(CombatRules):
         return Defence(None, _("Fixed adversity"))
 
     def plan_attack(self, attacker, target, data, defence) -> AttackPlan:
-        setup = get_setup(attacker.system.key)
+        setup = attacker.system.roll_setup
         adversity = _adversity(target, data)
         if adversity is not None:
             plan = setup.plan(attacker, _attack_data(data, adversity))
@@ -112,7 +112,7 @@ class NdpCombat(CombatRules):
         return AttackPlan(plan.odds, (), defence)
 
     def roll_attack(self, attacker, target, data, defence, rng) -> AttackRoll:
-        setup = get_setup(attacker.system.key)
+        setup = attacker.system.roll_setup
         sides: list[SideRecord] = []
         adversity = _adversity(target, data)
         group = None

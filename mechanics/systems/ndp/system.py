@@ -13,8 +13,12 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
-from mechanics.systems.ndp import demo
+from mechanics.systems.ndp import demo, sheet, xp
+from mechanics.systems.ndp import health as health_ui
 from mechanics.systems.ndp.combat import NdpCombat
+from mechanics.systems.ndp.display import NdpWords
+from mechanics.systems.ndp.forms import NdpRollForm, NdpSideForm
+from mechanics.systems.ndp.rolls import NdpSetup
 
 PRANA = "prana"
 
@@ -28,6 +32,20 @@ class NdpSystem(GameSystem):
 
     # --- Combat ---
     combat = NdpCombat()
+
+    # --- Rolls ---
+    roll_setup = NdpSetup()
+    roll_form = NdpRollForm
+    side_form = NdpSideForm
+    display = NdpWords()
+
+    # --- Sheet, creation and advancement ---
+    sheet_sections = sheet.SECTIONS
+    sheet_stylesheet = "css/systems/ndp.css"
+    detail_labels = sheet.DETAIL_LABELS
+    xp_sections = xp.SECTIONS
+    add_progress = staticmethod(rolls.add_pdp)
+    level_up_effect = "ndp"
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS
@@ -148,6 +166,13 @@ class NdpSystem(GameSystem):
 
     def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
         return HealthChange(health.heal(self.state(stored), hours).to_dict(), f"{hours} h")
+
+    # --- Health ---
+    treatments = health_ui.TREATMENTS
+    damage_label = health_ui.DAMAGE_LABEL
+    damage_range = health_ui.DAMAGE_RANGE
+    damage_fields = health_ui.damage_fields
+    is_wounded = health_ui.is_wounded
 
 
 _SPECS = tuple(

@@ -7,10 +7,10 @@ from django.utils.translation import gettext as _
 
 from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
 from mechanics.rules.objetivo import catalogue, rolls, traits
-from mechanics.setup import Sheet, get_setup
+from mechanics.setup import Sheet
 from mechanics.systems.base import DamageInput
 from mechanics.systems.objetivo import combat_forms
-from mechanics.systems.objetivo.combat_forms import CUSTOM_WEAPON
+from mechanics.systems.objetivo.rolls import CUSTOM_WEAPON
 
 MELEE_SKILLS = ("armas_cc", "pelea")
 RANGED_SKILL = "armas_dist"
@@ -86,11 +86,11 @@ class ObjetivoCombat(CombatRules):
         return Defence(value, _("Defensa of %(name)s") % {"name": target.character.name})
 
     def plan_attack(self, attacker, target, data, defence) -> AttackPlan:
-        plan = get_setup(attacker.system.key).plan(attacker, _attack_data(data, defence))
+        plan = attacker.system.roll_setup.plan(attacker, _attack_data(data, defence))
         return AttackPlan(plan.odds, (), defence, plan.odds.notes)
 
     def roll_attack(self, attacker, target, data, defence, rng) -> AttackRoll:
-        plan = get_setup(attacker.system.key).plan(attacker, _attack_data(data, defence))
+        plan = attacker.system.roll_setup.plan(attacker, _attack_data(data, defence))
         [side] = plan.roll(rng)
         side = stamp_target(side, target, None)
         dealt = side.record.effects.damage

@@ -11,9 +11,9 @@ from mechanics.forms.combat import trait_choices
 from mechanics.forms.roll import parse_damage
 from mechanics.rules.objetivo.catalogue import WEAPONS
 from mechanics.setup import Sheet
+from mechanics.systems.objetivo.rolls import CUSTOM_WEAPON
 
 # The weapon choice for one not in the catalogue: its damage is typed in.
-CUSTOM_WEAPON = "custom"
 
 
 def _precision(value: int) -> str:

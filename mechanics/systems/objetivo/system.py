@@ -13,8 +13,12 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
-from mechanics.systems.objetivo import demo
+from mechanics.systems.objetivo import creation, demo, sheet
+from mechanics.systems.objetivo import health as health_ui
 from mechanics.systems.objetivo.combat import ObjetivoCombat
+from mechanics.systems.objetivo.display import ObjetivoWords
+from mechanics.systems.objetivo.forms import ObjetivoRollForm, ObjetivoSideForm
+from mechanics.systems.objetivo.rolls import ObjetivoSetup
 
 DESTINY_POINTS = "destiny_points"
 ATTRIBUTE = "attribute"
@@ -33,6 +37,19 @@ class ObjetivoSystem(GameSystem):
 
     # --- Combat ---
     combat = ObjetivoCombat()
+
+    # --- Rolls ---
+    roll_setup = ObjetivoSetup()
+    roll_form = ObjetivoRollForm
+    side_form = ObjetivoSideForm
+    display = ObjetivoWords()
+
+    # --- Sheet, creation and advancement ---
+    sheet_sections = sheet.SECTIONS
+    creation_form = creation.ObjetivoCreationForm
+    detail_labels = sheet.DETAIL_LABELS
+    detail_fields = sheet.detail_fields
+    specialization_once_per_scene = True
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         custom = list(campaign.trait_lists.all()) if campaign is not None else []
@@ -129,6 +146,11 @@ class ObjetivoSystem(GameSystem):
         # The engine heals by whole days of rest; shorter rests heal nothing.
         new = health.rest(self.state(stored, ratings), hours // 24)
         return HealthChange(new.to_dict(), f"{hours} h")
+
+    # --- Health ---
+    damage_label = health_ui.DAMAGE_LABEL
+    penalty_words = health_ui.penalty_words
+    state_penalty = health_ui.state_penalty
 
 
 _CATEGORY = {ATTRIBUTE: catalogue.ATTRIBUTE_CATEGORY, SKILL: catalogue.SKILL_CATEGORY}

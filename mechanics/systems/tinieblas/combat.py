@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
 from mechanics.rules.tinieblas import combat as engine
 from mechanics.rules.tinieblas import traits
-from mechanics.setup import Sheet, get_setup
+from mechanics.setup import Sheet
 from mechanics.systems.base import DamageInput
 from mechanics.systems.tinieblas import combat_forms
 
@@ -67,12 +67,12 @@ class TinieblasCombat(CombatRules):
 
     def plan_attack(self, attacker, target, data, defence) -> AttackPlan:
         plan_data, steps = _pool_data(data, defence)
-        plan = get_setup(attacker.system.key).plan(attacker, plan_data)
+        plan = attacker.system.roll_setup.plan(attacker, plan_data)
         return AttackPlan(plan.odds, tuple(steps), defence)
 
     def roll_attack(self, attacker, target, data, defence, rng) -> AttackRoll:
         plan_data, _steps = _pool_data(data, defence)
-        [side] = get_setup(attacker.system.key).plan(attacker, plan_data).roll(rng)
+        [side] = attacker.system.roll_setup.plan(attacker, plan_data).roll(rng)
         side = stamp_target(side, target, defence.value)
         successes = side.record.result if side.record.outcome != "dramatic_failure" else 0
         damage_type = data.get("damage_type") or "B"

@@ -16,8 +16,14 @@ from mechanics.systems.base import (
     TraitSpec,
     duration_in_words,
 )
-from mechanics.systems.tinieblas import demo
+from mechanics.systems.tinieblas import advancement as purchases
+from mechanics.systems.tinieblas import creation as creation_forms
+from mechanics.systems.tinieblas import demo, sheet
+from mechanics.systems.tinieblas import health as health_ui
 from mechanics.systems.tinieblas.combat import TinieblasCombat
+from mechanics.systems.tinieblas.display import TinieblasWords
+from mechanics.systems.tinieblas.forms import TinieblasRollForm, TinieblasSideForm
+from mechanics.systems.tinieblas.rolls import TinieblasSetup
 
 WILLPOWER = "fuerza_de_voluntad"
 MORALITY = "moralidad"
@@ -33,6 +39,22 @@ class TinieblasSystem(GameSystem):
 
     # --- Combat ---
     combat = TinieblasCombat()
+
+    # --- Rolls ---
+    roll_setup = TinieblasSetup()
+    roll_form = TinieblasRollForm
+    side_form = TinieblasSideForm
+    display = TinieblasWords()
+    free_roll_pools = True
+
+    # --- Sheet, creation and advancement ---
+    sheet_sections = sheet.SECTIONS
+    creation_form = creation_forms.TinieblasCreationForm
+    advancement = purchases.XpPurchases(willpower=WILLPOWER, morality=MORALITY)
+    scene_end_pool = "willpower"
+    sheet_stylesheet = "css/systems/tinieblas.css"
+    detail_labels = sheet.DETAIL_LABELS
+    detail_fields = sheet.detail_fields
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS
@@ -174,6 +196,12 @@ class TinieblasSystem(GameSystem):
             aggravated_as_lethal=bool(rules.get("aggravated_heals_as_lethal", True)),
         )
         return HealthChange(track.to_dict(), f"{hours} h")
+
+    # --- Health ---
+    treatments = health_ui.TREATMENTS
+    damage_label = health_ui.DAMAGE_LABEL
+    damage_range = health_ui.DAMAGE_RANGE
+    health_notes = health_ui.health_notes
 
 
 DAMAGE_TYPES = (("B", "Contundente"), ("L", "Letal"), ("A", "Agravado"))

@@ -1,11 +1,14 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from mechanics.rules.hitos.odds import odds
 from mechanics.rules.hitos.rolls import spec_for_bonus
+
+ROOT = Path(__file__).resolve().parents[3]
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
@@ -13,7 +16,7 @@ pytestmark = pytest.mark.filterwarnings("ignore")
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "mechanics.rules", *args],
-        cwd="/work/main",
+        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,

@@ -4,6 +4,8 @@ from pathlib import Path
 
 import mechanics.rules.hitos as package
 
+ROOT = Path(__file__).resolve().parents[3]
+
 MODULES = ("catalogue", "traits", "rolls", "odds", "health", "cli")
 
 
@@ -14,9 +16,7 @@ def test_the_hitos_engine_imports_neither_django_nor_icepool():
         + "assert 'django' not in sys.modules, 'django'\n"
         + "assert 'icepool' not in sys.modules, 'icepool'\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd="/work/main", capture_output=True, text=True
-    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
 
 

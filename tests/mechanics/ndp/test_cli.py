@@ -1,10 +1,11 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-ROOT = "/work/main"
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:

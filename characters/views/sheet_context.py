@@ -1,0 +1,236 @@
+"""What the sheet template shows: trait rows, pools, health, derived values, and the
+sections its system declares (`GameSystem.sheet_sections`), in a constant number of queries;
+and the answers the sheet's views share.
+
+Used by the sheet's views (`characters.views.sheet`, `characters.views.sheet_lists`) and
+by the views above characters that answer with a piece of the sheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models.query import prefetch_related_objects
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+
+from campaigns.permissions import CharacterAccess
+from characters import services
+from characters.forms.sheet import DetailsForm
+from characters.sheet_panels import sheet_panels_context
+from mechanics.systems.base import GameSystem, SheetSection, TraitSpec
+
+# Up to this maximum a rating is drawn as dots; above it (0–20 ratings) as a number.
+MAX_DOTS = 10
+
+
+@dataclass(frozen=True)
+class Dot:
+    position: int
+    filled: bool
+    # The rating a GM sets by clicking this dot: its position, or one less when it is
+    # the last filled dot (so a click can also take a dot away).
+    target: int
+
+
+@dataclass(frozen=True)
+class TraitRow:
+    spec: TraitSpec
+    rating: int
+    progress: int
+    label: str
+    dots: tuple[Dot, ...] = ()
+    specialties: tuple[str, ...] = ()
+    is_specialization: bool = False
+
+    @property
+    def as_dots(self) -> bool:
+        return bool(self.dots)
+
+    @property
+    def can_lower(self) -> bool:
+        return self.rating > self.spec.minimum
+
+    @property
+    def can_raise(self) -> bool:
+        return self.rating < self.spec.maximum
+
+
+@dataclass(frozen=True)
+class Pool:
+    key: str
+    label: str
+    current: int
+    maximum: int | None
+
+    @property
+    def dots(self) -> tuple[bool, ...]:
+        """Filled/empty marks for small pools with a maximum (willpower)."""
+        if self.maximum is None or self.maximum > MAX_DOTS:
+            return ()
+        return tuple(index < self.current for index in range(self.maximum))
+
+
+def _dots(spec: TraitSpec, rating: int) -> tuple[Dot, ...]:
+    if spec.maximum > MAX_DOTS:
+        return ()
+    dots = []
+    for position in range(1, spec.maximum + 1):
+        target = position - 1 if position == rating else position
+        dots.append(Dot(position, position <= rating, max(target, spec.minimum)))
+    return tuple(dots)
+
+
+def _trait_rows(
+    system: GameSystem, campaign, character, specialties_by_skill: Mapping[str, list[str]]
+) -> tuple[list[tuple[str, list[TraitRow]]], dict[str, TraitRow]]:
+    stored = {trait.key: trait for trait in character.traits.all()}
+    specialization = character.details.get("specialization")
+    groups, by_key = [], {}
+    for label, specs in system.trait_groups(campaign):
+        rows = []
+        for spec in specs:
+            trait = stored.get(spec.key)
+            rating = trait.rating if trait else spec.minimum
+            row = TraitRow(
+                spec=spec,
+                rating=rating,
+                progress=trait.progress if trait else 0,
+                label=system.rating_label(spec, rating) if rating else "",
+                dots=_dots(spec, rating),
+                specialties=tuple(specialties_by_skill.get(spec.key, ())),
+                is_specialization=spec.key == specialization,
+            )
+            rows.append(row)
+            by_key[spec.key] = row
+        groups.append((label, rows))
+    return groups, by_key
+
+
+def _trait_sections(
+    groups: list[tuple[str, list[TraitRow]]],
+) -> list[tuple[str, list[tuple[str, list[TraitRow]]]]]:
+    """Groups labelled "Atributos · Mentales" gather under one "Atributos" heading, so
+    attributes and skills each get their own row of columns; plain groups share one."""
+    sections: list[tuple[str, list[tuple[str, list[TraitRow]]]]] = []
+    for label, rows in groups:
+        section, _sep, sub = label.partition(" · ")
+        heading, shown = (section, sub) if sub else ("", label)
+        if sections and sections[-1][0] == heading:
+            sections[-1][1].append((shown, rows))
+        else:
+            sections.append((heading, [(shown, rows)]))
+    return sections
+
+
+def pools_of(system: GameSystem, character, ratings: Mapping[str, int]) -> list[Pool]:
+    specs = system.resource_specs(ratings, character.details, character.campaign.rules)
+    labels = {spec.key: spec.label for spec in specs}
+    order = {spec.key: index for index, spec in enumerate(specs)}
+    resources = sorted(character.resources.all(), key=lambda r: (order.get(r.key, 99), r.key))
+    return [Pool(r.key, labels.get(r.key, r.key), r.current, r.maximum) for r in resources]
+
+
+def _reads(sections: tuple[SheetSection, ...]) -> set[str]:
+    return {name for section in sections for name in section.reads}
+
+
+def _prefetch(access: CharacterAccess, sections: tuple[SheetSection, ...]) -> None:
+    prefetch_related_objects(
+        [access.character], "traits", "resources", "owner", *sorted(_reads(sections))
+    )
+    # A campaign's own attribute and skill lists are read by the adapter.
+    prefetch_related_objects([access.character.campaign], "trait_lists")
+
+
+def section_forms(access: CharacterAccess, section: SheetSection, data=None) -> dict:
+    """A section's GM forms for this sheet, bound to `data` when it is given."""
+    prefetch_related_objects([access.character], "traits")
+    return section.forms(access.character, services.ratings_of(access.character), data)
+
+
+def sheet_context(access: CharacterAccess, **extra: Any) -> dict[str, Any]:
+    """Everything the sheet template shows, in a constant number of queries.
+
+    `extra` adds to it or replaces what it holds; a dict of forms (the equipment's, by
+    kind) is merged, so one bound form stands in for its unbound twin."""
+    character, campaign = access.character, access.character.campaign
+    system = campaign.game_system
+    sections = system.sheet_sections
+    context: dict[str, Any] = {
+        "access": access,
+        "character": character,
+        "campaign": campaign,
+        "system": system,
+        "sheet_sections": sections,
+        "sheet_section_templates": {section.key: section.template for section in sections},
+        "full": access.can_view_full,
+        "can_edit_story": access.can_edit_story,
+        "can_edit_traits": access.can_edit_traits,
+    }
+    if not access.can_view_full:
+        prefetch_related_objects([character], "owner")
+        context.update(extra)
+        return context
+
+    _prefetch(access, sections)
+    rules = campaign.rules
+    ratings = services.ratings_of(character)
+    reads = _reads(sections)
+    specialties_by_skill: dict[str, list[str]] = {}
+    if "specialties" in reads:
+        for specialty in character.specialties.all():
+            specialties_by_skill.setdefault(specialty.skill_key, []).append(specialty.name)
+    groups, rows = _trait_rows(system, campaign, character, specialties_by_skill)
+    items = list(character.items.all()) if "items" in reads else []
+    context.update(
+        trait_sections=_trait_sections(groups),
+        trait_rows=rows,
+        pools=pools_of(system, character, ratings),
+        health=system.health_view(character.health, ratings, character.details, rules),
+        derived=system.derived(ratings, character.details, rules, items=items),
+        xp_balance=character.xp_balance,
+    )
+    context.update(sheet_panels_context(access, ratings, context))
+    names = {key: row.spec.name for key, row in rows.items()}
+    for section in sections:
+        context.update(section.context(character, ratings, names))
+    if access.can_edit_traits:
+        context.setdefault(
+            "details_form",
+            DetailsForm(system=system, campaign=campaign, details=character.details),
+        )
+        for section in sections:
+            for name, form in section.forms(character, ratings).items():
+                context.setdefault(name, form)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(context.get(key), dict):
+            context[key] = {**context[key], **value}
+        else:
+            context[key] = value
+    return context
+
+
+def sheet_context_base(access: CharacterAccess) -> dict[str, Any]:
+    """The few values every piece of the sheet reads, without loading the sheet."""
+    return {
+        "access": access,
+        "character": access.character,
+        "campaign": access.character.campaign,
+        "can_edit_story": access.can_edit_story,
+        "can_edit_traits": access.can_edit_traits,
+    }
+
+
+def back_to_sheet(access: CharacterAccess, anchor: str = "") -> HttpResponse:
+    url = access.character.get_absolute_url()
+    return redirect(f"{url}#{anchor}" if anchor else url)
+
+
+def first_error(form) -> str:
+    for errors in form.errors.values():
+        return errors[0]
+    return _("The form has errors.")

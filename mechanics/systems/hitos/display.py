@@ -1,0 +1,31 @@
+"""Hitos rolls in words: the three dice (m, C, M) and the double 10 or double 1 they show,
+and the aspect a roll exhausted."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from mechanics.presentation import RollWords
+
+
+class HitosWords(RollWords):
+    def dice_lines(self, record: dict) -> list[str]:
+        details = record.get("details", {})
+        if "m" not in details:
+            return []
+        lines = [
+            _("m %(m)s · C %(C)s · M %(M)s — kept %(kept)s")
+            % {"m": details["m"], "C": details["C"], "M": details["M"], "kept": details["kept_die"]}
+        ]
+        flags, outcome = record.get("flags", []), record["outcome"]
+        if "critical" in flags and outcome != "critical":
+            lines.append(pgettext("roll", "Crítico (double 10): a temporary aspect is offered."))
+        if "fumble" in flags and outcome != "dramatic_failure":
+            lines.append(pgettext("roll", "Pifia (double 1): a temporary aspect is offered."))
+        return lines
+
+    def applied_text(self, item: dict) -> str | None:
+        if item.get("what") == "aspect":
+            return _("Aspect exhausted: %(aspect)s") % {"aspect": item["label"]}
+        return None

@@ -1,0 +1,108 @@
+"""The Hitos roll panel: a characteristic and a skill against a difficulty, with aspects
+that keep the highest or the lowest die, and attacks with a weapon category."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from mechanics.forms.roll import RollForm, first_choice, int_choices
+from mechanics.rules.hitos.catalogue import DAMAGE_CATEGORIES
+from mechanics.systems.hitos.rolls import DRAMA_POINTS_POOL
+
+
+class HitosRollForm(RollForm):
+    kinds = (("check", _("Simple roll")), ("attack", _("Attack")))
+    layout = (
+        (_("What you roll"), None, ["characteristic", "skill", "difficulty", "modifier"]),
+        (_("Aspects"), None, ["aspect", "pay", "hinder"]),
+        (
+            _("Weapon and target"),
+            ("attack",),
+            ["weapon", "weapon_constant", "attack_range", "target_rd", "damage_shift"],
+        ),
+        (None, None, ["label", "secret"]),
+    )
+    spends = ("aspect",)
+    compact = frozenset({"modifier"})
+
+    characteristic = forms.ChoiceField(label=_("Characteristic"))
+    skill = forms.ChoiceField(label=_("Skill"), required=False)
+    difficulty = forms.IntegerField(
+        label=_("Difficulty or Defensa"),
+        help_text=_("Fácil 10 · Media 15 · Difícil 20 · Muy difícil 25 · Extrema 30"),
+        min_value=-20,
+        max_value=60,
+        initial=15,
+    )
+    modifier = forms.TypedChoiceField(label=_("Modifier"), coerce=int, initial=0, required=False)
+    aspect = forms.ChoiceField(label=_("Activate an aspect (keep the highest die)"), required=False)
+    pay = forms.ChoiceField(
+        label=_("Pay with"),
+        choices=[("drama_point", _("A drama point")), ("exhaust", _("Exhausting the aspect"))],
+        initial="drama_point",
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    hinder = forms.BooleanField(
+        label=_("An opponent activated an aspect against this roll (keep the lowest die)"),
+        required=False,
+    )
+    weapon = forms.ChoiceField(
+        label=_("Weapon category"),
+        choices=[(c.key, f"{c.name} ({c.label})") for c in DAMAGE_CATEGORIES],
+        initial="central",
+        required=False,
+    )
+    weapon_constant = forms.IntegerField(
+        label=_("Weapon bonus"), min_value=-20, max_value=20, initial=0, required=False
+    )
+    attack_range = forms.ChoiceField(
+        label=_("Kind of attack"),
+        choices=[("melee", _("Melee")), ("ranged", _("Ranged"))],
+        initial="melee",
+        required=False,
+    )
+    target_rd = forms.IntegerField(
+        label=_("Target's RD (highest armour)"),
+        min_value=0,
+        max_value=50,
+        initial=0,
+        required=False,
+    )
+    damage_shift = forms.IntegerField(
+        label=_("Damage category steps from aspects"),
+        min_value=-5,
+        max_value=5,
+        initial=0,
+        required=False,
+    )
+
+    def setup_fields(self) -> None:
+        sheet = self.sheet
+        characteristics = sheet.trait_choices("characteristic")
+        self.fields["characteristic"].choices = characteristics
+        skills = sheet.trait_choices("skill")
+        self.fields["skill"].choices = [("", _("No skill")), *skills]
+        self.fields["skill"].initial = first_choice(skills)
+        self.fields["modifier"].choices = int_choices(-10, 10)
+        usable = [a for a in sheet.aspects if not a.exhausted]
+        self.fields["aspect"].choices = [("", _("None"))] + [(str(a.pk), a.text) for a in usable]
+        if len(usable) < len(sheet.aspects):
+            self.fields["aspect"].help_text = _("Exhausted aspects cannot be activated.")
+        self.fields["pay"].help_text = _("Drama points: %(count)s") % {
+            "count": sheet.pool_current(DRAMA_POINTS_POOL)
+        }
+        if not sheet.aspects:
+            del self.fields["aspect"]
+            del self.fields["pay"]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("aspect") and data.get("pay") in ("drama_point", "", None):
+            data["pay"] = "drama_point"
+            if self.sheet.pool_current(DRAMA_POINTS_POOL) < 1:
+                self.add_error("pay", _("No drama points left."))
+        if data.get("kind") == "attack" and not data.get("weapon"):
+            self.add_error("weapon", _("Choose the weapon's category."))
+        return data

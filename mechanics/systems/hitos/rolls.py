@@ -1,0 +1,123 @@
+"""Hitos rolls: a sheet and the panel's choices to 3d10 checks and attacks
+(docs/rules.md#hitos-rolls)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from mechanics.rules.hitos import odds as engine_odds
+from mechanics.rules.hitos import rolls as engine
+from mechanics.rules.hitos import traits
+from mechanics.rules.hitos.catalogue import DAMAGE_CATEGORIES_BY_KEY
+from mechanics.setup import (
+    OddsRow,
+    OddsView,
+    Plan,
+    RollSetup,
+    Sheet,
+    check_can_act,
+    single,
+    trait_names,
+)
+
+DRAMA_POINTS_POOL = "drama_points"
+
+
+class HitosSetup(RollSetup):
+    sheet_extras = ("aspects",)
+
+    def spec(self, sheet: Sheet, data: Mapping) -> engine.HitosSpec:
+        check_can_act(sheet)
+        activation = None
+        aspect_id = data.get("aspect")
+        if aspect_id:
+            aspect = next((a for a in sheet.aspects if str(a.pk) == str(aspect_id)), None)
+            if aspect is None:
+                raise ValidationError(_("Choose one of this character's aspects."), code="aspect")
+            activation = engine.AspectActivation(
+                aspect=aspect.text,
+                aspect_type="propio",
+                pay=data.get("pay") or "drama_point",
+                drama_points=sheet.pool_current(DRAMA_POINTS_POOL),
+                exhausted=aspect.exhausted,
+            )
+        skill = data.get("skill") or ""
+        return engine.HitosSpec(
+            characteristic=sheet.rating(data["characteristic"]),
+            skill=sheet.rating(skill) if skill else 0,
+            difficulty=data["difficulty"],
+            modifier=data.get("modifier") or 0,
+            wound_penalty=sheet.health.penalty,
+            improve=activation is not None,
+            hinder=bool(data.get("hinder")),
+            equal_succeeds=bool(sheet.rules.get("equal_succeeds")),
+            activation=activation,
+        )
+
+    def odds(self, spec: engine.HitosSpec, *, attack: bool = False, names=None) -> OddsView:
+        result = engine_odds.odds(spec)
+        kept = engine.DIE_NAMES[1 + spec.shift]
+        names = names or {}
+        steps = [(names.get("characteristic") or _("Characteristic"), spec.characteristic)]
+        steps.append((names.get("skill") or _("Skill"), spec.skill))
+        if spec.modifier:
+            steps.append((_("Modifier"), spec.modifier))
+        if spec.wound_penalty:
+            steps.append((_("Wound penalty"), spec.wound_penalty))
+        rows = (
+            OddsRow("success", _("Hit") if attack else _("Success"), result.p_success),
+            OddsRow("exceptional", pgettext("hitos", "Crítico"), result.p_exceptional),
+            OddsRow("dramatic_failure", pgettext("hitos", "Pifia"), result.p_dramatic_failure),
+        )
+        summary = _("%(die)s + %(bonus)s against %(difficulty)s") % {
+            "die": kept,
+            "bonus": spec.bonus,
+            "difficulty": spec.difficulty,
+        }
+        return OddsView(rows=rows, summary=summary, steps=tuple(steps))
+
+    def plan(self, sheet: Sheet, data: Mapping, **kwargs) -> Plan:
+        spec = self.spec(sheet, data)
+        if data["kind"] != "attack":
+            return Plan(
+                kind="check",
+                odds=self.odds(spec, names=trait_names(sheet, data)),
+                roll=single(sheet, lambda rng: engine.roll_check(spec, rng), data),
+            )
+        category = DAMAGE_CATEGORIES_BY_KEY[data["weapon"]]
+        fortaleza, combate = sheet.rating("fortaleza"), sheet.rating("combate")
+        if data.get("attack_range") == "ranged":
+            bonus = traits.ranged_damage_bonus(max(combate, 0))
+        else:
+            bonus = traits.melee_damage_bonus(max(fortaleza, 1), max(combate, 0))
+        constant = data.get("weapon_constant") or 0
+        rd = data.get("target_rd") or 0
+        shift = data.get("damage_shift") or 0
+        odds = self.odds(spec, attack=True, names=trait_names(sheet, data))
+        weapon = category.name + (f"{constant:+d}" if constant else "")
+        note = _(
+            "Damage if it hits: %(weapon)s + %(bonus)s (damage bonus) − RD %(rd)s, "
+            "from the same dice"
+        ) % {"weapon": weapon, "bonus": bonus, "rd": rd}
+        return Plan(
+            kind="attack",
+            odds=replace(odds, notes=(note,)),
+            roll=single(
+                sheet,
+                lambda rng: engine.roll_attack(
+                    spec,
+                    category,
+                    weapon_constant=constant,
+                    damage_bonus=bonus,
+                    target_rd=rd,
+                    damage_shift=shift,
+                    rng=rng,
+                ),
+                data,
+            ),
+        )

@@ -1,0 +1,68 @@
+"""The aspects of a Hitos sheet: their section and the GM's form to add one."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from mechanics.rules.hitos import catalogue
+from mechanics.systems.base import SheetSection
+
+# Each kind's place in the sheet's order (Concepto, Cita, Hitos, Complicación, free,
+# temporary) and its name.
+_KINDS = {kind.key: (index, kind.name) for index, kind in enumerate(catalogue.ASPECT_KINDS)}
+TEMPORARY = "temporal"
+
+
+class AspectForm(forms.Form):
+    """A new aspect: its slot, its text and, if temporary, how long it lasts."""
+
+    kind = forms.ChoiceField(
+        label=_("Kind"), choices=[(kind.key, kind.name) for kind in catalogue.ASPECT_KINDS]
+    )
+    text = forms.CharField(label=_("Aspect"), max_length=200)
+    duration = forms.ChoiceField(
+        label=_("Lasts"),
+        required=False,
+        choices=[("", "—"), ("scene", _("the scene")), ("session", _("the session"))],
+        help_text=_("Only for temporary aspects."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, prefix="aspect", **kwargs)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("kind") == TEMPORARY:
+            data["duration"] = data.get("duration") or "scene"
+        else:
+            data["duration"] = ""
+        return data
+
+
+def kind_name(kind: str) -> str:
+    return _KINDS.get(kind, (0, kind))[1]
+
+
+class AspectsSection(SheetSection):
+    key = "aspects"
+    template = "systems/hitos/sheet_aspects.html"
+    place = "top"
+    reads = ("aspects",)
+
+    def context(self, character, ratings, names) -> dict:
+        """(kind name, aspect) in the sheet's order."""
+        aspects = sorted(
+            character.aspects.all(),
+            key=lambda a: (_KINDS.get(a.kind, (len(_KINDS), ""))[0], a.position, a.pk),
+        )
+        return {"aspects": [(kind_name(aspect.kind), aspect) for aspect in aspects]}
+
+    def row_context(self, row) -> dict:
+        return {"aspect": row, "kind_name": kind_name(row.kind)}
+
+    def forms(self, character, ratings, data=None) -> dict:
+        return {"aspect_form": AspectForm(data)}
+
+
+SECTIONS = (AspectsSection(),)

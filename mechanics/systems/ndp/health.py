@@ -1,0 +1,264 @@
+"""3d6 + NdP on the health section: wounds by body part against armour, Auxiliar, and the
+GM's calls on bleeding and unconsciousness.
+
+`NdpSystem` takes its health attributes from here (its `# --- Health ---` block).
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from characters.models import Character, Item
+from characters.services.sheet import ratings_of
+from mechanics.forms.health import (
+    MAX_RD,
+    HealerForm,
+    TreatmentForm,
+    number,
+    rd_field,
+    reason_field,
+)
+from mechanics.models import HealthEvent
+from mechanics.rules.errors import RuleError
+from mechanics.rules.ndp import catalogue
+from mechanics.rules.ndp import health as engine
+from mechanics.rules.ndp.rolls import MAX_ADVERSITY, NdpSpec, roll_check
+from mechanics.services.health import (
+    character_lock,
+    healer_penalty,
+    health_event_record,
+    patient_and_healer_lock,
+    rule_refusal,
+    treatment_roll_store,
+)
+from mechanics.systems.base import GameSystem, HealthView, Treatment
+
+MAX_DAMAGE = 1000
+DAMAGE_LABEL = gettext_lazy("Weapon roll or net damage")
+# A blow that does not exceed the RD leaves no wound: 0 is a damage roll too.
+DAMAGE_RANGE = (0, MAX_DAMAGE)
+PART_LABEL = "Parte del cuerpo"
+
+
+def _parts() -> list[tuple[str, str]]:
+    return [(part.key, part.name) for part in catalogue.BODY_PARTS]
+
+
+def _armour_hint(character: Character) -> str:
+    """The armour worn on each part, for the damage form's RD."""
+    worn = []
+    names = dict(_parts())
+    for item in character.items.all():
+        if item.kind != Item.Kind.ARMOUR or item.data.get("part") not in names:
+            continue
+        text = f"{names[item.data['part']]}: {item.name} RD {item.data.get('rd', 0)}"
+        if item.data.get("integrity") is not None:
+            text += " · " + _("integrity %(value)s") % {"value": item.data["integrity"]}
+        worn.append(text)
+    return _("Worn: %(armour)s.") % {"armour": "; ".join(worn)} if worn else ""
+
+
+def damage_fields(system, character) -> dict[str, forms.Field]:
+    """The body part, the weapon roll and its type, and the armour on that part."""
+    rd_help = _("RD of the armour on that part (0 for net damage).")
+    hint = _armour_hint(character)
+    return {
+        "part": forms.ChoiceField(label=PART_LABEL, choices=_parts(), initial="torso"),
+        **GameSystem.damage_fields(system, character),
+        "rd": rd_field(f"{rd_help} {hint}" if hint else rd_help),
+        "armour_integrity": forms.IntegerField(
+            label=_("Armour integrity"),
+            min_value=0,
+            max_value=MAX_RD,
+            required=False,
+            help_text=_("Leave it empty if unknown; at 0 the armour keeps at most RD 1."),
+            widget=number(),
+        ),
+    }
+
+
+def is_wounded(system, shown: HealthView) -> bool:
+    """Only wounded parts have a line; a wound may have no named state."""
+    return bool(shown.lines)
+
+
+def _state(character: Character) -> engine.NdpHealth:
+    return character.campaign.game_system.state(character.health)
+
+
+def _bleeding(character: Character) -> bool:
+    """The GM's bleed button shows while a part bleeds."""
+    try:
+        state = _state(character)
+    except RuleError:
+        return False
+    return bool(state.bleeding_parts) and not state.dead
+
+
+class AuxiliarForm(HealerForm):
+    """The healer's Auxiliar against an adversity the GM sets."""
+
+    prefix = "auxiliar"
+    adversity = forms.IntegerField(
+        label=gettext_lazy("Adversity to exceed"),
+        min_value=0,
+        max_value=MAX_ADVERSITY,
+        initial=9,
+        help_text="Fácil 4–8 · Intermedia 9–13 · Difícil 14–18 · Muy difícil 19–23 · Extrema 24+",
+        widget=number(),
+    )
+    part = forms.ChoiceField(
+        label=PART_LABEL,
+        choices=[("", gettext_lazy("Every bleeding part")), *_parts()],
+        required=False,
+    )
+    reason = reason_field()
+
+
+class UnconsciousForm(TreatmentForm):
+    """Which way the GM's button goes: falls unconscious ("1") or comes round ("0")."""
+
+    unconscious = forms.TypedChoiceField(
+        choices=(("1", "1"), ("0", "0")),
+        coerce=lambda value: value == "1",
+        error_messages={
+            "required": gettext_lazy("Nothing changes."),
+            "invalid_choice": gettext_lazy("Nothing changes."),
+        },
+    )
+
+
+@transaction.atomic
+def character_auxiliar(
+    *,
+    character: Character,
+    user,
+    healer: Character,
+    adversity: int,
+    part: str = "",
+    reason: str = "",
+    scene=None,
+    rng=None,
+) -> HealthEvent:
+    """Auxiliar, rolled on the server: the healer's Auxiliar against the adversity the GM
+    sets; success stops the bleeding (of one part, or all) and wakes the patient. The
+    healer may be the patient."""
+
+    patient, healer = patient_and_healer_lock(patient=character, healer=healer)
+    try:
+        state = _state(patient)
+        if part:
+            state.part(part)
+        spec = NdpSpec(
+            level=ratings_of(healer).get("auxiliar", 0), adversity=adversity, skill="auxiliar"
+        )
+    except RuleError as error:
+        raise rule_refusal(error) from error
+    bleeding = [p for p in state.bleeding_parts if not part or p == part]
+    if state.dead or not (bleeding or state.unconscious):
+        raise ValidationError(
+            _("There is nothing for Auxiliar to treat: no Hemorragia and not unconscious."),
+            code="nothing_to_treat",
+        )
+    healer_penalty(healer=healer)
+    record = roll_check(spec, rng)
+    success = record.outcome == "success"
+    new = engine.auxiliar(state, part or None) if success else state
+    label = _("Auxiliar for %(name)s") % {"name": patient.name}
+    roll = treatment_roll_store(healer=healer, user=user, record=record, scene=scene, label=label)
+    values = {"name": healer.name, "total": record.result, "adversity": adversity}
+    if success:
+        summary = _("Auxiliar by %(name)s: %(total)s against %(adversity)s, treated")
+    else:
+        summary = _("Auxiliar by %(name)s: %(total)s against %(adversity)s, no effect")
+    return health_event_record(
+        character=patient,
+        user=user,
+        kind=HealthEvent.Kind.TREATMENT,
+        after=new.to_dict(),
+        summary=summary % values,
+        inputs={"treatment": "auxiliar", "healer": healer.pk, "adversity": adversity, "part": part},
+        reason=reason,
+        scene=scene,
+        roll=roll,
+    )
+
+
+@transaction.atomic
+def character_bleed_round(
+    *, character: Character, user, reason: str = "", scene=None
+) -> HealthEvent:
+    """One round of bleeding, a wound on each bleeding part."""
+
+    locked = character_lock(character=character)
+    state = _state(locked)
+    if not state.bleeding_parts or state.dead:
+        raise ValidationError(_("Nothing is bleeding."), code="not_bleeding")
+    return health_event_record(
+        character=locked,
+        user=user,
+        kind=HealthEvent.Kind.DAMAGE,
+        after=engine.bleed_round(state).to_dict(),
+        summary=_("One round of bleeding"),
+        inputs={"bleed_round": 1},
+        reason=reason,
+        scene=scene,
+    )
+
+
+@transaction.atomic
+def character_set_unconscious(
+    *, character: Character, user, unconscious: bool, reason: str = "", scene=None
+) -> HealthEvent:
+    """The seed never says when a character falls unconscious; the GM marks it
+    (Auxiliar wakes them)."""
+
+    locked = character_lock(character=character)
+    state = _state(locked)
+    if state.unconscious == unconscious:
+        raise ValidationError(_("Nothing changes."), code="unchanged")
+    return health_event_record(
+        character=locked,
+        user=user,
+        kind=HealthEvent.Kind.DAMAGE if unconscious else HealthEvent.Kind.TREATMENT,
+        after=engine.set_unconscious(state, unconscious).to_dict(),
+        summary=_("Falls unconscious") if unconscious else _("Comes round"),
+        inputs={"unconscious": unconscious},
+        reason=reason,
+        scene=scene,
+    )
+
+
+TREATMENTS = (
+    Treatment(
+        key="auxiliar",
+        form=AuxiliarForm,
+        perform=character_auxiliar,
+        label="Auxiliar",
+        help_text=gettext_lazy(
+            "The healer's Auxiliar against the adversity you set; success stops Hemorragia "
+            "and wakes the patient. It can be applied to oneself."
+        ),
+        submit=gettext_lazy("Roll Auxiliar"),
+    ),
+    Treatment(
+        key="bleed",
+        form=TreatmentForm,
+        perform=character_bleed_round,
+        submit=gettext_lazy("Bleed one round"),
+        permission="can_manage_health",
+        button=True,
+        offered=_bleeding,
+    ),
+    Treatment(
+        key="unconscious",
+        form=UnconsciousForm,
+        perform=character_set_unconscious,
+        permission="can_manage_health",
+        button=True,
+    ),
+)

@@ -1,0 +1,16 @@
+"""Dado objetivo rolls in words: the specialization and destiny points a roll used."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from mechanics.presentation import RollWords
+
+
+class ObjetivoWords(RollWords):
+    def applied_text(self, item: dict) -> str | None:
+        if item.get("what") == "specialization":
+            return _("Specialization used for this scene: %(skill)s") % {"skill": item["label"]}
+        if item.get("what") == "destiny_penalty":
+            return _("The destiny point handed back has been used.")
+        return None

@@ -1,0 +1,136 @@
+"""The Dado objetivo roll panel: skill, attribute and attack rolls with the
+specialization and destiny points; and one side of an opposed roll."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from mechanics.forms.roll import RollForm, SideForm, first_choice, parse_damage
+from mechanics.rules.objetivo.catalogue import WEAPONS
+from mechanics.systems.objetivo.rolls import CUSTOM_WEAPON, DESTINY_POOL, specialization_used
+
+
+class ObjetivoRollForm(RollForm):
+    kinds = (
+        ("skill", _("Skill roll")),
+        ("attribute", _("Attribute roll")),
+        ("attack", _("Attack")),
+    )
+    layout = (
+        (_("What you roll"), None, ["attribute", "skill", "modifier"]),
+        (None, ("skill", "attribute"), ["difficulty"]),
+        (_("Points"), None, ["specialization", "destiny_point"]),
+        (_("Weapon and target"), ("attack",), ["weapon", "damage", "defensa"]),
+        (None, None, ["label", "secret"]),
+    )
+    spends = ("destiny_point", "specialization")
+    compact = frozenset({"modifier"})
+
+    attribute = forms.ChoiceField(label=_("Attribute"))
+    skill = forms.ChoiceField(label=_("Skill"), required=False)
+    difficulty = forms.IntegerField(
+        label=_("Difficulty"),
+        help_text=_("Fácil 10 · Media 15 · Difícil 20 · Insólito 25 · Imposible 30. Empty: none."),
+        min_value=1,
+        max_value=100,
+        required=False,
+    )
+    modifier = forms.IntegerField(
+        label=_("Modifier"), min_value=-20, max_value=20, initial=0, required=False
+    )
+    specialization = forms.BooleanField(required=False)
+    destiny_point = forms.BooleanField(
+        label=_("Spend a destiny point (keep the highest die)"), required=False
+    )
+    weapon = forms.ChoiceField(label=_("Weapon"), required=False)
+    damage = forms.CharField(
+        label=_("Damage of another weapon"),
+        help_text=_("Only for «Other weapon»: like 1d10 or 2d6+1."),
+        max_length=20,
+        required=False,
+    )
+    defensa = forms.IntegerField(
+        label=_("Target's Defensa (or range difficulty)"),
+        min_value=1,
+        max_value=100,
+        required=False,
+    )
+
+    def setup_fields(self) -> None:
+        sheet = self.sheet
+        self.fields["attribute"].choices = sheet.trait_choices("attribute")
+        skills = sheet.trait_choices("skill")
+        self.fields["skill"].choices = [("", _("No skill")), *skills]
+        self.fields["skill"].initial = first_choice(skills)
+        key = sheet.character.details.get("specialization")
+        if key and key in sheet.ratings:
+            label = _("Use the specialization in %(skill)s (keep the highest die)") % {
+                "skill": sheet.name(key)
+            }
+            self.fields["specialization"].label = label
+            if specialization_used(sheet):
+                self.fields["specialization"].help_text = _("Already used in this scene.")
+            else:
+                self.fields["specialization"].help_text = _("Once per scene.")
+        else:
+            del self.fields["specialization"]
+        self.fields["destiny_point"].help_text = _("Destiny points: %(count)s") % {
+            "count": sheet.pool_current(DESTINY_POOL)
+        }
+        self.fields["weapon"].choices = [
+            (
+                w.key,
+                f"{w.name} ({w.damage}{f', precisión {w.precision:+d}' if w.precision else ''})",
+            )
+            for w in WEAPONS
+        ] + [(CUSTOM_WEAPON, pgettext_lazy("weapon", "Other weapon"))]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("destiny_point") and self.sheet.pool_current(DESTINY_POOL) < 1:
+            self.add_error("destiny_point", _("No destiny points left."))
+        if data.get("specialization") and specialization_used(self.sheet):
+            self.add_error("specialization", _("Already used in this scene."))
+        elif data.get("specialization") and data.get("skill") != self.sheet.character.details.get(
+            "specialization"
+        ):
+            self.add_error(
+                "specialization", _("The specialization only applies to a roll of its own skill.")
+            )
+        kind = data.get("kind")
+        if kind in ("skill", "attack") and not data.get("skill"):
+            self.add_error("skill", _("Choose a skill."))
+        if kind == "attack":
+            if not data.get("defensa"):
+                self.add_error("defensa", _("An attack needs the target's Defensa."))
+            if (data.get("weapon") or CUSTOM_WEAPON) == CUSTOM_WEAPON:
+                try:
+                    count, sides, fixed = parse_damage(data.get("damage") or "")
+                except forms.ValidationError as error:
+                    self.add_error("damage", error)
+                else:
+                    if not sides:
+                        self.add_error("damage", _("Roll at least one damage die."))
+                    data.update(damage_count=count, damage_sides=sides, damage_fixed=fixed)
+        return data
+
+
+class ObjetivoSideForm(SideForm):
+    def setup_fields(self, attributes: list, skills: list) -> None:
+        self.fields["attribute"] = forms.ChoiceField(
+            label=_("Attribute"), choices=attributes, required=False
+        )
+        self.fields["skill"] = forms.ChoiceField(
+            label=_("Skill"),
+            choices=[("", _("No skill (attribute roll)")), *skills],
+            required=False,
+        )
+        self.fields["modifier"] = forms.IntegerField(
+            label=_("Modifier"), min_value=-20, max_value=20, initial=0, required=False
+        )
+
+    def clean_side(self, data: dict) -> None:
+        if not data.get("attribute"):
+            self.add_error("attribute", _("Choose an attribute."))

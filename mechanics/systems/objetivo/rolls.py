@@ -1,0 +1,210 @@
+"""Dado objetivo rolls: a sheet and the panel's choices to skill, attribute, attack and
+opposed rolls (docs/rules.md#objetivo-rolls)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import replace
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from mechanics.rules.objetivo import catalogue
+from mechanics.rules.objetivo import odds as engine_odds
+from mechanics.rules.objetivo import rolls as engine
+from mechanics.setup import (
+    OddsRow,
+    OddsView,
+    Plan,
+    RollSetup,
+    Sheet,
+    SideRecord,
+    check_can_act,
+    effects_from,
+    named_sides,
+    opponent,
+    opposed_rows,
+    side_record,
+    single,
+    won,
+)
+
+# The weapon choice that means "type the damage": the roll panel and the combat panel.
+CUSTOM_WEAPON = "custom"
+
+DESTINY_POOL = "destiny_points"
+
+
+def specialization_used(sheet: Sheet) -> bool:
+    """Once per scene: used if it was marked for the scene the character is in now."""
+    details = sheet.character.details
+    if "specialization_used_scene" not in details:
+        return False
+    scene_id = sheet.scene.pk if sheet.scene is not None else None
+    return details["specialization_used_scene"] == scene_id
+
+
+class ObjetivoSetup(RollSetup):
+    opposed_kinds = ("opposed",)
+
+    def spec(
+        self, sheet: Sheet, data: Mapping, *, difficulty=None, extra: int = 0, spends: bool = True
+    ) -> tuple[engine.ObjetivoSpec, list]:
+        check_can_act(sheet)
+        attribute = data["attribute"]
+        skill = data.get("skill") or ""
+        modifier = (data.get("modifier") or 0) + extra
+        details = sheet.character.details
+        specialization = spends and bool(data.get("specialization"))
+        if specialization and skill != details.get("specialization"):
+            raise ValidationError(
+                _("The specialization only applies to a roll of its own skill."),
+                code="specialization",
+            )
+        flags = {
+            "destiny_point": spends and bool(data.get("destiny_point")),
+            "destiny_points": sheet.pool_current(DESTINY_POOL),
+            "destiny_returned": bool(details.get("destiny_returned")),
+            "incapacitated": sheet.health.penalty < 0,
+        }
+        steps = []
+        if not skill:
+            steps.append((f"2 × {sheet.name(attribute)}", 2 * sheet.rating(attribute)))
+            if modifier:
+                steps.append((_("Modifier"), modifier))
+            spec = engine.attribute_roll_spec(
+                sheet.rating(attribute), difficulty, modifier, **flags
+            )
+            return spec, steps
+        steps.append((sheet.name(attribute), sheet.rating(attribute)))
+        steps.append((sheet.name(skill), sheet.rating(skill)))
+        if modifier:
+            steps.append((_("Modifier"), modifier))
+        spec = engine.ObjetivoSpec(
+            bonus=sheet.rating(attribute) + sheet.rating(skill) + modifier,
+            difficulty=difficulty,
+            specialization=specialization,
+            specialization_used_this_scene=specialization and specialization_used(sheet),
+            unskilled=sheet.rating(skill) == 0,
+            **flags,
+        )
+        return spec, steps
+
+    def odds(self, spec: engine.ObjetivoSpec, steps, *, attack: bool = False) -> OddsView:
+        result = engine_odds.odds(spec)
+        die = {-1: _("lowest die"), 0: _("median die"), 1: _("highest die")}[spec.level]
+        rows = []
+        if spec.difficulty is not None or not spec.attribute_roll:
+            rows.append(OddsRow("success", _("Hit") if attack else _("Success"), result.p_success))
+        rows += [
+            OddsRow("exceptional", pgettext("objetivo", "Crítico"), result.p_exceptional),
+            OddsRow("dramatic_failure", pgettext("objetivo", "Pifia"), result.p_dramatic_failure),
+        ]
+        summary = f"{die} + {spec.bonus}"
+        if spec.difficulty is not None:
+            summary = _("%(roll)s against %(difficulty)s") % {
+                "roll": summary,
+                "difficulty": spec.difficulty,
+            }
+        notes = []
+        if spec.unskilled:
+            notes.append(_("No points in the skill: one level down."))
+        if spec.incapacitated:
+            notes.append(_("Incapacitado: one level down."))
+        if spec.destiny_returned:
+            notes.append(_("A destiny point was handed back: one level down."))
+        return OddsView(rows=tuple(rows), summary=summary, steps=tuple(steps), notes=tuple(notes))
+
+    def weapon(self, data: Mapping) -> tuple[catalogue.DamageDice, int]:
+        key = data.get("weapon") or CUSTOM_WEAPON
+        if key == CUSTOM_WEAPON:
+            return (
+                catalogue.DamageDice(
+                    data["damage_count"], data["damage_sides"], data.get("damage_fixed") or 0
+                ),
+                0,
+            )
+        weapon = catalogue.WEAPON_BY_KEY[key]
+        return weapon.damage, weapon.precision
+
+    def plan(self, sheet: Sheet, data: Mapping, **kwargs) -> Plan:
+        kind = data["kind"]
+        if kind == "attribute":
+            data = {**data, "skill": ""}
+        elif not data.get("skill"):
+            raise ValidationError(_("Choose a skill."), code="skill")
+        if kind != "attack":
+            spec, steps = self.spec(sheet, data, difficulty=data.get("difficulty"))
+            return Plan(
+                kind=kind,
+                odds=self.odds(spec, steps),
+                roll=single(sheet, lambda rng: engine.roll_check(spec, rng), data),
+            )
+        defensa = data.get("defensa")
+        if not defensa:
+            raise ValidationError(_("An attack needs the target's Defensa."), code="defensa")
+        damage, precision = self.weapon(data)
+        spec, steps = self.spec(sheet, data, difficulty=defensa, extra=precision)
+        odds = self.odds(spec, steps, attack=True)
+        note = _(
+            "Damage if it hits: %(damage)s, each die exploding on its maximum; ×2 on a crítico"
+        ) % {"damage": str(damage)}
+        return Plan(
+            kind="attack",
+            odds=replace(odds, notes=(*odds.notes, note)),
+            roll=single(sheet, lambda rng: engine.roll_attack(spec, defensa, damage, rng), data),
+        )
+
+    def opposed(self, a: Sheet, data_a: Mapping, b: Sheet, data_b: Mapping) -> Plan:
+        spec_a, steps_a = self.spec(a, data_a, spends=False)
+        spec_b, _steps = self.spec(b, data_b, spends=False)
+        result = engine_odds.opposed_odds(spec_a, spec_b)
+        rows = opposed_rows(
+            result.p_actor, result.p_tie, result.p_opponent, a.character.name, b.character.name
+        )
+        summary = (
+            f"{a.character.name}: {self.odds(spec_a, ()).summary} · "
+            f"{b.character.name}: {self.odds(spec_b, ()).summary}"
+        )
+
+        def roll(rng=None) -> list[SideRecord]:
+            record = engine.roll_opposed(spec_a, spec_b, rng)
+            winner = {"success": "a", "failure": "b", "tie": "tie"}[record.outcome]
+            sides = []
+            for side, sheet, other, key, other_key in (
+                ("a", a, b, "actor", "opponent"),
+                ("b", b, a, "opponent", "actor"),
+            ):
+                own = record.details[key]
+                is_b = side == "b"
+                dice = tuple(d for d in record.dice if ("opponent" in d.tags) == is_b)
+                sides.append(
+                    SideRecord(
+                        sheet,
+                        side_record(
+                            record,
+                            kind="opposed",
+                            outcome=won(winner, side),
+                            result=own["total"],
+                            dice=dice,
+                            kept=tuple(own["target_dice"]),
+                            spec=own["spec"],
+                            effects=effects_from(own["effects"]),
+                            flags=tuple(own["flags"]),
+                            details={
+                                **{k: v for k, v in own.items() if k not in ("spec", "effects")},
+                                "opponent": opponent(other, record.details[other_key]["total"]),
+                            },
+                        ),
+                    )
+                )
+            return named_sides(sides, {a.character.pk: data_a, b.character.pk: data_b})
+
+        return Plan(
+            kind="opposed",
+            odds=OddsView(rows=rows, summary=summary, steps=tuple(steps_a)),
+            roll=roll,
+            group=uuid.uuid4(),
+        )

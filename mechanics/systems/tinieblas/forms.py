@@ -1,0 +1,172 @@
+"""The Mundo de Tinieblas roll panel: a dice pool from an attribute and a skill, with its
+modifiers, Willpower and extended actions; and one side of an opposed or teamwork roll."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from mechanics.forms.roll import RollForm, SideForm, first_choice, int_choices
+from mechanics.rules.tinieblas.catalogue import RESISTANCE_ATTRIBUTES
+from mechanics.systems.tinieblas.rolls import WILLPOWER_POOL
+
+AGAIN_CHOICES = [
+    ("10", _("10-again")),
+    ("9", _("9-again")),
+    ("8", _("8-again")),
+    ("none", _("No again")),
+]
+
+
+class TinieblasRollForm(RollForm):
+    kinds = (("pool", _("Simple roll")), ("extended", _("Extended action")))
+    layout = (
+        (_("Pool"), None, ["attribute", "skill", "specialty"]),
+        (
+            _("Modifiers"),
+            None,
+            ["modifier_1", "modifier_2", "modifier_3"],
+        ),
+        (None, None, ["extra_dice", "attempts"]),
+        (_("Willpower"), None, ["willpower"]),
+        (_("Dice"), None, ["again", "rote"]),
+        (_("Extended action"), ("extended",), ["action", "target", "max_rolls"]),
+        (None, None, ["label", "secret"]),
+    )
+    spends = ("willpower",)
+    compact = frozenset({"modifier_1", "modifier_2", "modifier_3"})
+    quiet_labels = frozenset({"modifier_1", "modifier_2", "modifier_3"})
+
+    attribute = forms.ChoiceField(label=_("Attribute"))
+    skill = forms.ChoiceField(label=_("Skill"), required=False)
+    specialty = forms.ChoiceField(label=_("Specialty (+1 die)"), required=False)
+    modifier_1 = forms.TypedChoiceField(
+        label=_("First modifier"), coerce=int, initial=0, required=False
+    )
+    modifier_2 = forms.TypedChoiceField(
+        label=_("Second modifier"), coerce=int, initial=0, required=False
+    )
+    modifier_3 = forms.TypedChoiceField(
+        label=_("Third modifier"), coerce=int, initial=0, required=False
+    )
+    extra_dice = forms.IntegerField(
+        label=_("Other dice"),
+        help_text=_("Weapon bonus, minus the target's Defensa…"),
+        min_value=-30,
+        max_value=30,
+        initial=0,
+        required=False,
+    )
+    attempts = forms.IntegerField(
+        label=_("Earlier failed attempts"),
+        help_text=_("−1 die for each earlier attempt at the same action."),
+        min_value=0,
+        max_value=30,
+        initial=0,
+        required=False,
+    )
+    willpower = forms.ChoiceField(
+        label=_("Spend 1 Willpower point"),
+        choices=[
+            ("", _("Don't spend")),
+            ("dice", _("+3 dice")),
+            ("resistance", _("+2 to a resistance attribute")),
+        ],
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    again = forms.ChoiceField(label=_("Again"), choices=AGAIN_CHOICES, initial="10")
+    rote = forms.BooleanField(
+        label=_("Rote action (failed dice are rolled once more)"), required=False
+    )
+    action = forms.ChoiceField(label=_("Action"), required=False)
+    target = forms.IntegerField(
+        label=_("Successes needed"), min_value=1, max_value=1000, required=False
+    )
+    max_rolls = forms.IntegerField(
+        label=_("Maximum number of rolls"),
+        help_text=_("Leave empty for no limit."),
+        min_value=1,
+        max_value=1000,
+        required=False,
+    )
+
+    def setup_fields(self) -> None:
+        sheet = self.sheet
+        attributes = sheet.trait_choices("attribute")
+        self.fields["attribute"].choices = attributes
+        self.fields["attribute"].initial = first_choice(attributes)
+        self.fields["skill"].choices = [("", _("No skill")), *sheet.trait_choices("skill")]
+        self.fields["specialty"].choices = [("", _("None"))] + [
+            (str(s.pk), f"{sheet.name(s.skill_key)}: {s.name}") for s in sheet.specialties
+        ]
+        if not sheet.specialties:
+            del self.fields["specialty"]
+        for name in ("modifier_1", "modifier_2", "modifier_3"):
+            self.fields[name].choices = int_choices(-5, 5)
+        pool = sheet.pool(WILLPOWER_POOL)
+        if pool is not None:
+            self.fields["willpower"].help_text = _("Pool: %(current)s of %(maximum)s") % {
+                "current": pool.current,
+                "maximum": pool.maximum,
+            }
+        self.fields["action"].choices = [("", _("New extended action"))] + [
+            (
+                group,
+                "%s (%s/%s)"
+                % (
+                    roll.label or _("Extended action"),
+                    roll.record["details"]["progress"],
+                    roll.record["details"]["target"],
+                ),
+            )
+            for group, roll in self.open_actions.items()
+        ]
+
+    def clean_again(self):
+        value = self.cleaned_data["again"]
+        return None if value == "none" else int(value)
+
+    def clean(self):
+        data = super().clean()
+        data["modifiers"] = tuple(
+            data.get(name) or 0 for name in ("modifier_1", "modifier_2", "modifier_3")
+        )
+        willpower = data.get("willpower")
+        if willpower and self.sheet.pool_current(WILLPOWER_POOL) < 1:
+            self.add_error("willpower", _("No Willpower points left."))
+        if willpower == "resistance" and data.get("attribute") not in RESISTANCE_ATTRIBUTES:
+            self.add_error(
+                "willpower",
+                _("Willpower adds +2 only to Aplomo, Resistencia or Compostura."),
+            )
+        if "specialty" not in self.fields and self.data.get("specialty"):
+            self.add_error(None, _("That specialty does not belong to the chosen skill."))
+        if data.get("specialty"):
+            specialty = next(
+                (s for s in self.sheet.specialties if str(s.pk) == data["specialty"]), None
+            )
+            if specialty is None or specialty.skill_key != data.get("skill"):
+                self.add_error(
+                    "specialty", _("That specialty does not belong to the chosen skill.")
+                )
+        if data.get("kind") == "extended" and not data.get("action") and not data.get("target"):
+            self.add_error("target", _("Say how many successes the extended action needs."))
+        return data
+
+
+class TinieblasSideForm(SideForm):
+    def setup_fields(self, attributes: list, skills: list) -> None:
+        self.fields["attribute"] = forms.ChoiceField(
+            label=_("Attribute"), choices=attributes, required=False
+        )
+        self.fields["skill"] = forms.ChoiceField(
+            label=_("Skill"), choices=[("", _("No skill")), *skills], required=False
+        )
+        self.fields["extra_dice"] = forms.IntegerField(
+            label=_("Modifier (dice)"), min_value=-30, max_value=30, initial=0, required=False
+        )
+
+    def clean_side(self, data: dict) -> None:
+        if not data.get("attribute"):
+            self.add_error("attribute", _("Choose an attribute."))

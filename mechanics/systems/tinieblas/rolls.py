@@ -1,0 +1,273 @@
+"""Mundo de Tinieblas rolls: a sheet and the panel's choices to dice pools, simple,
+extended, opposed and teamwork (docs/rules.md#tinieblas-rolls)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import replace
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from characters.models import Character
+from mechanics.models import Roll
+from mechanics.rules.tinieblas import catalogue
+from mechanics.rules.tinieblas import odds as engine_odds
+from mechanics.rules.tinieblas import rolls as engine
+from mechanics.setup import (
+    OddsRow,
+    OddsView,
+    Plan,
+    RollSetup,
+    Sheet,
+    SideRecord,
+    check_can_act,
+    compare,
+    effects_from,
+    named_sides,
+    opponent,
+    opposed_rows,
+    side_record,
+    single,
+    trait_names,
+    won,
+)
+from mechanics.systems.tinieblas.display import translated_steps
+
+WILLPOWER_POOL = "willpower"
+
+
+class TinieblasSetup(RollSetup):
+    opposed_kinds = ("opposed", "teamwork")
+    sheet_extras = ("specialties",)
+
+    def spec(self, sheet: Sheet, data: Mapping, *, spends: bool = True) -> engine.PoolSpec:
+        check_can_act(sheet)
+        attribute = data["attribute"]
+        skill = data.get("skill") or ""
+        specialty = bool(data.get("specialty"))
+        if specialty and not skill:
+            raise ValidationError(_("Choose the skill the specialty belongs to."), code="specialty")
+        category = catalogue.skill(skill).category if skill else None
+        modifiers = tuple(m for m in data.get("modifiers", ()) if m)
+        willpower = (data.get("willpower") or None) if spends else None
+        again = data.get("again", 10)
+        return engine.PoolSpec(
+            attribute=sheet.rating(attribute),
+            skill=sheet.rating(skill) if skill else 0,
+            skill_category=category,
+            attribute_key=attribute,
+            specialty=specialty,
+            modifiers=modifiers,
+            extra_dice=data.get("extra_dice") or 0,
+            willpower=willpower,
+            willpower_pool=min(sheet.pool_current(WILLPOWER_POOL), 10),
+            again=again,
+            rote=bool(data.get("rote")),
+            attempts=data.get("attempts") or 0,
+            wound_penalty=sheet.health.penalty,
+            unskilled_penalty=bool(sheet.rules.get("unskilled_penalty", True)),
+        )
+
+    def odds(self, spec: engine.PoolSpec, extra_steps=(), names=None) -> OddsView:
+        pool, steps = engine.pool_breakdown(spec)
+        steps = (*steps, *extra_steps)
+        pool += sum(delta for _, delta in extra_steps)
+        result = engine_odds.odds_for_pool(pool, spec.again, spec.rote)
+        chance = pool <= 0
+        rows = [
+            OddsRow("success", _("Success"), result.p_success),
+            OddsRow("exceptional", _("Exceptional success"), result.p_exceptional),
+        ]
+        if chance:
+            rows.append(
+                OddsRow("dramatic_failure", _("Dramatic failure"), result.p_dramatic_failure)
+            )
+        summary = _("Chance die") if chance else _("%(count)s dice") % {"count": pool}
+        return OddsView(
+            rows=tuple(rows), summary=summary, steps=translated_steps(steps, names or {})
+        )
+
+    def open_actions(self, character: Character) -> dict[str, Roll]:
+        return open_extended_actions(character)
+
+    def plan(self, sheet: Sheet, data: Mapping, *, open_actions=None) -> Plan:
+        spec = self.spec(sheet, data)
+        if data.get("specialty"):
+            specialty = next(
+                (s for s in sheet.specialties if str(s.pk) == str(data["specialty"])), None
+            )
+            if specialty is None or specialty.skill_key != data.get("skill"):
+                raise ValidationError(
+                    _("That specialty does not belong to the chosen skill."), code="specialty"
+                )
+        names = trait_names(sheet, data)
+        if data["kind"] != "extended":
+            return Plan(
+                kind="pool",
+                odds=self.odds(spec, names=names),
+                roll=single(sheet, lambda rng: engine.roll_pool(spec, rng), data),
+            )
+        action = data.get("action") or ""
+        if action:
+            last = (open_actions or {}).get(action)
+            if last is None:
+                raise ValidationError(_("That extended action is already over."), code="done")
+            details = last.record["details"]
+            target, max_rolls = details["target"], details["max_rolls"]
+            progress, rolls_made = details["progress"], details["rolls_made"]
+            group, label = last.group, last.label
+        else:
+            target, max_rolls = data.get("target"), data.get("max_rolls")
+            if not target:
+                raise ValidationError(
+                    _("Say how many successes the extended action needs."), code="target"
+                )
+            progress, rolls_made = 0, 0
+            group, label = uuid.uuid4(), ""
+        odds = self.odds(spec, names=names)
+        notes = [
+            _("Progress: %(progress)s of %(target)s successes")
+            % {"progress": progress, "target": target}
+        ]
+        if max_rolls:
+            notes.append(_("Rolls: %(made)s of %(max)s") % {"made": rolls_made, "max": max_rolls})
+        return Plan(
+            kind="extended",
+            odds=replace(odds, notes=tuple(notes)),
+            roll=single(
+                sheet,
+                lambda rng: engine.roll_extended(
+                    spec,
+                    target=target,
+                    progress=progress,
+                    rolls_made=rolls_made,
+                    max_rolls=max_rolls,
+                    rng=rng,
+                ),
+                data,
+            ),
+            group=group,
+            label=label,
+        )
+
+    def opposed(self, a: Sheet, data_a: Mapping, b: Sheet, data_b: Mapping) -> Plan:
+        spec_a = self.spec(a, data_a, spends=False)
+        spec_b = self.spec(b, data_b, spends=False)
+        odds_a = self.odds(spec_a, names=trait_names(a, data_a))
+        odds_b = self.odds(spec_b)
+        dist_a = engine_odds.odds(spec_a).distribution
+        dist_b = engine_odds.odds(spec_b).distribution
+        rows = opposed_rows(*compare(dist_a, dist_b), a.character.name, b.character.name)
+        summary = f"{a.character.name}: {odds_a.summary} · {b.character.name}: {odds_b.summary}"
+
+        def roll(rng=None) -> list[SideRecord]:
+            record = engine.roll_opposed(spec_a, spec_b, rng)
+            split = record.details["split"]
+            winner = {"a_wins": "a", "b_wins": "b", "tie": "tie"}[record.outcome]
+            sides = []
+            for side, sheet, other in (("a", a, b), ("b", b, a)):
+                own = record.details[side]
+                opponent_result = record.details["successes_b" if side == "a" else "successes_a"]
+                dice = record.dice[:split] if side == "a" else record.dice[split:]
+                sides.append(
+                    SideRecord(
+                        sheet,
+                        side_record(
+                            record,
+                            kind="opposed",
+                            outcome=won(winner, side),
+                            result=own["result"],
+                            dice=dice,
+                            kept=tuple(own["kept"]),
+                            spec=own["spec"],
+                            effects=effects_from(own["effects"]),
+                            flags=tuple(own["flags"]),
+                            details={
+                                **own["details"],
+                                "grade": own["outcome"],
+                                "opponent": opponent(other, opponent_result),
+                            },
+                        ),
+                    )
+                )
+            return named_sides(sides, {a.character.pk: data_a, b.character.pk: data_b})
+
+        return Plan(
+            kind="opposed",
+            odds=OddsView(rows=rows, summary=summary, steps=odds_a.steps),
+            roll=roll,
+            group=uuid.uuid4(),
+        )
+
+    def teamwork(self, main: Sheet, data: Mapping, helpers: list[tuple[Sheet, Mapping]]) -> Plan:
+        spec = self.spec(main, data, spends=False)
+        helper_specs = [
+            self.spec(sheet, helper_data, spends=False) for sheet, helper_data in helpers
+        ]
+        names = ", ".join(sheet.character.name for sheet, _data in helpers)
+        odds = self.odds(spec, names=trait_names(main, data))
+        notes = [
+            _("Helpers roll first: %(names)s. Each success adds a die.") % {"names": names}
+        ] + [
+            f"{sheet.character.name}: {self.odds(helper_spec).summary}"
+            for (sheet, _data), helper_spec in zip(helpers, helper_specs, strict=True)
+        ]
+
+        def roll(rng=None) -> list[SideRecord]:
+            record = engine.roll_teamwork(spec, helper_specs, rng)
+            split = record.details["split"]
+            sides = []
+            offset = 0
+            for (sheet, _data), helper in zip(helpers, record.details["helpers"], strict=True):
+                count = len(helper["dice"])
+                sides.append(
+                    SideRecord(
+                        sheet,
+                        side_record(
+                            record,
+                            kind="teamwork_helper",
+                            outcome=helper["outcome"],
+                            result=helper["result"],
+                            dice=record.dice[offset : offset + count],
+                            kept=tuple(helper["kept"]),
+                            spec=helper["spec"],
+                            effects=effects_from(helper["effects"]),
+                            flags=tuple(helper["flags"]),
+                            details={
+                                **helper["details"],
+                                "helping": opponent(main, record.result),
+                            },
+                        ),
+                    )
+                )
+                offset += count
+            # The helpers' dice go to their own rows: the main row keeps only its own.
+            main_details = {
+                key: value
+                for key, value in record.details.items()
+                if key not in ("helpers", "split")
+            }
+            main_record = replace(record, dice=record.dice[split:], details=main_details)
+            main_record = replace(main_record, kept=tuple(i - split for i in record.kept))
+            data_by_character = {sheet.character.pk: d for sheet, d in helpers}
+            data_by_character[main.character.pk] = data
+            return named_sides([SideRecord(main, main_record), *sides], data_by_character)
+
+        return Plan(
+            kind="teamwork",
+            odds=replace(odds, notes=tuple(notes)),
+            roll=roll,
+            group=uuid.uuid4(),
+        )
+
+
+def open_extended_actions(character: Character, limit: int = 40) -> dict[str, Roll]:
+    """Extended actions still in progress: the newest roll of each unfinished group, keyed by
+    the group as text. One query; progress lives in the stored rolls (never in the form)."""
+    latest: dict[str, Roll] = {}
+    extended = Roll.objects.filter(character=character, kind="extended", group__isnull=False)
+    for roll in extended.order_by("-created_at", "-pk")[:limit]:
+        latest.setdefault(str(roll.group), roll)
+    return {key: roll for key, roll in latest.items() if not roll.record["details"].get("done")}
