@@ -27,6 +27,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.fragments import cached_fragment, fragment_key
+from campaigns.keyset import keyset_page
 from campaigns.models import Scene
 from campaigns.permissions import (
     CampaignAccess,
@@ -517,22 +518,25 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     scenes = list(campaign.scenes.order_by("-created_at", "-pk").values_list("pk", "title"))
     filter_form = XpLogFilterForm(request.GET or None, scenes=scenes, characters=characters)
     filters = filter_form.filters() if request.GET else {}
-    entries = XpEntry.objects.filter(character__campaign=campaign)
+    entries = XpEntry.objects.filter(campaign=campaign)
     if "character" in filters:
         entries = entries.filter(character_id=filters["character"])
     if "scene" in filters:
         entries = entries.filter(scene_id=filters["scene"])
     if "kind" in filters:
         entries = entries.filter(kind=filters["kind"])
-    page = Paginator(
-        entries.select_related("character", "scene", "created_by").order_by("-created_at", "-pk"),
-        LOG_ENTRIES_PER_PAGE,
-    ).get_page(request.GET.get("page"))
+    # Pages found from the last entry shown (the campaign's index), never by OFFSET.
+    page = keyset_page(
+        entries.select_related("scene", "created_by"),
+        size=LOG_ENTRIES_PER_PAGE,
+        after=request.GET.get("after"),
+        before=request.GET.get("before"),
+    )
     by_id = {character.pk: character for character in characters}
     visible = {c.pk for c in characters if _sees_sheet(access, c)}
     ledger = []
-    for entry in page.object_list:
-        entry.character = by_id.get(entry.character_id, entry.character)
+    for entry in page.items:
+        entry.character = by_id[entry.character_id]
         ledger.extend(_ledger_lines([entry], entry.character_id in visible))
     charted = [by_id[filters["character"]]] if filters.get("character") in by_id else characters
     measure = filters.get("measure", "balance")
@@ -555,16 +559,13 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 character__campaign=campaign, status=XpPurchase.Status.PENDING
             ).select_related("character", "requested_by")
         )
-    query = request.GET.copy()
-    query.pop("page", None)
     unfiltered = not {"scene", "kind"} & filters.keys()
     context = {
         "access": access,
         "campaign": campaign,
         "filter_form": filter_form,
-        "page": page,
+        "keyset": page,
         "ledger": ledger,
-        "query": query.urlencode(),
         "character_totals": _totals(
             [c for c in characters if c in charted] if unfiltered else characters,
             entries,

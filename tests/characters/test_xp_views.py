@@ -727,3 +727,20 @@ def test_without_the_setting_a_hitos_sheet_offers_no_sacrifice(client, gm, playe
     assert 'id="buy-drama"' not in client.get(xp_url(hero)).text
     client.post(buy_url(hero), {"kind": "drama", "key": "combate"})
     assert Trait.objects.get(character=hero, key="combate").rating == 0
+
+
+def test_the_xp_log_pages_from_the_last_entry_shown(client, gm, campaign, lucia):
+    for n in range(1, 53):
+        give(lucia, gm, n)
+    client.force_login(gm)
+    first = client.get(log_url(campaign))
+    assert first.text.count('data-entry-kind="') == 50
+    older = re.search(r'href="\?after=([0-9.]+)" rel="next"', first.text).group(1)
+    second = client.get(log_url(campaign), {"after": older})
+    assert second.text.count('data-entry-kind="') == 2
+    assert 'rel="next"' not in second.text
+    newer = re.search(r'href="\?before=([0-9.]+)" rel="prev"', second.text).group(1)
+    again = client.get(log_url(campaign), {"before": newer})
+    assert again.text.count('data-entry-kind="') == 50
+    garbled = client.get(log_url(campaign), {"after": "nope"})
+    assert garbled.status_code == 200
