@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -26,7 +27,7 @@ from campaigns.permissions import (
     require,
     visible_scene_notes,
 )
-from campaigns.selectors import scene_or_404, scenes_for
+from campaigns.selectors import scene_or_404, scenes_for, with_counts
 
 SCENES_PER_PAGE = 20
 
@@ -58,10 +59,11 @@ def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
         if story is None:
             raise Http404
         scenes = scenes.filter(story=story)
-    page = Paginator(scenes.prefetch_related("participants"), SCENES_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
-    scene_list_extras(access, request.user, list(page))
+    page = Paginator(scenes, SCENES_PER_PAGE).get_page(request.GET.get("page"))
+    # Counted for the page's scenes alone, not for every scene of the campaign.
+    page.object_list = with_counts(access, page.object_list)
+    prefetch_related_objects(page.object_list, "participants")
+    scene_list_extras(access, request.user, page.object_list)
     context = {
         "access": access,
         "campaign": access.campaign,
