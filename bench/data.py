@@ -504,6 +504,7 @@ def _xp(campaign, gm, characters, scenes, windows, casts, total: int, rng: rando
         rows.append(
             XpEntry(
                 character=c,
+                campaign=campaign,
                 scene=scene,
                 kind=kind,
                 amount=amount,
