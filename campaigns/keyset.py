@@ -40,6 +40,9 @@ class KeysetPage:
     items: list
     previous: str | None  # `before` cursor of the page shown above this one
     next: str | None  # `after` cursor of the page shown below this one
+    # When the page below starts (its first row's created_at); None on the last page.
+    # Lists that interleave other events use it to know which of them fall on this page.
+    next_starts: datetime | None = None
 
     @property
     def has_other_pages(self) -> bool:
@@ -73,6 +76,7 @@ def keyset_page(
             rows = rows.filter(created_at__gte=stamp).exclude(created_at=stamp, pk__lte=pk)
     items = list(rows[: size + 1])
     more = len(items) > size
+    peeked = items[size] if more else None
     items = items[:size]
     if not forward:
         items.reverse()
@@ -86,7 +90,9 @@ def keyset_page(
     if forward:
         previous = encode(items[0]) if key is not None else None
         following = encode(items[-1]) if more else None
+        next_starts = peeked.created_at if peeked is not None else None
     else:
         previous = encode(items[0]) if more else None
         following = encode(items[-1])
-    return KeysetPage(items, previous, following)
+        next_starts = key[0]  # the cursor's row opens the page below
+    return KeysetPage(items, previous, following, next_starts)

@@ -177,10 +177,12 @@ def scene_edit(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRes
 
 def _scene_context(request: HttpRequest, access: CampaignAccess, scene: Scene, **extra) -> dict:
     participants = list(scene.participants.select_related("owner").order_by("is_npc", "name"))
-    items = scene_timeline(access, scene)
+    timeline = scene_timeline(
+        access, scene, after=request.GET.get("after"), before=request.GET.get("before")
+    )
     own_entries = {
         item.obj.character_id: item.obj
-        for item in items
+        for item in timeline.unpaged
         if item.kind == "diary" and item.obj.author_id == request.user.pk
     }
     my_diaries = [
@@ -198,7 +200,8 @@ def _scene_context(request: HttpRequest, access: CampaignAccess, scene: Scene, *
         "campaign": access.campaign,
         "scene": scene,
         "participants": participants,
-        "timeline": items,
+        "timeline": timeline.items,
+        "timeline_page": timeline.page,
         "my_diaries": my_diaries,
         "notes": notes,
         "note_form": SceneNoteForm(),
