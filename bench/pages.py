@@ -35,7 +35,7 @@ from bench import site
 def _request(client, page, url: str):
     from django.db import close_old_connections
 
-    extra = {**site.PROXY, **(site.HTMX if page.htmx else {})}
+    extra = {**site.PROXY, **(site.HTMX if page.htmx else {}), **page.headers}
     close_old_connections()  # request_started
     response = getattr(client, page.method)(url, page.data, **extra)
     close_old_connections()  # request_finished

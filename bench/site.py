@@ -145,6 +145,7 @@ class Page:
     method: str = "get"
     data: dict | None = None
     htmx: bool = False
+    headers: dict = field(default_factory=dict)
 
 
 ROLL = {"kind": "pool", "attribute": "inteligencia", "skill": "investigacion", "again": "10"}
@@ -164,11 +165,10 @@ def pages(world: World) -> list[Page]:
     roll_url = reverse("mechanics:roll", args=[campaign, character])
     feed_url = reverse("mechanics:feed", args=[campaign])
     health_url = reverse("mechanics:health", args=[campaign, character])
+    sheet_url = reverse("characters:sheet", args=[campaign, character])
     listed = [
-        Page(
-            "sheet (tinieblas)", "player", reverse("characters:sheet", args=[campaign, character])
-        ),
-        Page("sheet (tinieblas)", "GM", reverse("characters:sheet", args=[campaign, character])),
+        Page("sheet (tinieblas)", "player", sheet_url),
+        Page("sheet (tinieblas)", "GM", sheet_url),
     ]
     for system, sheet in world.other_sheets.items():
         url = reverse("characters:sheet", args=[sheet.campaign_id, sheet.pk])
@@ -186,7 +186,16 @@ def pages(world: World) -> list[Page]:
         Page("scene page", "player", scene),
         Page("roll panel (htmx)", "player", roll_url, htmx=True),
         Page("odds partial (htmx)", "player", roll_url, data={**ROLL, "part": "odds"}, htmx=True),
-        Page("roll POST (htmx)", "player", roll_url, method="post", data=ROLL, htmx=True),
+        Page(
+            "roll POST (htmx)",
+            "player",
+            roll_url,
+            method="post",
+            data=ROLL,
+            # From the sheet, where the roll panel lives (its sections may refresh too).
+            headers={"HTTP_HX_CURRENT_URL": f"https://testserver{sheet_url}"},
+            htmx=True,
+        ),
         Page(
             "feed poll, unchanged",
             "player",

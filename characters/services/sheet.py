@@ -400,7 +400,21 @@ _ROLL_POOLS = (
 )
 
 
-@transaction.atomic
+def _changes_the_sheet(record) -> bool:
+    """Whether a roll's record asks roll_apply_effects to write anything at all."""
+    effects = record.effects
+    return bool(
+        any(getattr(effects, field) for field, _key in _ROLL_POOLS)
+        or effects.aspects_exhausted
+        or effects.pdp_gained
+        or effects.specialization_used
+        or record.details.get("destiny_penalty_consumed")
+    )
+
+
+# No savepoint of its own: a refusal aborts the caller's whole transaction (roll_perform's),
+# which is what it wants, and most rolls then cost no more than their own row.
+@transaction.atomic(savepoint=False)
 def roll_apply_effects(*, character: Character, user, record, scene=None) -> list[dict]:
     """Apply what a roll changes on its own sheet, all or nothing.
 
@@ -411,6 +425,8 @@ def roll_apply_effects(*, character: Character, user, record, scene=None) -> lis
     changed, as dicts (what, label, old, new), so the roll log can show it.
     """
 
+    if not _changes_the_sheet(record):
+        return []  # nothing to write, so nothing to lock
     effects = record.effects
     locked = _lock(character)
     system = get_system(locked.campaign.system)

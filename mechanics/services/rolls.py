@@ -13,7 +13,8 @@ from mechanics.models import Roll
 from mechanics.rules.dice import RollRecord
 
 
-@transaction.atomic
+# One INSERT needs no savepoint of its own inside a caller's transaction.
+@transaction.atomic(savepoint=False)
 def roll_store(
     *,
     campaign,

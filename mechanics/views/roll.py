@@ -189,15 +189,20 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                 if not request.htmx:
                     kept["result"] = str(stored.pk)
                     return redirect(f"{request.path}?{urlencode(kept, doseq=True)}")
-                # The pools changed: show the panel again from the stored sheet.
-                character.refresh_from_db(fields=["details", "health"])
-                sheet = load_sheet(character, access.campaign)
-                open_actions = setup.open_actions(character)
+                # Read the sheet again only if the roll changed it (a pool spent, an aspect
+                # exhausted...), and the extended actions only after an extended roll.
+                changed = bool(stored.record.get("details", {}).get("applied"))
+                if changed:
+                    character.refresh_from_db(fields=["details", "health"])
+                    sheet = load_sheet(character, access.campaign)
+                if changed or stored.group is not None:
+                    open_actions = setup.open_actions(character)
                 form = _panel_form(sheet, kept, is_gm=is_gm, open_actions=open_actions)
                 plan = _plan(sheet, form, open_actions)
                 context = _panel_context(request, access, sheet, form, plan, stored)
                 response = _respond(request, f"{PANEL}#panel", context)
-                _refresh_sheet_section(request, response, char_access, "resources")
+                if changed:
+                    _refresh_sheet_section(request, response, char_access, "resources")
                 trigger_client_event(
                     response, "cronica:roll", {"character": character.pk, "roll": stored.pk}
                 )
