@@ -106,15 +106,14 @@ def ledger_points(entries: QuerySet[XpEntry]) -> dict[int, list[LedgerPoint]]:
     return points
 
 
-def ledger_summary(character_ids: list[int]) -> tuple[str, dict[int, list[LedgerPoint]]]:
-    """(version, points) of these characters' whole ledgers; the points are kept in the
-    fragment cache under the version. The ledger is append-only (a character's deletion
-    takes its entries along), so its newest id and its size change with every write."""
-    entries = XpEntry.objects.filter(character__in=character_ids)
-    state = entries.order_by().aggregate(
-        last=Max("pk"), size=Count("pk"), total=Sum("amount"), newest=Max("created_at")
-    )
-    version = fragment_key("xp-points", sorted(character_ids), *state.values())
+def ledger_summary(entries: QuerySet[XpEntry]) -> tuple[str, dict[int, list[LedgerPoint]]]:
+    """(version, points) of `entries` (whole ledgers: a campaign's, or a character's);
+    the points are kept in the fragment cache under the version. The ledger is
+    append-only (a character's deletion takes its entries along), so its newest id, its
+    newest time and its size change with every write; the indexes on (campaign or
+    character, created_at) give all three without reading the rows."""
+    state = entries.order_by().aggregate(last=Max("pk"), size=Count("pk"), newest=Max("created_at"))
+    version = fragment_key("xp-points", str(entries.query), *state.values())
     points = caches[CACHE].get(version)
     if points is None:
         points = ledger_points(entries)

@@ -8,6 +8,8 @@ system (`Campaign.uses_xp_rubric`); its scales are the Mundo de Tinieblas seed's
 from __future__ import annotations
 
 from django import forms
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from characters.advancement import PurchaseSpec
@@ -191,6 +193,23 @@ class XpLogFilterForm(forms.Form):
         # (pk, title) pairs: a long campaign's scenes are not loaded as models for a menu.
         self.fields["scene"].choices = everyone + list(scenes)
         self.fields["kind"].choices = everyone + list(XpEntry.Kind.choices)
+
+    def menus(self) -> list[tuple[forms.BoundField, str]]:
+        """Each filter with its <option>s rendered in one go: a long campaign's scene menu
+        has hundreds, too many for a template loop."""
+        rendered = []
+        for field in self:
+            chosen = str(field.value() if field.value() is not None else "")
+            options = format_html_join(
+                "",
+                "<option value=\"{}\"{}>{}</option>",
+                (
+                    (value, mark_safe(" selected") if str(value) == chosen else "", label)
+                    for value, label in field.field.choices
+                ),
+            )
+            rendered.append((field, options))
+        return rendered
 
     def filters(self) -> dict:
         """The valid filters only: a bad value is ignored rather than an error page."""

@@ -66,11 +66,22 @@ def _render(request: HttpRequest, template: str, partial: str, context: dict) ->
 
 
 def _chart(
-    request: HttpRequest, characters: list[Character], measure: str, chart_id: str
+    request: HttpRequest,
+    characters: list[Character],
+    measure: str,
+    chart_id: str,
+    *,
+    campaign=None,
 ) -> tuple[SafeString, dict]:
-    """The chart of these characters' whole ledgers (a few hundred summed points), drawn
-    once per ledger version, names and measure; and the points it was drawn from."""
-    version, points = ledger_summary([c.pk for c in characters])
+    """The chart of one character's ledger, or of the whole `campaign`'s (`characters`
+    are then all of its characters), from a few hundred summed points, drawn once per
+    ledger version, names and measure; and the points it was drawn from."""
+    if campaign is not None:
+        ledger = XpEntry.objects.filter(campaign=campaign)
+    else:
+        [character] = characters
+        ledger = XpEntry.objects.filter(character=character)
+    version, points = ledger_summary(ledger)
     names = [(c.pk, c.name) for c in characters]
 
     def draw(extra: dict) -> str:
@@ -258,6 +269,14 @@ class LedgerLine:
     hidden: bool = False
 
 
+def _of(character: Character, entries) -> list[XpEntry]:
+    """A character's entries, which then read its name without a query each."""
+    entries = list(entries)
+    for entry in entries:
+        entry.character = character
+    return entries
+
+
 def _ledger_lines(entries, show_spends: bool) -> list[LedgerLine]:
     return [
         LedgerLine(
@@ -301,7 +320,7 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
         "campaign": access.campaign,
         "character": character,
         "page": page,
-        "ledger": _ledger_lines(page.object_list, full),
+        "ledger": _ledger_lines(_of(character, page.object_list), full),
         "chart": _chart(request, [character], "balance", "character-xp-chart")[0],
         "purchases": [],
         "xp_sections": (),
@@ -540,7 +559,8 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         ledger.extend(_ledger_lines([entry], entry.character_id in visible))
     charted = [by_id[filters["character"]]] if filters.get("character") in by_id else characters
     measure = filters.get("measure", "balance")
-    chart, points = _chart(request, charted, measure, "campaign-xp-chart")
+    whole = None if "character" in filters and filters["character"] in by_id else campaign
+    chart, points = _chart(request, charted, measure, "campaign-xp-chart", campaign=whole)
     # The latest scenes' awards only: the list must not grow with the campaign.
     shown_scenes = [pk for pk, _title in scenes[:LOG_SCENE_TOTALS]]
     scene_totals = {
