@@ -202,7 +202,7 @@ class XpLogFilterForm(forms.Form):
             chosen = str(field.value() if field.value() is not None else "")
             options = format_html_join(
                 "",
-                "<option value=\"{}\"{}>{}</option>",
+                '<option value="{}"{}>{}</option>',
                 (
                     (value, mark_safe(" selected") if str(value) == chosen else "", label)
                     for value, label in field.field.choices
