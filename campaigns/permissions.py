@@ -140,10 +140,15 @@ def campaign_access(user, campaign_id: int) -> CampaignAccess:
     """The user's access to a campaign, or 404 when they are not a member."""
     if not user.is_authenticated:
         raise Http404
-    membership = (
-        Membership.objects.select_related("campaign")
-        .filter(user=user, campaign_id=campaign_id)
-        .first()
+    # At most one row (unique per user and campaign): no ORDER BY, so no join for the
+    # model's default ordering on every request.
+    membership = next(
+        iter(
+            Membership.objects.select_related("campaign")
+            .filter(user=user, campaign_id=campaign_id)
+            .order_by()[:1]
+        ),
+        None,
     )
     if membership is None:
         raise Http404
@@ -153,7 +158,7 @@ def campaign_access(user, campaign_id: int) -> CampaignAccess:
 def character_access(user, campaign_id: int, character_id: int) -> CharacterAccess:
     """Access to a character of a campaign; 404 for non-members or a character elsewhere."""
     access = campaign_access(user, campaign_id)
-    character = access.campaign.characters.filter(pk=character_id).first()
+    character = next(iter(access.campaign.characters.filter(pk=character_id).order_by()[:1]), None)
     if character is None:
         raise Http404
     character.campaign = access.campaign
