@@ -24,10 +24,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def hot_queries(big) -> list[tuple[str, object]]:
     """(name, queryset) of what the pages ask of the big tables."""
+    from campaigns.chronicle import scene_counts
+    from campaigns.models import Scene
     from campaigns.permissions import campaign_access
-    from campaigns.selectors import scenes_for
+    from campaigns.selectors import _count, scenes_for
     from characters.models import XpEntry
-    from mechanics import log
+    from mechanics import selectors as log
     from mechanics.models import Roll
 
     gm = campaign_access(big.gm, big.campaign.pk)
@@ -35,13 +37,13 @@ def hot_queries(big) -> list[tuple[str, object]]:
     scene = big.scene
     character = big.characters[0]
     rolls = Roll.objects.filter(campaign=big.campaign)
-    deep = rolls.count() // 2
+    middle = rolls.order_by("-created_at", "-pk")[rolls.count() // 2]
     return [
         (
-            "scene page: the scene's rolls, oldest first",
+            "scene page: a page of the scene's rolls, oldest first",
             log.with_relations(
                 Roll.objects.filter(scene=scene, campaign_id=scene.campaign_id)
-            ).order_by("created_at", "pk")[:50],
+            ).order_by("created_at", "pk")[:51],
         ),
         (
             # mechanics.setup.open_extended_actions
@@ -54,19 +56,37 @@ def hot_queries(big) -> list[tuple[str, object]]:
             "roll log, player: first page",
             log.with_relations(log.campaign_rolls(player))[: log.PAGE_SIZE],
         ),
-        ("roll log, player: count", log.campaign_rolls(player).order_by().values("pk")),
         (
-            "roll log, GM: a deep OFFSET page",
-            log.with_relations(log.campaign_rolls(gm))[deep : deep + log.PAGE_SIZE],
+            "roll log, player: the total, counted up to 1,001",
+            log.campaign_rolls(player).order_by().values("pk")[:1001],
+        ),
+        (
+            "roll log, GM: a deep keyset page",
+            log.with_relations(
+                log.campaign_rolls(gm)
+                .filter(created_at__lte=middle.created_at)
+                .exclude(created_at=middle.created_at, pk__gte=middle.pk)
+            )[: log.PAGE_SIZE + 1],
         ),
         ("feed poll: ids of the newest rolls", log.campaign_rolls(player).values("pk")[:10]),
         (
             "XP log: newest entries of the campaign",
-            XpEntry.objects.filter(character__campaign=big.campaign)
-            .select_related("character", "scene", "created_by")
-            .order_by("-created_at", "-pk")[:25],
+            XpEntry.objects.filter(campaign=big.campaign)
+            .select_related("scene", "created_by")
+            .order_by("-created_at", "-pk")[:51],
         ),
-        ("campaign page: the latest 5 scenes with counts", scenes_for(player)[:5]),
+        (
+            "XP log: the ledger's version (ids of the 50 newest entries)",
+            XpEntry.objects.filter(campaign=big.campaign)
+            .order_by("-created_at", "-pk")
+            .values_list("pk", flat=True)[:50],
+        ),
+        (
+            "campaign page: the latest 5 scenes, counted alone",
+            Scene.objects.filter(pk__in=scenes_for(player)[:5].values("pk")).annotate(
+                **{name: _count(rows) for name, rows in scene_counts(player).items()}
+            ),
+        ),
     ]
 
 

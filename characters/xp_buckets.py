@@ -106,14 +106,22 @@ def ledger_points(entries: QuerySet[XpEntry]) -> dict[int, list[LedgerPoint]]:
     return points
 
 
+LEDGER_VERSION_ROWS = 50
+
+
 def ledger_summary(entries: QuerySet[XpEntry]) -> tuple[str, dict[int, list[LedgerPoint]]]:
     """(version, points) of `entries` (whole ledgers: a campaign's, or a character's);
-    the points are kept in the fragment cache under the version. The ledger is
-    append-only (a character's deletion takes its entries along), so its newest id, its
-    newest time and its size change with every write; the indexes on (campaign or
-    character, created_at) give all three without reading the rows."""
-    state = entries.order_by().aggregate(last=Max("pk"), size=Count("pk"), newest=Max("created_at"))
-    version = fragment_key("xp-points", str(entries.query), *state.values())
+    the points are kept in the fragment cache under the version.
+
+    The ledger is append-only, so the ids of its newest entries (by time, on the
+    campaign's or the character's index) change with every write, including an entry
+    committed late by a concurrent request; a few dozen index entries, however long the
+    ledger. A character's deletion takes its entries along: its line goes with its name
+    from the chart's own key, and its points are never read again."""
+    newest = list(
+        entries.order_by("-created_at", "-pk").values_list("pk", flat=True)[:LEDGER_VERSION_ROWS]
+    )
+    version = fragment_key("xp-points", str(entries.query), newest)
     points = caches[CACHE].get(version)
     if points is None:
         points = ledger_points(entries)
