@@ -1,7 +1,5 @@
 // Progressive enhancement only: every page works without this file.
 (function () {
-  document.documentElement.classList.add("js");
-
   // Forms marked data-autosubmit submit when a select changes (their button is hidden with JS).
   document.addEventListener("change", function (event) {
     var form = event.target.closest("form[data-autosubmit]");
