@@ -69,7 +69,7 @@ class CampaignScopedAdmin(admin.ModelAdmin):
 class MembershipInline(admin.TabularInline):
     model = Membership
     extra = 0
-    raw_id_fields = ("user",)
+    autocomplete_fields = ("user",)
 
     # The parent campaign is already scoped to the user, so its inlines follow the site.
     def has_view_permission(self, request, obj=None) -> bool:
@@ -97,7 +97,7 @@ class MembershipAdmin(CampaignScopedAdmin):
     list_display = ("user", "campaign", "role", "joined_at")
     list_filter = ("role",)
     search_fields = ("user__username", "campaign__name")
-    raw_id_fields = ("user",)
+    autocomplete_fields = ("user",)
 
 
 @admin.register(Invitation)

@@ -8,4 +8,10 @@ class CampaignsConfig(AppConfig):
 
     def ready(self) -> None:
         # Ended combats join the scene timeline (campaigns.chronicle).
+        from django.db.models import fields
+
         from campaigns import combat_timeline  # noqa: F401
+
+        # Django 6.1's blank choice of every select (site and admin): its own Spanish
+        # catalogue leaves it untranslated, so the label comes from ours.
+        fields.BLANK_CHOICE_LABEL = _("- Select an option -")
