@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 
+from campaigns.forms import CHARACTERS_PER_PLAYER
 from campaigns.models import Campaign, Invitation, Membership
 from campaigns.permissions import campaigns_run_by, may_administer_campaign
 
@@ -90,6 +91,11 @@ class CampaignAdmin(CampaignScopedAdmin):
     def has_add_permission(self, request) -> bool:
         # New campaigns go through the site so their creator becomes GM.
         return request.user.is_superuser
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if db_field.name == "max_characters_per_player":
+            kwargs["min_value"], kwargs["max_value"] = CHARACTERS_PER_PLAYER
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
 
 @admin.register(Membership)
