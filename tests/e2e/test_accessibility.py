@@ -201,3 +201,14 @@ def test_the_roll_type_toggle_and_outline_buttons_reach_aa(new_page, scheme):
         if colours["background"] == "rgba(0, 0, 0, 0)":
             # An outline button is known by its border: 3:1 against what is behind it.
             assert contrast(colours["border"], colours["behind"]) >= 3, (label, colours)
+
+
+def test_the_language_switcher_is_laid_out_before_first_paint(new_page):
+    """The no-JS "Change" button is hidden by the blocking script in <head>, not by the
+    deferred app.js, so the menu never shifts after the first paint."""
+    page = new_page()
+    page.route("**/js/app.js", lambda route: route.abort())
+    page.goto(reverse("login"))
+    expect(page.locator("html")).to_have_class("js")
+    expect(page.locator("#language-select")).to_be_visible()
+    expect(page.locator("#language-select ~ button")).to_be_hidden()
