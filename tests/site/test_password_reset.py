@@ -171,3 +171,39 @@ def test_a_configured_smtp_mailer_opens_with_those_options(settings):
 def test_a_bad_email_configuration_is_explained(environ):
     with pytest.raises(ImproperlyConfigured):
         mailer(environ)
+
+
+def settings_in_a_fresh_interpreter(**env: str) -> str:
+    """The default mailer and silenced checks that config.settings makes of `env`."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("EMAIL_", "DJANGO_"))}
+    code = (
+        "from config import settings as s;"
+        "print(s.MAILERS['default']['BACKEND'], getattr(s, 'SILENCED_SYSTEM_CHECKS', []))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[2],
+        env={**clean, "DJANGO_DEBUG": "1", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return result.stdout
+
+
+def test_the_site_mails_through_smtp_when_email_url_is_set():
+    found = settings_in_a_fresh_interpreter(EMAIL_URL="smtp://u:p@mail.example.org?tls=1")
+    assert found.startswith(SMTP)
+    assert "mail.E001" not in found
+
+
+def test_the_console_default_is_deliberate_for_the_deploy_check():
+    found = settings_in_a_fresh_interpreter()
+    assert found.startswith(CONSOLE)
+    assert "mail.E001" in found
