@@ -196,6 +196,23 @@ def may_use_admin(user) -> bool:
     return user.is_superuser or Membership.objects.filter(user=user, role=Role.GM).exists()
 
 
+def users_findable_by(user, term: str) -> QuerySet:
+    """Accounts a GM may find in the admin to add to a campaign.
+
+    Members of the campaigns they run whose username starts with `term`, and anyone whose
+    username is exactly `term`: a GM can add a friend by name without being able to list
+    everyone who has an account.
+    """
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects.filter(is_active=True)
+    known = Q(memberships__campaign__in=campaigns_run_by(user))
+    term = term.strip()
+    if term:
+        known = (known & Q(username__istartswith=term)) | Q(username__iexact=term)
+    return users.filter(pk__in=users.filter(known).values("pk")).order_by("username")
+
+
 def may_administer_campaign(user, campaign_id: int | None) -> bool:
     if user.is_superuser:
         return True

@@ -5,6 +5,7 @@ DJANGO_DEBUG          "1"/"true" turns debug on; off by default
 DJANGO_SECRET_KEY     required when debug is off
 DJANGO_ALLOWED_HOSTS  comma-separated; defaults to localhost when debug is on
 CRONICA_SIGNUP        "open" (default) or "invite" (sign-up only through an invitation link)
+EMAIL_URL / EMAIL_HOST...  outgoing mail (config/email.py); DEFAULT_FROM_EMAIL its sender
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import xstatic.pkg.bootstrap
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+
+from config.email import CONSOLE, mailer
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Each rule system keeps its template fragments and styles in its own folder.
@@ -206,6 +209,15 @@ if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 MESSAGE_TAGS = {40: "danger"}
+
+# Password-reset mail: the console by default, SMTP when the environment says so.
+MAILERS = {"default": mailer(os.environ)}
+if MAILERS["default"]["BACKEND"] == CONSOLE:
+    # Deliberate: with no mail server configured, reset links land in the server log,
+    # where whoever runs the site can pass them on; check --deploy would call it an error.
+    SILENCED_SYSTEM_CHECKS = ["mail.E001"]
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "Crónica <cronica@localhost>"
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day
 
 LOGGING = {
     "version": 1,

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import services
+from campaigns.confirm import ask_first
 from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
 from campaigns.models import Invitation, Membership, Role
 from campaigns.permissions import campaign_access, may_create_character, require
@@ -137,6 +138,10 @@ def invitation_revoke(request: HttpRequest, campaign_id: int, invitation_id: int
     access = campaign_access(request.user, campaign_id)
     require(access.can_manage)
     invitation = get_object_or_404(Invitation, pk=invitation_id, campaign=access.campaign)
+    back = reverse("campaigns:detail", args=[campaign_id]) + "#invitations"
+    question = _("Revoke this invitation link? Nobody will be able to join with it.")
+    if asking := ask_first(request, question=question, button=_("Revoke"), cancel_url=back):
+        return asking
     services.invitation_revoke(invitation=invitation)
     messages.success(request, _("Invitation link revoked."))
     return redirect(reverse("campaigns:detail", args=[campaign_id]) + "#invitations")
@@ -217,6 +222,18 @@ def member_remove(request: HttpRequest, campaign_id: int, membership_id: int) ->
     membership = _member_or_404(access, membership_id)
     leaving = membership.pk == access.membership.pk
     require(leaving or access.can_manage)
+    names = {"user": membership.user.username, "campaign": access.campaign.name}
+    if leaving:
+        question = _("Leave %(campaign)s? To come back you will need a new invitation.") % names
+    else:
+        question = _("Remove %(user)s from %(campaign)s?") % names
+    if asking := ask_first(
+        request,
+        question=question,
+        button=_("Leave campaign") if leaving else _("Remove"),
+        cancel_url=reverse("campaigns:detail", args=[campaign_id]) + "#members",
+    ):
+        return asking
     try:
         services.membership_remove(membership=membership)
     except ValidationError as error:

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from campaigns.confirm import ask_first
 from campaigns.permissions import CharacterAccess, character_access, require
 from characters import services
 from characters.forms.sheet import AspectExhaustedForm
@@ -105,6 +106,14 @@ def _list_remove(
     section = _gm_section(access, section_key)
     row = get_object_or_404(model, pk=pk, character=access.character)
     row.character = access.character
+    names = {"name": getattr(row, "name", "") or str(row), "character": access.character.name}
+    if asking := ask_first(
+        request,
+        question=_("Remove %(name)s from the sheet of %(character)s?") % names,
+        button=_("Remove it"),
+        cancel_url=f"{access.character.get_absolute_url()}#{anchor}",
+    ):
+        return asking
     remove(row, request.user)
     return _section_response(request, access, section, anchor, **htmx_extra)
 
