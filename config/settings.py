@@ -5,11 +5,15 @@ DJANGO_DEBUG          "1"/"true" turns debug on; off by default
 DJANGO_SECRET_KEY     required when debug is off
 DJANGO_ALLOWED_HOSTS  comma-separated; defaults to localhost when debug is on
 CRONICA_SIGNUP        "open" (default) or "invite" (sign-up only through an invitation link)
+CRONICA_LOGIN_FAILURES         wrong passwords before a username or address is locked out (5)
+CRONICA_LOGIN_COOLOFF_MINUTES  how long the lock lasts after the last failure (15)
+CRONICA_PROXY_COUNT   reverse proxies in front that append to X-Forwarded-For (0: none)
 """
 
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -69,6 +73,7 @@ INSTALLED_APPS = [
     "campaigns",
     "characters",
     "mechanics",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -83,6 +88,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so it can replace the login page's answer with the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -135,6 +142,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# The axes backend refuses a locked-out username or address before any password check.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "campaigns:list"
@@ -192,6 +204,16 @@ if HTTPS:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Login throttling (django-axes), on the site's and the admin's login pages: after N wrong
+# passwords for one username, or from one address, both are refused until the cool-off
+# has passed since the last failure. `manage.py axes_reset` lifts every lock.
+AXES_FAILURE_LIMIT = int(os.environ.get("CRONICA_LOGIN_FAILURES", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("CRONICA_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_CALLABLE = "config.throttling.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "config.throttling.client_ip"
+CRONICA_PROXY_COUNT = int(os.environ.get("CRONICA_PROXY_COUNT", "0"))
 
 MESSAGE_TAGS = {40: "danger"}
 
