@@ -8,137 +8,136 @@ app_name = "campaigns"
 urlpatterns = [
     path("", views.campaign_list, name="list"),
     path("new/", views.campaign_create, name="create"),
-    path("<int:campaign_id>/", views.campaign_detail, name="detail"),
-    path("<int:campaign_id>/edit/", views.campaign_edit, name="edit"),
-    path("<int:campaign_id>/invitations/", views.invitation_create, name="invitation_create"),
+    path("<id:campaign_id>/", views.campaign_detail, name="detail"),
+    path("<id:campaign_id>/edit/", views.campaign_edit, name="edit"),
+    path("<id:campaign_id>/invitations/", views.invitation_create, name="invitation_create"),
     path(
-        "<int:campaign_id>/invitations/<int:invitation_id>/revoke/",
+        "<id:campaign_id>/invitations/<id:invitation_id>/revoke/",
         views.invitation_revoke,
         name="invitation_revoke",
     ),
     path(
-        "<int:campaign_id>/members/<int:membership_id>/role/",
+        "<id:campaign_id>/members/<id:membership_id>/role/",
         views.member_change_role,
         name="member_role",
     ),
     path(
-        "<int:campaign_id>/members/<int:membership_id>/remove/",
+        "<id:campaign_id>/members/<id:membership_id>/remove/",
         views.member_remove,
         name="member_remove",
     ),
     path("join/<str:token>/", views.invitation_open, name="invitation"),
     # The chronicle: stories, scenes, diaries and GM notes.
-    path("<int:campaign_id>/scenes/", views_chronicle.timeline, name="timeline"),
-    path("<int:campaign_id>/scenes/new/", views_chronicle.scene_create, name="scene_create"),
-    path("<int:campaign_id>/scenes/<int:scene_id>/", views_chronicle.scene_detail, name="scene"),
+    path("<id:campaign_id>/scenes/", views_chronicle.timeline, name="timeline"),
+    path("<id:campaign_id>/scenes/new/", views_chronicle.scene_create, name="scene_create"),
+    path("<id:campaign_id>/scenes/<id:scene_id>/", views_chronicle.scene_detail, name="scene"),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/edit/",
+        "<id:campaign_id>/scenes/<id:scene_id>/edit/",
         views_chronicle.scene_edit,
         name="scene_edit",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/close/",
+        "<id:campaign_id>/scenes/<id:scene_id>/close/",
         views_chronicle.scene_close,
         name="scene_close",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/reopen/",
+        "<id:campaign_id>/scenes/<id:scene_id>/reopen/",
         views_chronicle.scene_reopen,
         name="scene_reopen",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/diary/<int:character_id>/",
+        "<id:campaign_id>/scenes/<id:scene_id>/diary/<id:character_id>/",
         views_chronicle.diary_edit,
         name="diary",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/notes/",
+        "<id:campaign_id>/scenes/<id:scene_id>/notes/",
         views_chronicle.scene_note_create,
         name="scene_note_create",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/notes/<int:note_id>/",
+        "<id:campaign_id>/scenes/<id:scene_id>/notes/<id:note_id>/",
         views_chronicle.scene_note_edit,
         name="scene_note_edit",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/notes/<int:note_id>/delete/",
+        "<id:campaign_id>/scenes/<id:scene_id>/notes/<id:note_id>/delete/",
         views_chronicle.scene_note_delete,
         name="scene_note_delete",
     ),
-    path("<int:campaign_id>/stories/new/", views_chronicle.story_create, name="story_create"),
+    path("<id:campaign_id>/stories/new/", views_chronicle.story_create, name="story_create"),
     path(
-        "<int:campaign_id>/stories/<int:story_id>/edit/",
+        "<id:campaign_id>/stories/<id:story_id>/edit/",
         views_chronicle.story_edit,
         name="story_edit",
     ),
     # A scene's combat panel, and time passing for everyone in a scene.
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/time/",
+        "<id:campaign_id>/scenes/<id:scene_id>/time/",
         views_combat.scene_time,
         name="scene_time",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/",
+        "<id:campaign_id>/scenes/<id:scene_id>/combat/",
         views_combat.combat,
         name="combat",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/start/",
+        "<id:campaign_id>/scenes/<id:scene_id>/combat/start/",
         views_combat.combat_start,
         name="combat_start",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/",
+        "<id:campaign_id>/scenes/<id:scene_id>/combat/<id:combat_id>/",
         views_combat.combat_detail,
         name="combat_detail",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/fighters/",
+        "<id:campaign_id>/scenes/<id:scene_id>/combat/<id:combat_id>/fighters/",
         views_combat.combat_add,
         name="combat_add",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/fighters/"
-        "<int:participant_id>/remove/",
+        "<id:campaign_id>/scenes/<id:scene_id>/combat/<id:combat_id>/fighters/"
+        "<id:participant_id>/remove/",
         views_combat.combat_remove,
         name="combat_remove",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/fighters/"
-        "<int:participant_id>/phase/",
+        "<id:campaign_id>/scenes/<id:scene_id>/combat/<id:combat_id>/fighters/"
+        "<id:participant_id>/phase/",
         views_combat.combat_phase,
         name="combat_phase",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/initiative/",
+        "<id:campaign_id>/scenes/<id:scene_id>/combat/<id:combat_id>/initiative/",
         views_combat.combat_initiative,
         name="combat_initiative",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/next/",
+        "<id:campaign_id>/scenes/<id:scene_id>/combat/<id:combat_id>/next/",
         views_combat.combat_next,
         name="combat_next",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/attack/",
+        "<id:campaign_id>/scenes/<id:scene_id>/combat/<id:combat_id>/attack/",
         views_combat.combat_attack,
         name="combat_attack",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/attacks/"
-        "<int:attack_id>/apply/",
+        "<id:campaign_id>/scenes/<id:scene_id>/combat/<id:combat_id>/attacks/<id:attack_id>/apply/",
         views_combat.combat_apply,
         name="combat_apply",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/attacks/"
-        "<int:attack_id>/discard/",
+        "<id:campaign_id>/scenes/<id:scene_id>/combat/<id:combat_id>/attacks/"
+        "<id:attack_id>/discard/",
         views_combat.combat_discard,
         name="combat_discard",
     ),
     path(
-        "<int:campaign_id>/scenes/<int:scene_id>/combat/<int:combat_id>/end/",
+        "<id:campaign_id>/scenes/<id:scene_id>/combat/<id:combat_id>/end/",
         views_combat.combat_end,
         name="combat_end",
     ),

@@ -582,11 +582,11 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 
 urlpatterns = [
-    path("<int:character_id>/xp/", character_xp, name="xp"),
-    path("<int:character_id>/xp/buy/", xp_buy, name="xp_buy"),
-    path("<int:character_id>/xp/adjust/", xp_adjust, name="xp_adjust"),
+    path("<id:character_id>/xp/", character_xp, name="xp"),
+    path("<id:character_id>/xp/buy/", xp_buy, name="xp_buy"),
+    path("<id:character_id>/xp/adjust/", xp_adjust, name="xp_adjust"),
     path(
-        "<int:character_id>/xp/purchases/<int:purchase_id>/",
+        "<id:character_id>/xp/purchases/<id:purchase_id>/",
         xp_purchase_decide,
         name="xp_purchase_decide",
     ),
@@ -594,6 +594,6 @@ urlpatterns = [
 
 # Included from campaigns/urls.py (namespace "campaigns").
 campaign_urlpatterns = [
-    path("<int:campaign_id>/scenes/<int:scene_id>/xp/", scene_xp, name="scene_xp"),
-    path("<int:campaign_id>/xp/", xp_log, name="xp_log"),
+    path("<id:campaign_id>/scenes/<id:scene_id>/xp/", scene_xp, name="scene_xp"),
+    path("<id:campaign_id>/xp/", xp_log, name="xp_log"),
 ]

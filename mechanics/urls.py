@@ -7,9 +7,9 @@ from mechanics import views_log, views_roll
 app_name = "mechanics"
 
 urlpatterns = [
-    path("characters/<int:character_id>/roll/", views_roll.character_roll, name="roll"),
+    path("characters/<id:character_id>/roll/", views_roll.character_roll, name="roll"),
     path(
-        "characters/<int:character_id>/roll/<int:roll_id>/aspect/",
+        "characters/<id:character_id>/roll/<id:roll_id>/aspect/",
         views_roll.roll_aspect,
         name="roll_aspect",
     ),

@@ -439,15 +439,15 @@ def unconscious(request: HttpRequest, campaign_id: int, character_id: int) -> Ht
 
 
 urlpatterns = [
-    path("<int:character_id>/health/", health, name="health"),
-    path("<int:character_id>/health/events/", health_history, name="health_history"),
-    path("<int:character_id>/health/damage/", damage, name="health_damage"),
-    path("<int:character_id>/health/time/", advance_time, name="health_time"),
-    path("<int:character_id>/health/undo/", undo, name="health_undo"),
-    path("<int:character_id>/health/first-aid/", first_aid, name="health_first_aid"),
-    path("<int:character_id>/health/supervision/", supervision, name="health_supervision"),
-    path("<int:character_id>/health/drug/", drug, name="health_drug"),
-    path("<int:character_id>/health/auxiliar/", auxiliar, name="health_auxiliar"),
-    path("<int:character_id>/health/bleed/", bleed, name="health_bleed"),
-    path("<int:character_id>/health/unconscious/", unconscious, name="health_unconscious"),
+    path("<id:character_id>/health/", health, name="health"),
+    path("<id:character_id>/health/events/", health_history, name="health_history"),
+    path("<id:character_id>/health/damage/", damage, name="health_damage"),
+    path("<id:character_id>/health/time/", advance_time, name="health_time"),
+    path("<id:character_id>/health/undo/", undo, name="health_undo"),
+    path("<id:character_id>/health/first-aid/", first_aid, name="health_first_aid"),
+    path("<id:character_id>/health/supervision/", supervision, name="health_supervision"),
+    path("<id:character_id>/health/drug/", drug, name="health_drug"),
+    path("<id:character_id>/health/auxiliar/", auxiliar, name="health_auxiliar"),
+    path("<id:character_id>/health/bleed/", bleed, name="health_bleed"),
+    path("<id:character_id>/health/unconscious/", unconscious, name="health_unconscious"),
 ]
