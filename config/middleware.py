@@ -3,6 +3,7 @@ from django.http import HttpResponse
 from django.middleware.locale import LocaleMiddleware
 from django.shortcuts import render
 from django.utils import translation
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 
 
@@ -53,3 +54,46 @@ def _has_nul(data) -> bool:
 
 def _bad_request(request, message: str) -> HttpResponse:
     return render(request, "400.html", {"message": message}, status=400)
+
+
+# Features the site never uses, refused for it and anything it might embed.
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "camera",
+        "display-capture",
+        "encrypted-media",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "publickey-credentials-get",
+        "usb",
+        "xr-spatial-tracking",
+    )
+)
+
+
+class PrivacyHeadersMiddleware:
+    """Permissions-Policy on every response; nothing a logged-in user sees is stored.
+
+    Every page of a logged-in user shows something private (their campaigns, sheets,
+    secret rolls), so all their responses, exports included, say `private, no-store`:
+    no shared cache keeps them and the browser keeps no copy on disk. Placed before
+    whitenoise, static files get the policy but keep their long cache.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        response.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            patch_cache_control(response, private=True, no_store=True)
+        return response
