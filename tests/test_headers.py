@@ -35,9 +35,7 @@ def member_urls(campaign, sheet):
 
 
 @pytest.mark.parametrize("role", ["gm", "player"])
-def test_every_answer_to_a_member_is_private_and_not_stored(
-    client, request, campaign, sheet, role
-):
+def test_every_answer_to_a_member_is_private_and_not_stored(client, request, campaign, sheet, role):
     client.force_login(request.getfixturevalue(role))
     for url, headers in member_urls(campaign, sheet):
         response = client.get(url, **headers)
