@@ -8,6 +8,7 @@ CRONICA_SIGNUP        "open" (default) or "invite" (sign-up only through an invi
 CRONICA_LOGIN_FAILURES         wrong passwords before a username or address is locked out (5)
 CRONICA_LOGIN_COOLOFF_MINUTES  how long the lock lasts after the last failure (15)
 CRONICA_PROXY_COUNT   reverse proxies in front that append to X-Forwarded-For (0: none)
+DJANGO_MEDIA_ROOT     folder of uploaded files, included in backups (none by default)
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ INSTALLED_APPS = [
     "campaigns",
     "characters",
     "mechanics",
+    "ops",
     "axes",
 ]
 
@@ -174,6 +176,7 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
+MEDIA_ROOT = os.environ.get("DJANGO_MEDIA_ROOT", "")
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
