@@ -304,7 +304,7 @@ def main() -> int:
     if args.postgres and "DATABASE_URL" not in os.environ:
         # Run again inside a throwaway cluster; the script sets DATABASE_URL.
         script = str(ROOT / "scripts" / "with-postgres.sh")
-        os.execv(script, [script, PYTHON, *sys.argv])
+        os.execv(script, [script, PYTHON, str(Path(__file__).resolve()), *sys.argv[1:]])
     with tempfile.TemporaryDirectory(prefix="cronica-load-") as folder:
         database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{folder}/load.sqlite3"
         env = django_env(database_url)
