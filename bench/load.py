@@ -1,7 +1,8 @@
 """Mixed load on loopback against gunicorn: what a busy table does to the site.
 
 Prepares a throwaway database (migrate, seed_demo, a scene for the Mundo de Tinieblas demo
-campaign and a large XP balance for its two characters), starts gunicorn on loopback
+campaign and a large XP balance for its two characters), collects the static files into
+staticfiles/ as a deployment does (debug is off), starts gunicorn on loopback
 (2 workers by default), and runs 32 simulated users for 60 seconds, each with its own
 session and no think time. The players (ana, bruno) view their sheet, poll the roll feed,
 roll, save their diary and spend XP; the GM (master) views sheets, polls and rolls.
