@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied
 from campaigns.forms.campaign import CHARACTERS_PER_PLAYER
 from campaigns.models import Campaign, Invitation, Membership
 from campaigns.permissions import campaigns_run_by, may_administer_campaign
+from campaigns.services.campaign import membership_record_removal
 
 
 class CampaignScopedAdmin(admin.ModelAdmin):
@@ -97,6 +98,12 @@ class CampaignAdmin(CampaignScopedAdmin):
             kwargs["min_value"], kwargs["max_value"] = CHARACTERS_PER_PLAYER
         return super().formfield_for_dbfield(db_field, request, **kwargs)
 
+    def save_formset(self, request, form, formset, change):
+        super().save_formset(request, form, formset, change)
+        if formset.model is Membership:
+            for membership in formset.deleted_objects:
+                membership_record_removal(membership=membership, removed_by=request.user)
+
 
 @admin.register(Membership)
 class MembershipAdmin(CampaignScopedAdmin):
@@ -104,6 +111,16 @@ class MembershipAdmin(CampaignScopedAdmin):
     list_filter = ("role",)
     search_fields = ("user__username", "campaign__name")
     autocomplete_fields = ("user",)
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        membership_record_removal(membership=obj, removed_by=request.user)
+
+    def delete_queryset(self, request, queryset):
+        removed = list(queryset)
+        super().delete_queryset(request, queryset)
+        for membership in removed:
+            membership_record_removal(membership=membership, removed_by=request.user)
 
 
 @admin.register(Invitation)

@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from campaigns.models import Campaign, Membership, Role
+from campaigns.models import Campaign, Invitation, Membership, Removal, Role
 
 if TYPE_CHECKING:
     # Annotations only: characters sits above campaigns and is never imported at run time.
@@ -188,6 +188,13 @@ def campaigns_run_by(user) -> QuerySet[Campaign]:
     if not user.is_authenticated:
         return Campaign.objects.none()
     return Campaign.objects.filter(memberships__user=user, memberships__role=Role.GM)
+
+
+def may_join_through(invitation: Invitation, user) -> bool:
+    """False when a GM removed this user from the campaign after the link was made."""
+    return not Removal.objects.filter(
+        campaign_id=invitation.campaign_id, user=user, removed_at__gte=invitation.created_at
+    ).exists()
 
 
 def may_use_admin(user) -> bool:

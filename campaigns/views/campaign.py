@@ -14,7 +14,12 @@ from campaigns import services
 from campaigns.confirm import ask_first
 from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
 from campaigns.models import Invitation, Membership, Role
-from campaigns.permissions import campaign_access, may_create_character, require
+from campaigns.permissions import (
+    campaign_access,
+    may_create_character,
+    may_join_through,
+    require,
+)
 from campaigns.selectors import scenes_for
 
 LATEST_SCENES = 5
@@ -175,12 +180,14 @@ def invitation_open(request: HttpRequest, token: str) -> HttpResponse:
             membership = Membership.objects.filter(
                 campaign_id=invitation.campaign_id, user=request.user
             ).first()
+            if not (membership or may_join_through(invitation, request.user)):
+                state = "removed"
     elif request.method == "POST":
         return redirect_to_login(request.get_full_path())
     elif state == "active":
         # Lets an invite-only site accept this visitor's sign-up.
         request.session["invitation_token"] = token
-    status = {"active": 200, "missing": 404}.get(state, 410)
+    status = {"active": 200, "missing": 404, "removed": 403}.get(state, 410)
     context = {"invitation": invitation, "state": state, "membership": membership}
     return render(request, "campaigns/invitation.html", context, status=status)
 
@@ -235,7 +242,9 @@ def member_remove(request: HttpRequest, campaign_id: int, membership_id: int) ->
     ):
         return asking
     try:
-        services.membership_remove(membership=membership)
+        services.membership_remove(
+            membership=membership, removed_by=None if leaving else request.user
+        )
     except ValidationError as error:
         messages.error(request, error.messages[0])
         return redirect(reverse("campaigns:detail", args=[campaign_id]) + "#members")

@@ -176,9 +176,9 @@ def details_set(request: HttpRequest, campaign_id: int, character_id: int) -> Ht
 
 
 urlpatterns = [
-    path("<int:character_id>/", sheet, name="sheet"),
-    path("<int:character_id>/edit/", story_edit, name="edit"),
-    path("<int:character_id>/details/", details_set, name="details_set"),
-    path("<int:character_id>/pools/<slug:key>/", pool_adjust, name="pool_adjust"),
-    path("<int:character_id>/traits/<slug:key>/", trait_set, name="trait_set"),
+    path("<id:character_id>/", sheet, name="sheet"),
+    path("<id:character_id>/edit/", story_edit, name="edit"),
+    path("<id:character_id>/details/", details_set, name="details_set"),
+    path("<id:character_id>/pools/<slug:key>/", pool_adjust, name="pool_adjust"),
+    path("<id:character_id>/traits/<slug:key>/", trait_set, name="trait_set"),
 ]

@@ -333,24 +333,24 @@ def item_remove(
 
 urlpatterns = [
     path(
-        "<int:character_id>/aspects/<int:aspect_id>/exhausted/",
+        "<id:character_id>/aspects/<id:aspect_id>/exhausted/",
         aspect_exhausted,
         name="aspect_exhausted",
     ),
-    path("<int:character_id>/aspects/", aspect_add, name="aspect_add"),
+    path("<id:character_id>/aspects/", aspect_add, name="aspect_add"),
     path(
-        "<int:character_id>/aspects/<int:aspect_id>/remove/",
+        "<id:character_id>/aspects/<id:aspect_id>/remove/",
         aspect_remove,
         name="aspect_remove",
     ),
-    path("<int:character_id>/specialties/", specialty_add, name="specialty_add"),
+    path("<id:character_id>/specialties/", specialty_add, name="specialty_add"),
     path(
-        "<int:character_id>/specialties/<int:specialty_id>/remove/",
+        "<id:character_id>/specialties/<id:specialty_id>/remove/",
         specialty_remove,
         name="specialty_remove",
     ),
-    path("<int:character_id>/merits/", merit_set, name="merit_set"),
-    path("<int:character_id>/merits/<int:merit_id>/remove/", merit_remove, name="merit_remove"),
-    path("<int:character_id>/items/", item_add, name="item_add"),
-    path("<int:character_id>/items/<int:item_id>/remove/", item_remove, name="item_remove"),
+    path("<id:character_id>/merits/", merit_set, name="merit_set"),
+    path("<id:character_id>/merits/<id:merit_id>/remove/", merit_remove, name="merit_remove"),
+    path("<id:character_id>/items/", item_add, name="item_add"),
+    path("<id:character_id>/items/<id:item_id>/remove/", item_remove, name="item_remove"),
 ]

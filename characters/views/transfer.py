@@ -266,8 +266,8 @@ def trait_lists(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 
 urlpatterns = [
-    path("<int:character_id>/history/", character_history, name="history"),
-    path("<int:character_id>/export.json", character_export, name="export"),
+    path("<id:character_id>/history/", character_history, name="history"),
+    path("<id:character_id>/export.json", character_export, name="export"),
     path("import/", character_import, name="import"),
     path("trait-lists/", trait_lists, name="trait_lists"),
 ]

@@ -550,12 +550,12 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 urlpatterns = [
     path("xp/", xp_log, name="xp_log"),
-    path("xp/scenes/<int:scene_id>/", scene_xp, name="scene_xp"),
-    path("<int:character_id>/xp/", character_xp, name="xp"),
-    path("<int:character_id>/xp/buy/", xp_buy, name="xp_buy"),
-    path("<int:character_id>/xp/adjust/", xp_adjust, name="xp_adjust"),
+    path("xp/scenes/<id:scene_id>/", scene_xp, name="scene_xp"),
+    path("<id:character_id>/xp/", character_xp, name="xp"),
+    path("<id:character_id>/xp/buy/", xp_buy, name="xp_buy"),
+    path("<id:character_id>/xp/adjust/", xp_adjust, name="xp_adjust"),
     path(
-        "<int:character_id>/xp/purchases/<int:purchase_id>/",
+        "<id:character_id>/xp/purchases/<id:purchase_id>/",
         xp_purchase_decide,
         name="xp_purchase_decide",
     ),

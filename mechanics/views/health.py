@@ -318,7 +318,7 @@ def _treatment_urls() -> list:
     by_key = {t.key: t for system in systems for t in system.treatments}
     return [
         path(
-            f"characters/<int:character_id>/health/{t.slug}/",
+            f"characters/<id:character_id>/health/{t.slug}/",
             treatment,
             {"key": t.key},
             name=f"health_{t.key}",
@@ -328,10 +328,10 @@ def _treatment_urls() -> list:
 
 
 urlpatterns = [
-    path("characters/<int:character_id>/health/", health, name="health"),
-    path("characters/<int:character_id>/health/events/", health_history, name="health_history"),
-    path("characters/<int:character_id>/health/damage/", damage, name="health_damage"),
-    path("characters/<int:character_id>/health/time/", advance_time, name="health_time"),
-    path("characters/<int:character_id>/health/undo/", undo, name="health_undo"),
+    path("characters/<id:character_id>/health/", health, name="health"),
+    path("characters/<id:character_id>/health/events/", health_history, name="health_history"),
+    path("characters/<id:character_id>/health/damage/", damage, name="health_damage"),
+    path("characters/<id:character_id>/health/time/", advance_time, name="health_time"),
+    path("characters/<id:character_id>/health/undo/", undo, name="health_undo"),
     *_treatment_urls(),
 ]
