@@ -72,3 +72,12 @@ def test_the_csrf_cookie_is_out_of_reach_of_scripts(client):
     cookie = response.cookies[settings.CSRF_COOKIE_NAME]
     assert cookie["httponly"] is True
     assert 'name="csrfmiddlewaretoken"' in response.text
+
+
+def test_every_answer_varies_on_hx_request_from_the_one_middleware(client, campaign, sheet, gm):
+    """A page and its htmx partial share a URL: caches must keep them apart, page by page."""
+    assert "HX-Request" in client.get(reverse("login"))["Vary"]
+    client.force_login(gm)
+    for url, headers in member_urls(campaign, sheet):
+        response = client.get(url, **headers)
+        assert "HX-Request" in response.get("Vary", ""), url

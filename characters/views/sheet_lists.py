@@ -17,7 +17,6 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
-from django.views.decorators.vary import vary_on_headers
 
 from campaigns.confirm import ask_first
 from campaigns.permissions import CharacterAccess, character_access, require
@@ -123,7 +122,6 @@ def _list_remove(
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def aspect_exhausted(
     request: HttpRequest, campaign_id: int, character_id: int, aspect_id: int
 ) -> HttpResponse:
@@ -148,7 +146,6 @@ def aspect_exhausted(
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def aspect_add(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     access = character_access(request.user, campaign_id, character_id)
     section = _gm_section(access, "aspects")
@@ -167,7 +164,6 @@ def aspect_add(request: HttpRequest, campaign_id: int, character_id: int) -> Htt
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def aspect_remove(
     request: HttpRequest, campaign_id: int, character_id: int, aspect_id: int
 ) -> HttpResponse:
@@ -188,7 +184,6 @@ def aspect_remove(
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def specialty_add(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     access = character_access(request.user, campaign_id, character_id)
     section = _gm_section(access, "specialties")
@@ -213,7 +208,6 @@ def specialty_add(request: HttpRequest, campaign_id: int, character_id: int) -> 
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def specialty_remove(
     request: HttpRequest, campaign_id: int, character_id: int, specialty_id: int
 ) -> HttpResponse:
@@ -234,7 +228,6 @@ def specialty_remove(
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def merit_set(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     """Add a merit or change its dots (a merit with the same name is updated)."""
     access = character_access(request.user, campaign_id, character_id)
@@ -262,7 +255,6 @@ def merit_set(request: HttpRequest, campaign_id: int, character_id: int) -> Http
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def merit_remove(
     request: HttpRequest, campaign_id: int, character_id: int, merit_id: int
 ) -> HttpResponse:
@@ -283,7 +275,6 @@ def merit_remove(
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def item_add(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     """Equipment of the kind the form names (its stats in Item.data)."""
     access = character_access(request.user, campaign_id, character_id)
@@ -314,7 +305,6 @@ def item_add(request: HttpRequest, campaign_id: int, character_id: int) -> HttpR
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def item_remove(
     request: HttpRequest, campaign_id: int, character_id: int, item_id: int
 ) -> HttpResponse:

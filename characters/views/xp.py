@@ -19,7 +19,6 @@ from django.db.models import Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -55,9 +54,7 @@ RUBRIC_KEYS = tuple(f.name for f in dataclasses.fields(SceneAward))
 
 def _render(request: HttpRequest, template: str, partial: str, context: dict) -> HttpResponse:
     """The partial for htmx, the full page otherwise; caches keep the two apart."""
-    response = render(request, f"{template}#{partial}" if request.htmx else template, context)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return render(request, f"{template}#{partial}" if request.htmx else template, context)
 
 
 def _charts(series: dict, measure: str) -> tuple:

@@ -90,7 +90,6 @@ def _answer(
         response = render(request, f"{TEMPLATE}#health", context)
         if done:
             trigger_client_event(response, HEALTH_EVENT, {"character": access.character.pk})
-        patch_vary_headers(response, ("HX-Request",))
         return response
     if done:
         messages.success(request, done)
@@ -99,9 +98,7 @@ def _answer(
         messages.error(request, error)
         return redirect(_sheet_url(access))
     context = sheet_context(access, health_open=opened, health_error=error, **bound)
-    response = render(request, SHEET, context)
-    patch_vary_headers(response, ("HX-Request",))
-    return response
+    return render(request, SHEET, context)
 
 
 def _scene(access: CharacterAccess):
@@ -156,7 +153,7 @@ def health(request: HttpRequest, campaign_id: int, character_id: int) -> HttpRes
 def _poll_headers(response: HttpResponse, etag: str) -> HttpResponse:
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
-    patch_vary_headers(response, ("HX-Request", "Cookie", "Accept-Language"))
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
     return response
 
 
