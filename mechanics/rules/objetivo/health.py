@@ -1,7 +1,8 @@
 """Puntos de Vida for Dado objetivo: damage, states and healing.
 
-States (docs/rules.md#objetivo-incapacitado): PV ≤ threshold (setting
-`incapacitated_threshold`, 10) is Incapacitado, target die one level down; PV ≤ 0
+States (docs/rules.md#objetivo-incapacitado): a wounded character (some PV lost) with
+PV ≤ threshold (setting `incapacitated_threshold`, 10) is Incapacitado, target die one
+level down; an unhurt one never is, whatever its maximum (RULES section 4); PV ≤ 0
 unconscious; PV ≤ −20 dead. PV never go below −20: dead is dead, more damage changes
 nothing.
 
@@ -108,8 +109,12 @@ class HealthStatus:
 def status(
     health: ObjetivoHealth, threshold: int = DEFAULT_INCAPACITATED_THRESHOLD
 ) -> HealthStatus:
-    """The worst state that applies; an unconscious or dead character is also Incapacitado."""
-    incapacitated = health.pv <= threshold
+    """The worst state that applies; an unconscious or dead character is also Incapacitado.
+
+    Only a wounded character is Incapacitado: the seed's "está muy herido" and "es herido y
+    le quedan 7" describe one, and PV = Resistencia × 2 would otherwise leave every
+    Resistencia ≤ 5 character Incapacitado at full health."""
+    incapacitated = health.damage_taken > 0 and health.pv <= threshold
     if health.dead:
         key = "dead"
     elif health.unconscious:

@@ -103,3 +103,21 @@ def test_damage_and_healing_stay_within_bounds(health, damage, amount):
         healed = heal(hurt, amount)
         assert hurt.pv <= healed.pv <= health.max_pv
         assert heal(hurt, hurt.damage_taken) == ObjetivoHealth(health.max_pv, health.max_pv)
+
+
+@pytest.mark.parametrize("resistencia", [1, 3, 5])
+def test_an_unhurt_character_is_never_incapacitado_whatever_its_resistencia(resistencia):
+    unhurt = ObjetivoHealth.for_resistencia(resistencia)
+    assert unhurt.pv <= 10
+    state = status(unhurt)
+    assert (state.key, state.incapacitated, state.level_shift) == ("healthy", False, 0)
+    hurt = status(apply_damage(unhurt, 1))
+    assert (hurt.key, hurt.incapacitated, hurt.level_shift) == ("incapacitated", True, -1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(health=healths(), threshold=st.integers(-20, 200))
+def test_incapacitado_needs_a_wound_and_pv_at_or_below_the_threshold(health, threshold):
+    state = status(health, threshold)
+    assert state.incapacitated == (health.damage_taken > 0 and health.pv <= threshold)
+    assert not status(ObjetivoHealth(health.max_pv, health.max_pv), threshold).incapacitated
