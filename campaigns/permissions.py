@@ -106,6 +106,12 @@ class CharacterAccess:
         return self.access.is_gm
 
     @property
+    def can_raise_open_pools(self) -> bool:
+        """Pools with no maximum (drama, destiny points) grow only by the GM's hand or by a
+        rule: a player may spend them, never add to them (RULES section 6)."""
+        return self.access.is_gm
+
+    @property
     def can_view_history(self) -> bool:
         return self.access.is_gm or self.is_owner
 

@@ -89,6 +89,7 @@ def pool_adjust(
                 user=request.user,
                 key=key,
                 delta=form.cleaned_data["delta"],
+                may_raise_open=access.can_raise_open_pools,
             )
         except ValidationError as exc:
             error = exc.messages[0]

@@ -551,9 +551,9 @@ def test_a_pool_refuses_to_go_below_zero_with_a_message(client, sheet, player):
     assert willpower(sheet).current == 0
 
 
-def test_a_pool_with_no_maximum_keeps_growing(client, gm, player):
+def test_a_pool_with_no_maximum_keeps_growing_when_the_gm_adds(client, gm, player):
     character = hitos_sheet(gm, player)
-    client.force_login(player)
+    client.force_login(gm)
     client.post(url(character, "pool_adjust", "drama_points"), {"delta": 1})
     assert Resource.objects.get(character=character, key="drama_points").current == 4
 
