@@ -26,6 +26,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from campaigns.keyset import KeysetPage
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess
 
@@ -50,11 +51,47 @@ def register_timeline_source(source: TimelineSource) -> TimelineSource:
     return source
 
 
-def scene_timeline(access: CampaignAccess, scene: Scene) -> list[TimelineItem]:
-    """Every item the viewer may see, oldest first."""
-    items = [item for source in _sources for item in source(access, scene)]
+# The one source that grows without bound (rolls) pages the timeline: it returns a
+# campaigns.keyset page of TimelineItems, and the other sources' items fall on the page
+# whose time span holds them.
+TimelinePager = Callable[..., KeysetPage]
+TIMELINE_PAGE = 50
+_pager: list[TimelinePager] = []
+
+
+def register_timeline_pager(pager: TimelinePager) -> TimelinePager:
+    """Set the source that pages the timeline: `(access, scene, *, size, after, before)
+    -> KeysetPage` of TimelineItems, oldest first."""
+    _pager[:] = [pager]
+    return pager
+
+
+@dataclass(frozen=True)
+class Timeline:
+    items: list[TimelineItem]  # this page's, oldest first
+    page: KeysetPage | None  # the pager's page (None without a pager)
+    unpaged: list[TimelineItem]  # every item of the other sources, on any page
+
+
+def scene_timeline(
+    access: CampaignAccess, scene: Scene, *, after: str | None = None, before: str | None = None
+) -> Timeline:
+    """The items the viewer may see on one page of the timeline, oldest first."""
+    unpaged = [item for source in _sources for item in source(access, scene)]
+    items, page = list(unpaged), None
+    if _pager:
+        page = _pager[0](access, scene, size=TIMELINE_PAGE, after=after, before=before)
+        # This page spans from its first paged item (or the start) to the next page's.
+        start = page.items[0].at if page.previous and page.items else None
+        end = page.next_starts
+        items = [
+            item
+            for item in unpaged
+            if (start is None or item.at >= start) and (end is None or item.at < end)
+        ]
+        items += page.items
     items.sort(key=lambda item: item.at)
-    return items
+    return Timeline(items, page, unpaged)
 
 
 # Scene lists show counts (diaries, rolls) of records owned by the apps above this one.

@@ -26,23 +26,39 @@ def _count(queryset: QuerySet) -> Coalesce:
     return Coalesce(Subquery(counted), 0)
 
 
+# Newest first: the scene's date (or the day it was created), then the session.
+SCENE_ORDER = (
+    F("when").desc(),
+    F("session_number").desc(nulls_last=True),
+    "-created_at",
+    "-pk",
+)
+
+
 def scenes_for(access: CampaignAccess) -> QuerySet[Scene]:
-    """The campaign's scenes, newest first, with the counts this viewer may see.
+    """The campaign's scenes, newest first, without counts: slice it (a page, the latest
+    few) and pass the slice to `with_counts`, so only the scenes shown are counted."""
+    return (
+        Scene.objects.filter(campaign=access.campaign)
+        .select_related("story")
+        .annotate(when=Coalesce("date", TruncDate("created_at")))
+        .order_by(*SCENE_ORDER)
+    )
+
+
+def with_counts(access: CampaignAccess, shown: QuerySet[Scene]) -> list[Scene]:
+    """The scenes of `shown` (a slice of `scenes_for`), in its order, with the counts this
+    viewer may see, in one query that counts those scenes alone.
 
     The counts run through the same visibility rules as the pages, so a GM-only diary
     or a secret roll never shows up as a number either.
     """
     counts = {name: _count(rows) for name, rows in scene_counts(access).items()}
-    return (
-        Scene.objects.filter(campaign=access.campaign)
+    return list(
+        Scene.objects.filter(pk__in=shown.values("pk"))
         .select_related("story")
         .annotate(when=Coalesce("date", TruncDate("created_at")), **counts)
-        .order_by(
-            F("when").desc(),
-            F("session_number").desc(nulls_last=True),
-            "-created_at",
-            "-pk",
-        )
+        .order_by(*SCENE_ORDER)
     )
 
 

@@ -14,7 +14,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from campaigns.append_only import AppendOnlyModel
+from campaigns.append_only import AppendOnlyModel, AppendOnlyQuerySet
 
 
 class Character(models.Model):
@@ -302,6 +302,21 @@ class CampaignTrait(models.Model):
         return self.name
 
 
+class XpEntryQuerySet(AppendOnlyQuerySet):
+    def bulk_create(self, objs, *args, **kwargs):
+        """Entries without their campaign get their character's (one query)."""
+        objs = list(objs)
+        missing = {entry.character_id for entry in objs if entry.campaign_id is None}
+        if missing:
+            campaigns = dict(
+                Character.objects.filter(pk__in=missing).values_list("pk", "campaign_id")
+            )
+            for entry in objs:
+                if entry.campaign_id is None:
+                    entry.campaign_id = campaigns[entry.character_id]
+        return super().bulk_create(objs, *args, **kwargs)
+
+
 class XpEntry(AppendOnlyModel):
     """The XP ledger: awards, spends and corrections; append-only, the balance is the sum.
 
@@ -317,6 +332,16 @@ class XpEntry(AppendOnlyModel):
 
     character = models.ForeignKey(
         Character, verbose_name=_("character"), on_delete=models.CASCADE, related_name="xp_entries"
+    )
+    # The character's campaign, copied in when the entry is written, so the campaign's XP
+    # log reads one index (campaign, newest first) instead of sorting every entry of
+    # every character of the campaign.
+    campaign = models.ForeignKey(
+        "campaigns.Campaign",
+        verbose_name=_("campaign"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
     )
     # The scene an award (or its correction) is for; the title is also kept in the
     # breakdown, so the entry still reads right if the scene is deleted.
@@ -342,6 +367,8 @@ class XpEntry(AppendOnlyModel):
     )
     created_at = models.DateTimeField(_("when"), auto_now_add=True)
 
+    objects = XpEntryQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("XP entry")
         verbose_name_plural = _("XP entries")
@@ -349,6 +376,9 @@ class XpEntry(AppendOnlyModel):
         indexes = [
             models.Index(fields=["character", "created_at"]),
             models.Index(fields=["scene", "character"]),
+            models.Index(
+                fields=["campaign", "-created_at", "-id"], name="xp_entry_campaign_newest"
+            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -364,6 +394,11 @@ class XpEntry(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.character} {self.amount:+d}"
+
+    def save(self, *args, **kwargs):
+        if self.campaign_id is None and self.character_id is not None:
+            self.campaign_id = self.character.campaign_id
+        super().save(*args, **kwargs)
 
 
 class WillpowerGrant(models.Model):

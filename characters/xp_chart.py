@@ -1,8 +1,9 @@
 """The chart of XP over time, drawn on the server as SVG geometry (no JavaScript).
 
-`build_chart` turns ledger entries into what the template draws: one step line per
-character (XP only changes at entries), axes with round ticks, and a legend. The
-template (characters/_xp_chart.html) only places these numbers.
+`build_chart` turns ledger entries (or characters.xp_buckets' points, which read like
+entries) into what the template draws: one step line per character (XP only changes at
+entries) and axes with round ticks, drawn once; the legend is HTML below it, so it wraps
+on any screen. The template (characters/_xp_chart.html) only places these numbers.
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-# viewBox units. The page draws a narrow chart for phones and a wide one for larger
-# screens (CSS shows one), so labels keep a readable size at any width.
-NARROW, WIDE = 360, 720
+# viewBox units. One drawing for every screen; css/xp.css enlarges the tick labels on
+# phones, where the drawing is shown at half size.
+WIDTH = 720
 LEFT, RIGHT, TOP, BOTTOM = 40, 14, 12, 30
-LEGEND_ROW = 22
 SERIES_STYLES = 8  # CSS classes xp-series-0 … xp-series-7
 MIN_SPAN = 3600  # seconds: a chart of one evening still spans an hour
 
@@ -44,8 +44,6 @@ class Series:
     points: str  # the polyline's "x,y x,y …"
     markers: tuple[Marker, ...]
     last: int
-    legend_x: float
-    legend_y: float
 
 
 @dataclass(frozen=True)
@@ -84,11 +82,15 @@ def _value(entry, measure: str, running: int) -> int:
     return entry.balance_after
 
 
+def chart_title(measure: str) -> str:
+    return _("XP balance over time") if measure != "earned" else _("XP earned over time")
+
+
 def build_chart(
     series_entries: dict,
     *,
     measure: str = "balance",
-    width: int = WIDE,
+    width: int = WIDTH,
 ) -> Chart:
     """{character: [XpEntry oldest first]} → the chart; `measure` "balance" or "earned".
 
@@ -96,12 +98,9 @@ def build_chart(
     then holds its last value to the right edge.
     """
     data = [(character, entries) for character, entries in series_entries.items() if entries]
-    title = _("XP balance over time") if measure != "earned" else _("XP earned over time")
-    columns = 1 if width < WIDE else 3
-    plot_height = 180 if width < WIDE else 240
-    legend_rows = math.ceil(len(data) / columns)
-    legend_top = TOP + plot_height + BOTTOM + 14
-    height = legend_top + legend_rows * LEGEND_ROW
+    title = chart_title(measure)
+    plot_height = 240
+    height = TOP + plot_height + BOTTOM
     if not data:
         return Chart(
             title, _("No XP yet."), width, height, LEFT, width - RIGHT, TOP, TOP, (), (), ()
@@ -137,7 +136,7 @@ def build_chart(
         return round(plot_bottom - value / y_max * (plot_bottom - plot_top), 1)
 
     short = span < 2 * 24 * 3600
-    intervals = 2 if width < WIDE else 4
+    intervals = 4
     x_ticks = []
     for index in range(intervals + 1):
         moment = start + timedelta(seconds=span * index / intervals)
@@ -167,7 +166,6 @@ def build_chart(
             )
             previous = value
         coords.append((plot_right, y_of(previous)))
-        column, row = index % columns, index // columns
         series.append(
             Series(
                 name=character.name,
@@ -175,8 +173,6 @@ def build_chart(
                 points=" ".join(f"{x},{y}" for x, y in coords),
                 markers=tuple(markers),
                 last=previous,
-                legend_x=plot_left + column * (plot_right - plot_left) / columns,
-                legend_y=legend_top + row * LEGEND_ROW,
             )
         )
     description = "; ".join(

@@ -57,7 +57,20 @@ class Roll(AppendOnlyModel):
         verbose_name = _("roll")
         verbose_name_plural = _("rolls")
         ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["campaign", "-created_at"])]
+        indexes = [
+            # The roll log and the feed: a campaign's rolls newest first, a page found by
+            # the last (created_at, id) shown (campaigns.keyset).
+            models.Index(fields=["campaign", "-created_at", "-id"], name="roll_campaign_newest"),
+            # The scene page: a scene's rolls oldest first, a page at a time.
+            models.Index(fields=["scene", "created_at", "id"], name="roll_scene_oldest"),
+            # Extended actions in progress, looked up on every change of the roll panel:
+            # a few rows of the character's, not all their rolls.
+            models.Index(
+                fields=["character", "-created_at", "-id"],
+                condition=Q(kind="extended", group__isnull=False),
+                name="roll_extended_actions",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.result} ({self.outcome})"

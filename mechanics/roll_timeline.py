@@ -2,31 +2,39 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.db.models import OuterRef
 
-from campaigns.chronicle import TimelineItem, register_scene_count, register_timeline_source
+from campaigns.chronicle import TimelineItem, register_scene_count, register_timeline_pager
+from campaigns.keyset import KeysetPage, keyset_page
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, visible_rolls
 from mechanics.models import Roll
 
 
-@register_timeline_source
-def roll_source(access: CampaignAccess, scene: Scene) -> list[TimelineItem]:
+@register_timeline_pager
+def roll_pages(
+    access: CampaignAccess, scene: Scene, *, size: int, after=None, before=None
+) -> KeysetPage:
+    """A page of the scene's rolls, oldest first, on the (scene, created_at) index: the
+    rolls set the pace of the scene's timeline pages."""
     rolls = visible_rolls(
         access,
         Roll.objects.filter(scene=scene, campaign_id=scene.campaign_id).select_related(
             "character", "user"
         ),
     )
+    page = keyset_page(rolls, size=size, after=after, before=before, newest_first=False)
     items = []
-    for roll in rolls:
+    for roll in page.items:
         roll.scene = scene  # already loaded: the roll card reads its title
         items.append(
             TimelineItem(
                 at=roll.created_at, kind="roll", template="campaigns/timeline/roll.html", obj=roll
             )
         )
-    return items
+    return replace(page, items=items)
 
 
 @register_scene_count("roll_count")

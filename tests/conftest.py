@@ -1,4 +1,5 @@
 import pytest
+from django.core.cache import caches
 from hypothesis import HealthCheck, settings
 
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
@@ -9,6 +10,14 @@ settings.register_profile(
     "cronica", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
 )
 settings.load_profile("cronica")
+
+
+@pytest.fixture(autouse=True)
+def _empty_caches():
+    """Each test starts with empty caches: rolled-back rows give their ids to the next
+    test's rows, which a cache must not take for the same rows."""
+    for cache in caches.all():
+        cache.clear()
 
 
 @pytest.fixture(autouse=True)

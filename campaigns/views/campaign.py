@@ -20,7 +20,7 @@ from campaigns.permissions import (
     may_join_through,
     require,
 )
-from campaigns.selectors import scenes_for
+from campaigns.selectors import scenes_for, with_counts
 
 LATEST_SCENES = 5
 
@@ -75,8 +75,8 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "invitations": invitations,
         "invitation_form": InvitationForm(),
         "role_choices": Role.choices,
-        # One query: the latest scenes with the counts this member may see.
-        "latest_scenes": scenes_for(access)[:LATEST_SCENES],
+        # One query: the latest scenes, and the counts this member may see of those alone.
+        "latest_scenes": with_counts(access, scenes_for(access)[:LATEST_SCENES]),
         "characters": characters,
         "may_create_character": may_create_character(
             access,

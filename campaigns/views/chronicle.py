@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -25,7 +26,7 @@ from campaigns.permissions import (
     require,
     visible_scene_notes,
 )
-from campaigns.selectors import scene_or_404, scenes_for
+from campaigns.selectors import scene_or_404, scenes_for, with_counts
 
 SCENES_PER_PAGE = 20
 
@@ -57,10 +58,11 @@ def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
         if story is None:
             raise Http404
         scenes = scenes.filter(story=story)
-    page = Paginator(scenes.prefetch_related("participants"), SCENES_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
-    scene_list_extras(access, request.user, list(page))
+    page = Paginator(scenes, SCENES_PER_PAGE).get_page(request.GET.get("page"))
+    # Counted for the page's scenes alone, not for every scene of the campaign.
+    page.object_list = with_counts(access, page.object_list)
+    prefetch_related_objects(page.object_list, "participants")
+    scene_list_extras(access, request.user, page.object_list)
     context = {
         "access": access,
         "campaign": access.campaign,
@@ -174,10 +176,12 @@ def scene_edit(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRes
 
 def _scene_context(request: HttpRequest, access: CampaignAccess, scene: Scene, **extra) -> dict:
     participants = list(scene.participants.select_related("owner").order_by("is_npc", "name"))
-    items = scene_timeline(access, scene)
+    timeline = scene_timeline(
+        access, scene, after=request.GET.get("after"), before=request.GET.get("before")
+    )
     own_entries = {
         item.obj.character_id: item.obj
-        for item in items
+        for item in timeline.unpaged
         if item.kind == "diary" and item.obj.author_id == request.user.pk
     }
     my_diaries = [
@@ -195,7 +199,8 @@ def _scene_context(request: HttpRequest, access: CampaignAccess, scene: Scene, *
         "campaign": access.campaign,
         "scene": scene,
         "participants": participants,
-        "timeline": items,
+        "timeline": timeline.items,
+        "timeline_page": timeline.page,
         "my_diaries": my_diaries,
         "notes": notes,
         "note_form": SceneNoteForm(),

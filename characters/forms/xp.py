@@ -188,7 +188,8 @@ class XpLogFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         everyone = [("", _("All"))]
         self.fields["character"].choices = everyone + [(c.pk, c.name) for c in characters]
-        self.fields["scene"].choices = everyone + [(s.pk, s.title) for s in scenes]
+        # (pk, title) pairs: a long campaign's scenes are not loaded as models for a menu.
+        self.fields["scene"].choices = everyone + list(scenes)
         self.fields["kind"].choices = everyone + list(XpEntry.Kind.choices)
 
     def filters(self) -> dict:

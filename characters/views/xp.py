@@ -18,11 +18,15 @@ from django.core.paginator import Paginator
 from django.db.models import Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import path, reverse
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaigns.fragments import cached_fragment, fragment_key
+from campaigns.keyset import keyset_page
 from campaigns.models import Scene
 from campaigns.permissions import (
     CampaignAccess,
@@ -41,7 +45,8 @@ from characters.forms.xp import (
     XpLogFilterForm,
 )
 from characters.models import Character, DiaryEntry, WillpowerGrant, XpEntry, XpPurchase
-from characters.xp_chart import NARROW, WIDE, build_chart
+from characters.xp_buckets import ledger_summary
+from characters.xp_chart import build_chart, chart_title
 from mechanics.rules.tinieblas.advancement import SceneAward, award_total
 from mechanics.rules.tinieblas.catalogue import XP_OTHERS
 
@@ -57,9 +62,22 @@ def _render(request: HttpRequest, template: str, partial: str, context: dict) ->
     return render(request, f"{template}#{partial}" if request.htmx else template, context)
 
 
-def _charts(series: dict, measure: str) -> tuple:
-    """The same chart drawn for phones and for wider screens (the page shows one)."""
-    return tuple(build_chart(series, measure=measure, width=width) for width in (NARROW, WIDE))
+def _chart(
+    request: HttpRequest, characters: list[Character], measure: str, chart_id: str
+) -> tuple[SafeString, dict]:
+    """The chart of these characters' whole ledgers (a few hundred summed points), drawn
+    once per ledger version, names and measure; and the points it was drawn from."""
+    version, points = ledger_summary([c.pk for c in characters])
+    names = [(c.pk, c.name) for c in characters]
+
+    def draw(extra: dict) -> str:
+        chart = build_chart({c: points.get(c.pk, []) for c in characters}, measure=measure)
+        return render_to_string(
+            "characters/_xp_chart.html", {"chart": chart, "chart_id": chart_id, **extra}
+        )
+
+    key = fragment_key("xp-chart", version, names, measure, chart_id)
+    return cached_fragment(request, key, draw), points
 
 
 def _sees_sheet(access: CampaignAccess, character: Character) -> bool:
@@ -281,14 +299,7 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
         "character": character,
         "page": page,
         "ledger": _ledger_lines(page.object_list, full),
-        "charts": _charts(
-            {
-                character: list(
-                    XpEntry.objects.filter(character=character).order_by("created_at", "pk")
-                )
-            },
-            "balance",
-        ),
+        "chart": _chart(request, [character], "balance", "character-xp-chart")[0],
         "purchases": [],
         "xp_sections": (),
         "quote": None,
@@ -456,62 +467,88 @@ def xp_adjust(request: HttpRequest, campaign_id: int, character_id: int) -> Http
 # The campaign's XP log ------------------------------------------------------------------------
 
 
+LOG_SCENE_TOTALS = 10
+
+
+def _totals(characters: list[Character], entries, points: dict | None) -> list[dict]:
+    """Earned, spent and balance per character: from the chart's points when the log
+    is not filtered (no query), else summed over the filtered entries."""
+    if points is not None:
+        sums = {}
+        for pk, series in points.items():
+            earned = sum(point.amount for point in series)
+            sums[pk] = {"earned": earned, "spent": series[-1].balance_after - earned}
+    else:
+        earned = Q(kind__in=[XpEntry.Kind.AWARD, XpEntry.Kind.CORRECTION])
+        sums = {
+            row["character_id"]: row
+            for row in entries.order_by()
+            .values("character_id")
+            .annotate(
+                earned=Sum("amount", filter=earned, default=0),
+                spent=Sum("amount", filter=Q(kind=XpEntry.Kind.SPEND), default=0),
+            )
+        }
+    return [
+        {
+            "character": character,
+            "earned": sums[character.pk]["earned"],
+            "spent": -sums[character.pk]["spent"],
+            "balance": character.xp_balance,
+        }
+        for character in characters
+        if character.pk in sums
+    ]
+
+
 @login_required
 @require_GET
 def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """Every XP entry of the campaign, with filters, totals and the chart over time."""
+    """The campaign's XP entries, newest first with filters, the totals per character,
+    the latest scenes' awards and the chart over time."""
     access = campaign_access(request.user, campaign_id)
     campaign = access.campaign
     characters = list(campaign.characters.select_related("owner").order_by("name", "pk"))
     for character in characters:
         character.campaign = campaign
-    scenes = list(campaign.scenes.order_by("-created_at", "-pk").only("pk", "title"))
-    filter_form = XpLogFilterForm(request.GET or None, characters=characters, scenes=scenes)
+    # Only what the filter's menu shows: pk and title, no model instances.
+    scenes = list(campaign.scenes.order_by("-created_at", "-pk").values_list("pk", "title"))
+    filter_form = XpLogFilterForm(request.GET or None, scenes=scenes, characters=characters)
     filters = filter_form.filters() if request.GET else {}
-    entries = XpEntry.objects.filter(character__campaign=campaign)
+    entries = XpEntry.objects.filter(campaign=campaign)
     if "character" in filters:
         entries = entries.filter(character_id=filters["character"])
     if "scene" in filters:
         entries = entries.filter(scene_id=filters["scene"])
     if "kind" in filters:
         entries = entries.filter(kind=filters["kind"])
-    page = Paginator(
-        entries.select_related("character", "scene", "created_by").order_by("-created_at", "-pk"),
-        LOG_ENTRIES_PER_PAGE,
-    ).get_page(request.GET.get("page"))
+    # Pages found from the last entry shown (the campaign's index), never by OFFSET.
+    page = keyset_page(
+        entries.select_related("scene", "created_by"),
+        size=LOG_ENTRIES_PER_PAGE,
+        after=request.GET.get("after"),
+        before=request.GET.get("before"),
+    )
     by_id = {character.pk: character for character in characters}
     visible = {c.pk for c in characters if _sees_sheet(access, c)}
     ledger = []
-    for entry in page.object_list:
-        entry.character = by_id.get(entry.character_id, entry.character)
+    for entry in page.items:
+        entry.character = by_id[entry.character_id]
         ledger.extend(_ledger_lines([entry], entry.character_id in visible))
-    earned = Q(kind__in=[XpEntry.Kind.AWARD, XpEntry.Kind.CORRECTION])
-    per_character = {
-        row["character_id"]: row
-        for row in entries.order_by()
-        .values("character_id")
-        .annotate(
-            earned=Sum("amount", filter=earned, default=0),
-            spent=Sum("amount", filter=Q(kind=XpEntry.Kind.SPEND), default=0),
+    charted = [by_id[filters["character"]]] if filters.get("character") in by_id else characters
+    measure = filters.get("measure", "balance")
+    chart, points = _chart(request, charted, measure, "campaign-xp-chart")
+    # The latest scenes' awards only: the list must not grow with the campaign.
+    shown_scenes = [pk for pk, _title in scenes[:LOG_SCENE_TOTALS]]
+    scene_totals = {
+        row["scene_id"]: row["total"]
+        for row in entries.filter(
+            scene_id__in=shown_scenes, kind__in=[XpEntry.Kind.AWARD, XpEntry.Kind.CORRECTION]
         )
-    }
-    scene_titles = {scene.pk: scene.title for scene in scenes}
-    per_scene = [
-        {"scene_id": row["scene_id"], "title": scene_titles.get(row["scene_id"], ""), **row}
-        for row in entries.filter(earned, scene__isnull=False)
         .order_by()
         .values("scene_id")
         .annotate(total=Sum("amount"))
-    ]
-    order = {scene.pk: index for index, scene in enumerate(scenes)}
-    per_scene.sort(key=lambda row: order.get(row["scene_id"], len(order)))
-    charted = [by_id[filters["character"]]] if filters.get("character") in by_id else characters
-    series: dict = {character: [] for character in charted}
-    chart_entries = XpEntry.objects.filter(character__in=[c.pk for c in charted]).only(
-        "character_id", "kind", "amount", "balance_after", "created_at"
-    )
-    for entry in chart_entries.order_by("created_at", "pk"):
-        series[by_id[entry.character_id]].append(entry)
+    }
     pending = []
     if access.can_award_xp:
         pending = list(
@@ -519,27 +556,25 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 character__campaign=campaign, status=XpPurchase.Status.PENDING
             ).select_related("character", "requested_by")
         )
-    query = request.GET.copy()
-    query.pop("page", None)
+    unfiltered = not {"scene", "kind"} & filters.keys()
     context = {
         "access": access,
         "campaign": campaign,
         "filter_form": filter_form,
-        "page": page,
+        "keyset": page,
         "ledger": ledger,
-        "query": query.urlencode(),
-        "character_totals": [
-            {
-                "character": character,
-                "earned": per_character.get(character.pk, {}).get("earned", 0),
-                "spent": -per_character.get(character.pk, {}).get("spent", 0),
-                "balance": character.xp_balance,
-            }
-            for character in characters
-            if character.pk in per_character
+        "character_totals": _totals(
+            [c for c in characters if c in charted] if unfiltered else characters,
+            entries,
+            points if unfiltered else None,
+        ),
+        "scene_totals": [
+            {"scene_id": pk, "title": title, "total": scene_totals[pk]}
+            for pk, title in scenes[:LOG_SCENE_TOTALS]
+            if pk in scene_totals
         ],
-        "scene_totals": per_scene,
-        "charts": _charts(series, filters.get("measure", "balance")),
+        "chart": chart,
+        "chart_title": chart_title(measure),
         "pending": pending,
     }
     return render(request, "characters/xp_log.html", context)

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
@@ -24,6 +23,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from campaigns.keyset import keyset_page
 from campaigns.models import Role
 from campaigns.permissions import CampaignAccess, campaign_access, require
 from campaigns.selectors import active_scene
@@ -36,6 +36,8 @@ from mechanics.services.rolls import roll_store
 # htmx listens for this event (HX-Trigger) to refresh the feed at once after a roll.
 ROLL_EVENT = "cronica:roll"
 EXPORT_FORMATS = ("csv", "json")
+# Beyond this, the log says "more than" instead of counting every roll.
+COUNT_LIMIT = 1000
 
 
 def _filter_form(access: CampaignAccess, data) -> RollFilterForm:
@@ -62,13 +64,22 @@ def roll_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Every roll of the campaign this member may see, filtered and 25 to a page."""
     access = campaign_access(request.user, campaign_id)
     form = _filter_form(access, request.GET)
-    rolls = log.with_relations(form.filter(log.campaign_rolls(access)))
-    page = Paginator(rolls, log.PAGE_SIZE).get_page(request.GET.get("page"))
+    rolls = form.filter(log.campaign_rolls(access))
+    # Pages found from the last roll shown (the campaign's index), never by OFFSET; the
+    # total is counted up to a bound, so a long campaign costs what a short one does.
+    page = keyset_page(
+        log.with_relations(rolls),
+        size=log.PAGE_SIZE,
+        after=request.GET.get("after"),
+        before=request.GET.get("before"),
+    )
     context = {
         "access": access,
         "campaign": access.campaign,
         "form": form,
         "page": page,
+        "total": rolls.order_by().values("pk")[: COUNT_LIMIT + 1].count(),
+        "count_limit": COUNT_LIMIT,
         "export_formats": EXPORT_FORMATS,
     }
     return render(request, "mechanics/log.html", context)

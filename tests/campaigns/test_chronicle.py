@@ -1,15 +1,16 @@
 """The chronicle: stories, scenes, the timeline, the scene page, diaries and GM notes."""
 
+import html
 import random
 import re
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from campaigns import chronicle, services
 from campaigns.markdown import render_markdown
@@ -19,7 +20,13 @@ from characters.models import DiaryEntry
 from mechanics.presentation import roll_display
 from mechanics.rules.tinieblas.rolls import roll_dice
 from mechanics.services.rolls import roll_store
-from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.factories import (
+    CampaignFactory,
+    MembershipFactory,
+    UserFactory,
+    backdate,
+    make_character,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -702,8 +709,9 @@ def test_the_scene_page_runs_constant_queries(
     many = _count_queries(client, scene_url(scene))
     assert few == many
     # Session, user, membership, scene, participants, GM notes, base.html's admin-link
-    # check, and one query per timeline source (diaries, rolls, and those other apps add).
-    budget = 7 + len(chronicle._sources)
+    # check, and one query per timeline source (diaries, the page of rolls, and those
+    # other apps add).
+    budget = 7 + len(chronicle._sources) + len(chronicle._pager)
     with django_assert_max_num_queries(budget):
         client.get(scene_url(scene))
     login(client, player)
@@ -1008,3 +1016,37 @@ def test_the_dashboard_lists_the_latest_scenes_and_links_the_chronicle(client, c
     assert timeline_url(campaign) in text
     assert "Escena 6" in text
     assert "Escena 1" not in text  # only the latest few
+
+
+def test_the_scene_page_shows_its_rolls_a_page_at_a_time_with_the_diaries_in_between(
+    client, campaign, gm, player, scene, lucia, monkeypatch
+):
+    monkeypatch.setattr(chronicle, "TIMELINE_PAGE", 3)
+    start = timezone.now() - timedelta(hours=1)
+    rolls = []
+    for minute in range(7):
+        roll = store_roll(campaign, scene, lucia, player)
+        backdate(roll, start + timedelta(minutes=minute))
+        rolls.append(roll)
+    entry = publish(scene, lucia, player, "Entre tirada y tirada")
+    DiaryEntry.objects.filter(pk=entry.pk).update(
+        published_at=start + timedelta(minutes=4, seconds=30)
+    )
+    login(client, gm)
+
+    def shown(response):
+        return [int(pk) for pk in re.findall(r'data-roll="(\d+)"', response.text)]
+
+    first = client.get(scene_url(scene))
+    assert shown(first) == [r.pk for r in rolls[:3]]
+    assert "Entre tirada y tirada" not in first.text
+    later = html.unescape(re.search(r'href="([^"]*)" rel="next"', first.text).group(1))
+    second = client.get(scene_url(scene) + later)
+    assert shown(second) == [r.pk for r in rolls[3:6]]
+    assert "Entre tirada y tirada" in second.text
+    last = html.unescape(re.search(r'href="([^"]*)" rel="next"', second.text).group(1))
+    third = client.get(scene_url(scene) + last)
+    assert shown(third) == [rolls[6].pk]
+    assert "Entre tirada y tirada" not in third.text
+    earlier = html.unescape(re.search(r'href="([^"]*)" rel="prev"', third.text).group(1))
+    assert shown(client.get(scene_url(scene) + earlier)) == shown(second)

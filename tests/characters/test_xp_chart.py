@@ -9,7 +9,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from characters.xp_chart import NARROW, WIDE, _nice_step, build_chart
+from characters.xp_chart import WIDTH, _nice_step, build_chart
 
 START = timezone.make_aware(datetime(2026, 3, 1, 20, 0))
 
@@ -82,23 +82,22 @@ def test_no_entries_draw_no_chart():
     assert chart.description == "No XP yet."
 
 
-def test_the_narrow_drawing_stacks_the_legend():
-    narrow, wide = build_chart(SERIES, width=NARROW), build_chart(SERIES, width=WIDE)
-    assert narrow.width == NARROW
-    assert wide.width == WIDE
-    assert narrow.series[0].legend_x == narrow.series[1].legend_x
-    assert wide.series[0].legend_y == wide.series[1].legend_y
+def test_the_chart_is_drawn_once_with_an_html_legend_that_wraps():
+    chart = build_chart(SERIES)
+    html = render_to_string("characters/_xp_chart.html", {"chart": chart, "chart_id": "c"})
+    assert chart.width == WIDTH
+    assert html.count("<svg") == 1
+    legend = html[html.index('class="xp-chart-legend') :]
+    assert "Lucía · 8" in legend
+    assert "Mateo · 7" in legend
 
 
 def test_coordinates_render_with_dots_in_spanish():
     chart = build_chart(SERIES)
     with translation.override("es"):
-        html = render_to_string(
-            "characters/_xp_chart.html",
-            {"charts": (chart, chart), "chart_id": "c"},
-        )
+        html = render_to_string("characters/_xp_chart.html", {"chart": chart, "chart_id": "c"})
     for value in re.findall(r' (?:x|y|x1|x2|y1|y2|cx|cy)="([^"]*)"', html):
         assert re.fullmatch(r"-?\d+(\.\d+)?", value), value
-    assert html.count("<polyline") == 4
-    assert '<title id="c-narrow-title">' in html
-    assert 'aria-labelledby="c-wide-title c-wide-desc"' in html
+    assert html.count("<polyline") == 2
+    assert '<title id="c-title">' in html
+    assert 'aria-labelledby="c-title c-desc"' in html

@@ -1,6 +1,7 @@
 """The campaign roll log page: who sees it, what it shows, filters, pagination, queries."""
 
 import datetime
+import html
 import re
 
 import pytest
@@ -79,22 +80,39 @@ def test_the_log_reads_in_english_too(client, campaign, player):
     assert "1 roll" in html
 
 
+def _link(response, rel: str) -> str:
+    return html.unescape(re.search(rf'href="([^"]*)" rel="{rel}"', response.text).group(1))
+
+
 def test_the_log_shows_25_rolls_a_page_newest_first(client, campaign, player):
     rolls = [store_roll(campaign, player, seed=n) for n in range(30)]
     client.force_login(player)
     first = client.get(log_url(campaign))
     assert shown_rolls(first) == [roll.pk for roll in reversed(rolls)][:25]
     assert "30 tiradas" in first.content.decode()
-    assert "Página 1 de 2" in first.content.decode()
-    second = client.get(log_url(campaign, page=2))
+    assert 'rel="prev"' not in first.text
+    second = client.get(log_url(campaign) + _link(first, "next"))
     assert shown_rolls(second) == [roll.pk for roll in reversed(rolls)][25:]
+    assert 'rel="next"' not in second.text
+    back = client.get(log_url(campaign) + _link(second, "prev"))
+    assert shown_rolls(back) == shown_rolls(first)
 
 
-def test_a_page_out_of_range_shows_the_last_page(client, campaign, player):
+def test_a_garbled_page_link_shows_the_first_page(client, campaign, player):
     roll = store_roll(campaign, player)
     client.force_login(player)
-    assert shown_rolls(client.get(log_url(campaign, page=99))) == [roll.pk]
-    assert shown_rolls(client.get(log_url(campaign, page="x"))) == [roll.pk]
+    assert shown_rolls(client.get(log_url(campaign, after="99.x"))) == [roll.pk]
+    assert shown_rolls(client.get(log_url(campaign, before="x"))) == [roll.pk]
+
+
+def test_a_long_log_says_more_than_a_thousand_rolls_without_counting_them_all(
+    client, campaign, player, monkeypatch
+):
+    monkeypatch.setattr("mechanics.views.log.COUNT_LIMIT", 3)
+    for n in range(4):
+        store_roll(campaign, player, seed=n)
+    client.force_login(player)
+    assert "Más de 3 tiradas" in client.get(log_url(campaign)).text
 
 
 # Filters
@@ -183,12 +201,14 @@ def test_the_log_runs_constant_queries(client, campaign, gm, player, django_asse
     client.force_login(gm)
     fill(2)
     # session, user, the menu's admin check, membership, players, characters, scenes,
-    # count, page
+    # page, bounded count
     with django_assert_num_queries(9):
         client.get(log_url(campaign))
     fill(30)
+    filters = {"player": player.pk, "date_from": "2020-01-01"}
+    first = client.get(log_url(campaign, **filters))
     with django_assert_num_queries(9):
-        response = client.get(log_url(campaign, page=2, player=player.pk, date_from="2020-01-01"))
+        response = client.get(log_url(campaign) + _link(first, "next"))
     assert len(shown_rolls(response)) == 7
 
 

@@ -1,0 +1,112 @@
+"""Query plans of the hot queries on a big campaign, on SQLite or PostgreSQL.
+
+Builds the big campaign (bench/data.py) in the database DATABASE_URL names (a
+throw-away SQLite file when unset), then prints, for each query the pages run where the
+data grows, its plan (EXPLAIN QUERY PLAN on SQLite, EXPLAIN ANALYZE on PostgreSQL) and
+its median time.
+
+Run: .venv/bin/python bench/explain.py [--rolls 100000]
+     scripts/with-postgres.sh .venv/bin/python bench/explain.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def hot_queries(big) -> list[tuple[str, object]]:
+    """(name, queryset) of what the pages ask of the big tables."""
+    from campaigns.permissions import campaign_access
+    from campaigns.selectors import scenes_for
+    from characters.models import XpEntry
+    from mechanics import log
+    from mechanics.models import Roll
+
+    gm = campaign_access(big.gm, big.campaign.pk)
+    player = campaign_access(big.player, big.campaign.pk)
+    scene = big.scene
+    character = big.characters[0]
+    rolls = Roll.objects.filter(campaign=big.campaign)
+    deep = rolls.count() // 2
+    return [
+        (
+            "scene page: the scene's rolls, oldest first",
+            log.with_relations(
+                Roll.objects.filter(scene=scene, campaign_id=scene.campaign_id)
+            ).order_by("created_at", "pk")[:50],
+        ),
+        (
+            # mechanics.setup.open_extended_actions
+            "extended actions still open (every odds change)",
+            Roll.objects.filter(character=character, kind="extended", group__isnull=False).order_by(
+                "-created_at", "-pk"
+            )[:40],
+        ),
+        (
+            "roll log, player: first page",
+            log.with_relations(log.campaign_rolls(player))[: log.PAGE_SIZE],
+        ),
+        ("roll log, player: count", log.campaign_rolls(player).order_by().values("pk")),
+        (
+            "roll log, GM: a deep OFFSET page",
+            log.with_relations(log.campaign_rolls(gm))[deep : deep + log.PAGE_SIZE],
+        ),
+        ("feed poll: ids of the newest rolls", log.campaign_rolls(player).values("pk")[:10]),
+        (
+            "XP log: newest entries of the campaign",
+            XpEntry.objects.filter(character__campaign=big.campaign)
+            .select_related("character", "scene", "created_by")
+            .order_by("-created_at", "-pk")[:25],
+        ),
+        ("campaign page: the latest 5 scenes with counts", scenes_for(player)[:5]),
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rolls", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ.setdefault("DATABASE_URL", f"sqlite:///{Path(folder) / 'explain.sqlite3'}")
+        os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-" + "x" * 40)
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+        os.environ.setdefault("LOG_LEVEL", "ERROR")
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+        from django.db import connection
+
+        from bench.data import Sizes, build_big_campaign
+
+        call_command("migrate", verbosity=0)
+        big = build_big_campaign(Sizes(rolls=args.rolls))
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")  # planner statistics, as a live database has them
+        print(f"{connection.vendor}, {Sizes(rolls=args.rolls)}")
+        for name, queryset in hot_queries(big):
+            times = []
+            for _ in range(args.repeat):
+                start = time.perf_counter()
+                list(queryset.all())
+                times.append((time.perf_counter() - start) * 1e3)
+            print(f"\n== {name}: {statistics.median(times):.2f} ms median")
+            if connection.vendor == "postgresql":
+                plan = queryset.explain(analyze=True)
+            else:
+                plan = queryset.explain()
+            print(plan)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

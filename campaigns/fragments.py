@@ -1,0 +1,63 @@
+"""Rendered fragments kept in the cache, keyed by everything they show.
+
+A fragment's key is a digest of its *inputs*: the rows it renders (their field values,
+not just their ids), who is looking and with which rights, and the language. A write
+changes a row, so the next request computes another key and renders afresh: there is
+nothing to invalidate, and a fragment can only be served to a request that would have
+rendered the very same HTML. Each process keeps its own cache (LocMem), which is safe for
+the same reason.
+
+Forms inside a fragment carry a CSRF token, which belongs to one browser: fragments are
+rendered with a placeholder instead, and each response gets its own masked token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+
+from django.core.cache import caches
+from django.db import models
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+CACHE = "fragments"
+# Never a real token (those are letters and digits only), so it cannot clash with one.
+CSRF_PLACEHOLDER = "~csrf-token~"
+
+
+def row_state(row: models.Model | None) -> tuple:
+    """Everything a row holds: its model and every concrete field's value."""
+    if row is None:
+        return (None,)
+    meta = row._meta
+    return (meta.label, *(field.value_from_object(row) for field in meta.concrete_fields))
+
+
+def rows_state(rows: Iterable[models.Model]) -> tuple:
+    return tuple(row_state(row) for row in rows)
+
+
+def fragment_key(name: str, *parts: object) -> str:
+    """The cache key of fragment `name` for these inputs (and the active language)."""
+    digest = hashlib.blake2b(repr((parts, get_language())).encode(), digest_size=20)
+    return f"{name}:{digest.hexdigest()}"
+
+
+def cached_fragment(
+    request: HttpRequest, key: str, render: Callable[[dict], str], *, timeout: int = 3600
+) -> SafeString:
+    """The fragment cached under `key`, or `render(extra_context)` stored there.
+
+    `render` receives the context to add (`csrf_token`: the placeholder) and returns HTML.
+    """
+    cache = caches[CACHE]
+    html = cache.get(key)
+    if html is None:
+        html = str(render({"csrf_token": CSRF_PLACEHOLDER}))
+        cache.set(key, html, timeout)
+    if CSRF_PLACEHOLDER in html:
+        html = html.replace(CSRF_PLACEHOLDER, get_token(request))
+    return mark_safe(html)  # rendered by our templates, which escaped it

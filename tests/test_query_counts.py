@@ -1,0 +1,96 @@
+"""Every page of the page benchmark runs a fixed number of queries, whatever the amount
+of data: the demo (seed_demo and a scene of play) and a mid-sized campaign (1,000 rolls,
+20 scenes, 200 XP entries...) must cost the same, and neither more than the page's
+budget. The pages and the campaigns are the benchmark's own (bench/site.py,
+bench/data.py), so what is measured there is what is guarded here."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from bench import site
+from bench.data import Sizes
+
+# Queries per page once its fragments are cached, as the GM or a player; a page may get
+# cheaper, never dearer.
+# Counted inside the test's transaction, so a write's atomic block adds its SAVEPOINT
+# and RELEASE (two more than the same request outside a test).
+BUDGET = {
+    ("sheet (tinieblas)", "player"): 13,
+    ("sheet (tinieblas)", "GM"): 14,
+    ("sheet (hitos)", "player"): 12,
+    ("sheet (ndp)", "player"): 12,
+    ("sheet (objetivo)", "player"): 11,
+    ("campaign page", "GM"): 9,
+    ("campaign page", "player"): 8,
+    ("dashboard (my campaigns)", "player"): 4,
+    ("scene list", "player"): 9,
+    ("scene page", "GM"): 12,
+    ("scene page", "player"): 11,
+    ("roll panel (htmx)", "player"): 9,
+    ("odds partial (htmx)", "player"): 9,
+    ("roll POST (htmx)", "player"): 23,
+    ("feed poll, unchanged", "player"): 4,
+    ("health poll, unchanged", "player"): 5,
+    ("XP log + chart", "GM"): 12,
+    ("XP log + chart", "player"): 11,
+    ("roll log", "GM"): 9,
+    ("roll log", "player"): 9,
+}
+OK = {"get": {200, 204}, "post": {200}}
+
+
+def _queries(world: site.World, *, warm: bool = True) -> dict[tuple[str, str], int]:
+    """Queries of a request to each page, as the page's GM or player: the second one
+    (`warm`, cached fragments in place, as most requests find them) or the first."""
+    clients = {}
+    for who, user in (("GM", world.gm), ("player", world.player)):
+        clients[who] = Client()
+        clients[who].force_login(user)
+    counted = {}
+    for page in site.pages(world):
+        client = clients[page.who]
+        url = page.url(client) if callable(page.url) else page.url
+        extra = site.HTMX if page.htmx else {}
+        if warm:
+            getattr(client, page.method)(url, page.data, **extra)
+            url = page.url(client) if callable(page.url) else page.url
+        with CaptureQueriesContext(connection) as queries:
+            response = getattr(client, page.method)(url, page.data, **extra)
+        assert response.status_code in OK[page.method], (page, response.status_code)
+        counted[page.name, page.who] = len(queries)
+    return counted
+
+
+@pytest.fixture
+def demo(db):
+    return site.build_demo()
+
+
+@pytest.fixture
+def mid(db):
+    return site.build_big(Sizes.mid())
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["first request", "next requests"])
+def test_every_page_runs_as_many_queries_on_a_campaign_with_1000_rolls_as_on_the_demo(
+    demo, mid, warm
+):
+    on_demo, on_mid = _queries(demo, warm=warm), _queries(mid, warm=warm)
+    grown = {
+        page: (on_demo[page], count)
+        for page, count in on_mid.items()
+        if page in on_demo and count != on_demo[page]
+    }
+    assert grown == {}, "queries (demo, mid-sized campaign) of pages whose count moved"
+
+
+def test_every_page_stays_within_its_query_budget(demo, mid):
+    for world in (demo, mid):
+        counted = _queries(world)
+        over = {page: (n, BUDGET[page]) for page, n in counted.items() if n > BUDGET[page]}
+        assert over == {}, f"(queries, budget) of pages over budget on the {world.name} campaign"
+    assert set(_queries(demo)) == set(BUDGET), "every measured page has a budget"

@@ -1,0 +1,82 @@
+"""Settings that make every request cheaper: compressed HTML and persistent, health-checked
+database connections."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from django.urls import reverse
+
+ROOT = Path(__file__).resolve().parents[1]
+FNAME = 0x08  # gzip header flag: a file name follows (Django's random BREACH padding)
+
+
+def test_pages_are_gzipped_for_browsers_that_accept_it(client, campaign, player):
+    client.force_login(player)
+    response = client.get(
+        reverse("campaigns:detail", args=[campaign.pk]), HTTP_ACCEPT_ENCODING="gzip, br"
+    )
+    assert response["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in response["Vary"]
+    assert campaign.name in gzip.decompress(response.content).decode()
+
+
+def test_pages_are_sent_plain_to_clients_that_do_not_accept_gzip(client, campaign, gm):
+    client.force_login(gm)
+    response = client.get(reverse("campaigns:detail", args=[campaign.pk]))
+    assert not response.has_header("Content-Encoding")
+    assert campaign.name in response.text
+
+
+def test_every_compressed_page_carries_random_padding_against_breach(client, campaign, observer):
+    client.force_login(observer)
+    url = reverse("campaigns:detail", args=[campaign.pk])
+    bodies = [client.get(url, HTTP_ACCEPT_ENCODING="gzip").content for _ in range(12)]
+    assert all(body[3] & FNAME for body in bodies)
+    # The padding is 0-99 bytes long, drawn afresh for each response.
+    assert len({body.index(b"\x00", 10) for body in bodies}) > 1
+
+
+def _in_fresh_interpreter(code: str, database_url: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="1", DATABASE_URL=database_url
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_database_connections_persist_and_are_health_checked_on_both_backends():
+    code = (
+        "import django; django.setup(); from django.db import connection as c;"
+        "print(c.settings_dict['CONN_MAX_AGE'], c.settings_dict['CONN_HEALTH_CHECKS'])"
+    )
+    (ROOT / "test-results").mkdir(exist_ok=True)
+    sqlite = _in_fresh_interpreter(
+        code, f"sqlite:///{ROOT / 'test-results' / 'connections.sqlite3'}"
+    )
+    postgres = _in_fresh_interpreter(code, "postgres://cronica@127.0.0.1:9/cronica")
+    assert sqlite.stdout.split() == ["60", "True"], sqlite.stderr
+    assert postgres.stdout.split() == ["60", "True"], postgres.stderr
+
+
+def test_the_next_request_reuses_the_sqlite_connection_of_the_previous_one():
+    # What the request handler does between two requests, outside any test transaction.
+    code = (
+        "import django; django.setup();"
+        "from django.core.signals import request_finished, request_started;"
+        "from django.db import connection as c;"
+        "c.ensure_connection(); first = c.connection;"
+        "request_finished.send(sender=None); request_started.send(sender=None);"
+        "c.ensure_connection(); print(c.connection is first)"
+    )
+    (ROOT / "test-results").mkdir(exist_ok=True)
+    result = _in_fresh_interpreter(
+        code, f"sqlite:///{ROOT / 'test-results' / 'connections.sqlite3'}"
+    )
+    assert result.stdout.split() == ["True"], result.stderr
