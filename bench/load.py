@@ -115,8 +115,7 @@ def prepare(env: dict[str, str], users: int) -> dict:
 
 
 def count_rows(ids: dict) -> dict[str, int]:
-    from campaigns.models import DiaryEntry
-    from characters.models import XpPurchase
+    from characters.models import DiaryEntry, XpPurchase
     from mechanics.models import Roll
 
     return {

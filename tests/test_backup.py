@@ -15,7 +15,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from characters.systems import DamageInput
 from django.core.management import CommandError, call_command
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
@@ -23,6 +22,8 @@ from campaigns import services as campaign_services
 from campaigns.models import Campaign, Scene
 from characters import services
 from characters.models import Character
+from mechanics.services import health as health_services
+from mechanics.systems.base import DamageInput
 from ops.backup import MANIFEST, database_digests
 from tests.factories import UserFactory
 from tests.mechanics_web.rolls import store_roll
@@ -42,10 +43,10 @@ def play_some() -> None:
     for number, character in enumerate(characters):
         store_roll(campaign, character.owner, character=character, scene=scene, seed=number)
         services.xp_adjust(character=character, user=gm, amount=3, reason="Sesión cero")
-        services.character_apply_damage(
+        health_services.character_apply_damage(
             character=character, user=gm, damage=DamageInput(2, "L"), scene=scene
         )
-        campaign_services.diary_save(
+        services.diary_save(
             scene=scene,
             character=character,
             user=character.owner,
