@@ -201,7 +201,7 @@ class User:
                 "visibility": "group",
                 "action": "publish",
             }
-            path = f"{base}/scenes/{self.ids['scene']}/diary/{character}/"
+            path = f"{base}/characters/{character}/diary/{self.ids['scene']}/"
             status, _ = self.request("POST", path, body)
             expected = {302}
         else:
