@@ -212,3 +212,5 @@ def test_the_language_switcher_is_laid_out_before_first_paint(new_page):
     expect(page.locator("html")).to_have_class("js")
     expect(page.locator("#language-select")).to_be_visible()
     expect(page.locator("#language-select ~ button")).to_be_hidden()
+    # Pages go back to a pool for the next test: it must get app.js again.
+    page.unroute("**/js/app.js")
