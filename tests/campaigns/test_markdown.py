@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from campaigns.markdown import render_markdown
+from campaigns.markdown import MAX_DEPTH, render_markdown
 
 SIZE = 50_000  # the diary length limit
 
@@ -28,6 +28,10 @@ PATHOLOGICAL = {
     "entities": "&#" * (SIZE // 2),
     "line breaks": "a\n" * (SIZE // 2),
     "table rows": "|a|b|\n|-|-|\n" + "|x|y|\n" * ((SIZE - 12) // 6),
+    "nested emphasis": "*" * (SIZE // 2 - 1) + "a" + "*" * (SIZE // 2),
+    "unclosed inline tags": "<b>" * (SIZE // 3),
+    "nested quote markers": "> " * (SIZE // 2),
+    "nested ordered lists": "1. " * (SIZE // 3),
 }
 # The issue asks for each in under a second. This process's CPU time measures the
 # renderer's own work: wall time on a shared machine also counts the time the scheduler
@@ -50,6 +54,19 @@ def render_seconds(text: str) -> float:
 def test_a_pathological_diary_of_the_maximum_length_renders_in_under_a_second(text):
     assert len(text) <= SIZE
     assert render_seconds(text) < BOUND_SECONDS
+
+
+def test_text_nested_deeper_than_the_limit_shows_as_escaped_plain_paragraphs():
+    html = render_markdown("> " * (MAX_DEPTH + 1) + "<b>hondo</b>\n\nfin")
+    assert "blockquote" not in html
+    assert "&lt;b&gt;hondo&lt;/b&gt;" in html
+    assert html.endswith("<p>fin</p>")
+
+
+def test_nesting_up_to_the_limit_keeps_its_formatting():
+    html = render_markdown("> " * (MAX_DEPTH // 2 - 1) + "**hondo**")
+    assert html.count("<blockquote>") == MAX_DEPTH // 2 - 1
+    assert "<strong>hondo</strong>" in html
 
 
 def test_emphasis_strong_and_links_render():
