@@ -3,8 +3,10 @@ from __future__ import annotations
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 
+from campaigns.forms.campaign import CHARACTERS_PER_PLAYER
 from campaigns.models import Campaign, Invitation, Membership
 from campaigns.permissions import campaigns_run_by, may_administer_campaign
+from campaigns.services.campaign import membership_record_removal
 
 
 class CampaignScopedAdmin(admin.ModelAdmin):
@@ -69,7 +71,7 @@ class CampaignScopedAdmin(admin.ModelAdmin):
 class MembershipInline(admin.TabularInline):
     model = Membership
     extra = 0
-    raw_id_fields = ("user",)
+    autocomplete_fields = ("user",)
 
     # The parent campaign is already scoped to the user, so its inlines follow the site.
     def has_view_permission(self, request, obj=None) -> bool:
@@ -91,13 +93,34 @@ class CampaignAdmin(CampaignScopedAdmin):
         # New campaigns go through the site so their creator becomes GM.
         return request.user.is_superuser
 
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if db_field.name == "max_characters_per_player":
+            kwargs["min_value"], kwargs["max_value"] = CHARACTERS_PER_PLAYER
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+    def save_formset(self, request, form, formset, change):
+        super().save_formset(request, form, formset, change)
+        if formset.model is Membership:
+            for membership in formset.deleted_objects:
+                membership_record_removal(membership=membership, removed_by=request.user)
+
 
 @admin.register(Membership)
 class MembershipAdmin(CampaignScopedAdmin):
     list_display = ("user", "campaign", "role", "joined_at")
     list_filter = ("role",)
     search_fields = ("user__username", "campaign__name")
-    raw_id_fields = ("user",)
+    autocomplete_fields = ("user",)
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        membership_record_removal(membership=obj, removed_by=request.user)
+
+    def delete_queryset(self, request, queryset):
+        removed = list(queryset)
+        super().delete_queryset(request, queryset)
+        for membership in removed:
+            membership_record_removal(membership=membership, removed_by=request.user)
 
 
 @admin.register(Invitation)

@@ -5,3 +5,10 @@ from django.utils.translation import gettext_lazy as _
 class CampaignsConfig(AppConfig):
     name = "campaigns"
     verbose_name = _("Campaigns")
+
+    def ready(self) -> None:
+        from django.db.models import fields
+
+        # Django 6.1's blank choice of every select (site and admin): its own Spanish
+        # catalogue leaves it untranslated, so the label comes from ours.
+        fields.BLANK_CHOICE_LABEL = _("- Select an option -")

@@ -205,6 +205,37 @@ class Invitation(models.Model):
         return "active"
 
 
+class Removal(models.Model):
+    """A GM removed this user from the campaign: invitations made before it no longer let
+    them back in (a GM who wants them back sends a new one). Leaving is not recorded."""
+
+    campaign = models.ForeignKey(
+        Campaign, verbose_name=_("campaign"), on_delete=models.CASCADE, related_name="removals"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("removed by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    removed_at = models.DateTimeField(_("removed"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("removal")
+        verbose_name_plural = _("removals")
+        indexes = [models.Index(fields=["campaign", "user"], name="removal_campaign_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.campaign}"
+
+
 class Story(models.Model):
     """A story arc (historia): a run of scenes."""
 

@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from campaigns.models import Campaign, Membership, Role
+from campaigns.models import Campaign, Invitation, Membership, Removal, Role
 
 if TYPE_CHECKING:
     # Annotations only: characters sits above campaigns and is never imported at run time.
@@ -103,6 +103,12 @@ class CharacterAccess:
     @property
     def can_edit_traits(self) -> bool:
         """Ratings change through XP spending or by a GM."""
+        return self.access.is_gm
+
+    @property
+    def can_raise_open_pools(self) -> bool:
+        """Pools with no maximum (drama, destiny points) grow only by the GM's hand or by a
+        rule: a player may spend them, never add to them (RULES section 6)."""
         return self.access.is_gm
 
     @property
@@ -195,10 +201,34 @@ def campaigns_run_by(user) -> QuerySet[Campaign]:
     return Campaign.objects.filter(memberships__user=user, memberships__role=Role.GM)
 
 
+def may_join_through(invitation: Invitation, user) -> bool:
+    """False when a GM removed this user from the campaign after the link was made."""
+    return not Removal.objects.filter(
+        campaign_id=invitation.campaign_id, user=user, removed_at__gte=invitation.created_at
+    ).exists()
+
+
 def may_use_admin(user) -> bool:
     if not (user.is_active and user.is_authenticated):
         return False
     return user.is_superuser or Membership.objects.filter(user=user, role=Role.GM).exists()
+
+
+def users_findable_by(user, term: str) -> QuerySet:
+    """Accounts a GM may find in the admin to add to a campaign.
+
+    Members of the campaigns they run whose username starts with `term`, and anyone whose
+    username is exactly `term`: a GM can add a friend by name without being able to list
+    everyone who has an account.
+    """
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects.filter(is_active=True)
+    known = Q(memberships__campaign__in=campaigns_run_by(user))
+    term = term.strip()
+    if term:
+        known = (known & Q(username__istartswith=term)) | Q(username__iexact=term)
+    return users.filter(pk__in=users.filter(known).values("pk")).order_by("username")
 
 
 def may_administer_campaign(user, campaign_id: int | None) -> bool:

@@ -34,6 +34,7 @@ it found, so nothing is written for a file that is wrong anywhere.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -140,7 +141,7 @@ def parse_upload(raw: bytes) -> Any:
             _("The file is not text in UTF-8: it is not a character file."), code="not_text"
         ) from None
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except (ValueError, RecursionError) as error:
         line = getattr(error, "lineno", None)
         if line is None:
@@ -148,6 +149,33 @@ def parse_upload(raw: bytes) -> Any:
         raise ValidationError(
             _("The file is not valid JSON (line %(line)s).") % {"line": line}, code="not_json"
         ) from None
+    _refuse_unstorable_text(data)
+    return data
+
+
+# JSON escapes can carry what UTF-8 text cannot: NUL (\u0000), which forms refuse and
+# PostgreSQL cannot store, and lone surrogates (\ud800), which no database can encode.
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _refuse_unstorable_text(data: Any) -> None:
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            pending.extend(value.keys())
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, str) and (found := _UNSTORABLE.search(value)):
+            if found.group() == "\x00":
+                message = _("The file contains a null character (\\u0000), which no text may hold.")
+            else:
+                message = _(
+                    "The file contains an invalid character (a lone UTF-16 surrogate): "
+                    "it is not valid text."
+                )
+            raise ValidationError(message, code="unstorable_text")
 
 
 @dataclass

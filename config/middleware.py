@@ -1,7 +1,10 @@
 from django.conf import settings
+from django.http import HttpResponse
 from django.middleware.locale import LocaleMiddleware
+from django.shortcuts import render
 from django.utils import translation
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.translation import gettext as _
 
 
 class SpanishFirstLocaleMiddleware(LocaleMiddleware):
@@ -29,4 +32,81 @@ class VaryOnHtmxMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         patch_vary_headers(response, ("HX-Request",))
+        return response
+
+
+class RefuseUnreadableInputMiddleware:
+    """400 with a clear message for requests no view can read safely.
+
+    - A body declared in a charset other than UTF-8: Django would decode it with that
+      codec (or fail on an unknown one) and views would see garbage or crash.
+    - A NUL character in the path, a query parameter or a form field: no text on the
+      site may hold one, and PostgreSQL refuses it in any query, so a lookup such as an
+      admin filter or an invitation token would fail with a server error.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        charset = request.content_params.get("charset") if request.content_params else None
+        # Exactly "utf-8", as Django demands of urlencoded forms.
+        if charset and charset.strip().lower() != "utf-8":
+            message = _("This site reads only UTF-8 text; the request was sent as %(charset)s.")
+            return _bad_request(request, message % {"charset": charset[:40]})
+        if "\x00" in request.path or _has_nul(request.GET) or _has_nul(request.POST):
+            return _bad_request(
+                request, _("The request contains a null character, which no text may hold.")
+            )
+        return self.get_response(request)
+
+
+def _has_nul(data) -> bool:
+    return any("\x00" in key or any("\x00" in value for value in data.getlist(key)) for key in data)
+
+
+def _bad_request(request, message: str) -> HttpResponse:
+    return render(request, "400.html", {"message": message}, status=400)
+
+
+# Features the site never uses, refused for it and anything it might embed.
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "camera",
+        "display-capture",
+        "encrypted-media",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "publickey-credentials-get",
+        "usb",
+        "xr-spatial-tracking",
+    )
+)
+
+
+class PrivacyHeadersMiddleware:
+    """Permissions-Policy on every response; nothing a logged-in user sees is stored.
+
+    Every page of a logged-in user shows something private (their campaigns, sheets,
+    secret rolls), so all their responses, exports included, say `private, no-store`:
+    no shared cache keeps them and the browser keeps no copy on disk. Placed before
+    whitenoise, static files get the policy but keep their long cache.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        response.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            patch_cache_control(response, private=True, no_store=True)
         return response

@@ -5,11 +5,17 @@ DJANGO_DEBUG          "1"/"true" turns debug on; off by default
 DJANGO_SECRET_KEY     required when debug is off
 DJANGO_ALLOWED_HOSTS  comma-separated; defaults to localhost when debug is on
 CRONICA_SIGNUP        "open" (default) or "invite" (sign-up only through an invitation link)
+EMAIL_URL / EMAIL_HOST...  outgoing mail (config/email.py); DEFAULT_FROM_EMAIL its sender
+CRONICA_LOGIN_FAILURES         wrong passwords before a username or address is locked out (5)
+CRONICA_LOGIN_COOLOFF_MINUTES  how long the lock lasts after the last failure (15)
+CRONICA_PROXY_COUNT   reverse proxies in front that append to X-Forwarded-For (0: none)
+DJANGO_MEDIA_ROOT     folder of uploaded files, included in backups (none by default)
 """
 
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -17,6 +23,8 @@ import xstatic.pkg.bootstrap
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+
+from config.email import CONSOLE, mailer
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Each rule system keeps its template fragments and styles in its own folder.
@@ -73,10 +81,13 @@ INSTALLED_APPS = [
     "campaigns",
     "characters",
     "mechanics",
+    "ops",
+    "axes",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.PrivacyHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Below WhiteNoise, which serves static files pre-compressed and returns first.
     # Django's GZipMiddleware mitigates BREACH: compress_string() (django/utils/text.py)
@@ -86,6 +97,8 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.SpanishFirstLocaleMiddleware",
+    # Before anything reads the body or the query: refuse what no view can read.
+    "config.middleware.RefuseUnreadableInputMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -94,6 +107,8 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.VaryOnHtmxMiddleware",
+    # Last, so it can replace the login page's answer with the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -162,6 +177,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# The axes backend refuses a locked-out username or address before any password check.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "campaigns:list"
 LOGOUT_REDIRECT_URL = "login"
@@ -189,6 +209,7 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
+MEDIA_ROOT = os.environ.get("DJANGO_MEDIA_ROOT", "")
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
@@ -208,7 +229,7 @@ SECURE_CSP = {
 }
 
 SESSION_COOKIE_HTTPONLY = True
-CSRF_COOKIE_HTTPONLY = False  # htmx reads nothing from it; the token comes from hx-headers
+CSRF_COOKIE_HTTPONLY = True  # scripts never read it: htmx takes the token from hx-headers
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -223,7 +244,26 @@ if HTTPS:
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Login throttling (django-axes), on the site's and the admin's login pages: after N wrong
+# passwords for one username, or from one address, both are refused until the cool-off
+# has passed since the last failure. `manage.py axes_reset` lifts every lock.
+AXES_FAILURE_LIMIT = int(os.environ.get("CRONICA_LOGIN_FAILURES", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("CRONICA_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_CALLABLE = "config.throttling.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "config.throttling.client_ip"
+CRONICA_PROXY_COUNT = int(os.environ.get("CRONICA_PROXY_COUNT", "0"))
+
 MESSAGE_TAGS = {40: "danger"}
+
+# Password-reset mail: the console by default, SMTP when the environment says so.
+MAILERS = {"default": mailer(os.environ)}
+if MAILERS["default"]["BACKEND"] == CONSOLE:
+    # Deliberate: with no mail server configured, reset links land in the server log,
+    # where whoever runs the site can pass them on; check --deploy would call it an error.
+    SILENCED_SYSTEM_CHECKS = ["mail.E001"]
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "Crónica <cronica@localhost>"
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day
 
 LOGGING = {
     "version": 1,

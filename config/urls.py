@@ -6,8 +6,8 @@ urlpatterns = [
     path("", RedirectView.as_view(pattern_name="campaigns:list", permanent=False), name="home"),
     path("accounts/", include("accounts.urls")),
     path("campaigns/", include("campaigns.urls")),
-    path("campaigns/<int:campaign_id>/characters/", include("characters.urls")),
-    path("campaigns/<int:campaign_id>/", include("mechanics.urls")),
+    path("campaigns/<id:campaign_id>/characters/", include("characters.urls")),
+    path("campaigns/<id:campaign_id>/", include("mechanics.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

@@ -40,6 +40,8 @@ def seed_characters(campaign, users: dict) -> list[Character]:
                 user=owner,
                 key="destiny_points",
                 delta=sheet["destiny_points"],
+                # The demo's starting points, given as the GM would.
+                may_raise_open=True,
             )
         created.append(character)
     return created

@@ -9,9 +9,9 @@ from mechanics.views import roll as views_roll
 app_name = "mechanics"
 
 urlpatterns = [
-    path("characters/<int:character_id>/roll/", views_roll.character_roll, name="roll"),
+    path("characters/<id:character_id>/roll/", views_roll.character_roll, name="roll"),
     path(
-        "characters/<int:character_id>/roll/<int:roll_id>/aspect/",
+        "characters/<id:character_id>/roll/<id:roll_id>/aspect/",
         views_roll.roll_aspect,
         name="roll_aspect",
     ),
@@ -24,67 +24,67 @@ urlpatterns = [
     *health.urlpatterns,
     # A scene's combat panel, and time passing for everyone in a scene.
     path(
-        "scenes/<int:scene_id>/time/",
+        "scenes/<id:scene_id>/time/",
         combat.scene_time,
         name="scene_time",
     ),
     path(
-        "scenes/<int:scene_id>/combat/",
+        "scenes/<id:scene_id>/combat/",
         combat.combat,
         name="combat",
     ),
     path(
-        "scenes/<int:scene_id>/combat/start/",
+        "scenes/<id:scene_id>/combat/start/",
         combat.combat_start,
         name="combat_start",
     ),
     path(
-        "scenes/<int:scene_id>/combat/<int:combat_id>/",
+        "scenes/<id:scene_id>/combat/<id:combat_id>/",
         combat.combat_detail,
         name="combat_detail",
     ),
     path(
-        "scenes/<int:scene_id>/combat/<int:combat_id>/fighters/",
+        "scenes/<id:scene_id>/combat/<id:combat_id>/fighters/",
         combat.combat_add,
         name="combat_add",
     ),
     path(
-        "scenes/<int:scene_id>/combat/<int:combat_id>/fighters/<int:participant_id>/remove/",
+        "scenes/<id:scene_id>/combat/<id:combat_id>/fighters/<id:participant_id>/remove/",
         combat.combat_remove,
         name="combat_remove",
     ),
     path(
-        "scenes/<int:scene_id>/combat/<int:combat_id>/fighters/<int:participant_id>/phase/",
+        "scenes/<id:scene_id>/combat/<id:combat_id>/fighters/<id:participant_id>/phase/",
         combat.combat_phase,
         name="combat_phase",
     ),
     path(
-        "scenes/<int:scene_id>/combat/<int:combat_id>/initiative/",
+        "scenes/<id:scene_id>/combat/<id:combat_id>/initiative/",
         combat.combat_initiative,
         name="combat_initiative",
     ),
     path(
-        "scenes/<int:scene_id>/combat/<int:combat_id>/next/",
+        "scenes/<id:scene_id>/combat/<id:combat_id>/next/",
         combat.combat_next,
         name="combat_next",
     ),
     path(
-        "scenes/<int:scene_id>/combat/<int:combat_id>/attack/",
+        "scenes/<id:scene_id>/combat/<id:combat_id>/attack/",
         combat.combat_attack,
         name="combat_attack",
     ),
     path(
-        "scenes/<int:scene_id>/combat/<int:combat_id>/attacks/<int:attack_id>/apply/",
+        "scenes/<id:scene_id>/combat/<id:combat_id>/attacks/<id:attack_id>/apply/",
         combat.combat_apply,
         name="combat_apply",
     ),
     path(
-        "scenes/<int:scene_id>/combat/<int:combat_id>/attacks/<int:attack_id>/discard/",
+        "scenes/<id:scene_id>/combat/<id:combat_id>/attacks/<id:attack_id>/discard/",
         combat.combat_discard,
         name="combat_discard",
     ),
     path(
-        "scenes/<int:scene_id>/combat/<int:combat_id>/end/",
+        "scenes/<id:scene_id>/combat/<id:combat_id>/end/",
         combat.combat_end,
         name="combat_end",
     ),

@@ -4,6 +4,7 @@ from datetime import timedelta
 
 from django import forms
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -26,12 +27,24 @@ OPTION_FIELDS = (
 )
 
 
+# How many characters a player may have in one campaign (the site and the admin).
+CHARACTERS_PER_PLAYER = (1, 20)
+
+
 class CampaignForm(forms.ModelForm):
     """Name, description, system, the settings, and the house rules of every system.
 
     All systems' house rules and settings are rendered (house rules grouped), so the
     form works without JavaScript; only the chosen system's house rules are stored.
     """
+
+    max_characters_per_player = forms.IntegerField(
+        label=capfirst(Campaign._meta.get_field("max_characters_per_player").verbose_name),
+        min_value=CHARACTERS_PER_PLAYER[0],
+        max_value=CHARACTERS_PER_PLAYER[1],
+        initial=1,
+        help_text=_("From 1 to 20. GMs may create any number."),
+    )
 
     class Meta:
         model = Campaign
@@ -44,6 +57,7 @@ class CampaignForm(forms.ModelForm):
             *OPTION_FIELDS[2:],
         ]
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
+        help_texts = {"description": _("Markdown: **bold**, *italics*, lists, links.")}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -8,7 +8,8 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaigns.models import Campaign, Invitation, Membership, Role, system_options
+from campaigns.models import Campaign, Invitation, Membership, Removal, Role, system_options
+from campaigns.permissions import may_join_through
 
 # Campaign settings a form may set directly (see CampaignForm.options), besides those only
 # one system reads (`system_options`).
@@ -101,6 +102,14 @@ def invitation_accept(*, token: str, user) -> Membership:
     existing = Membership.objects.filter(campaign_id=invitation.campaign_id, user=user).first()
     if existing is not None:
         return existing
+    if not may_join_through(invitation, user):
+        raise ValidationError(
+            _(
+                "A game master removed you from this campaign after this link was made. "
+                "Ask them for a new invitation if they want you back."
+            ),
+            code="removed",
+        )
     messages = {
         "revoked": _("This invitation link has been revoked."),
         "expired": _("This invitation link has expired."),
@@ -143,7 +152,19 @@ def membership_change_role(*, membership: Membership, role: str) -> Membership:
 
 
 @transaction.atomic
-def membership_remove(*, membership: Membership) -> None:
+def membership_remove(*, membership: Membership, removed_by=None) -> None:
+    """Leave (no `removed_by`), or be removed by a GM: then invitations made before now no
+    longer let this user back in."""
     if membership.role == Role.GM:
         _ensure_not_last_gm(membership)
     Membership.objects.filter(pk=membership.pk).delete()
+    if removed_by is not None:
+        membership_record_removal(membership=membership, removed_by=removed_by)
+
+
+def membership_record_removal(*, membership: Membership, removed_by) -> None:
+    """Bar older invitations for a member someone else removed (also from the admin)."""
+    if membership.user_id != removed_by.pk:
+        Removal.objects.create(
+            campaign_id=membership.campaign_id, user_id=membership.user_id, removed_by=removed_by
+        )

@@ -11,9 +11,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import services
+from campaigns.confirm import ask_first
 from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
 from campaigns.models import Invitation, Membership, Role
-from campaigns.permissions import campaign_access, may_create_character, require
+from campaigns.permissions import (
+    campaign_access,
+    may_create_character,
+    may_join_through,
+    require,
+)
 from campaigns.selectors import scenes_for, with_counts
 
 LATEST_SCENES = 5
@@ -137,6 +143,10 @@ def invitation_revoke(request: HttpRequest, campaign_id: int, invitation_id: int
     access = campaign_access(request.user, campaign_id)
     require(access.can_manage)
     invitation = get_object_or_404(Invitation, pk=invitation_id, campaign=access.campaign)
+    back = reverse("campaigns:detail", args=[campaign_id]) + "#invitations"
+    question = _("Revoke this invitation link? Nobody will be able to join with it.")
+    if asking := ask_first(request, question=question, button=_("Revoke"), cancel_url=back):
+        return asking
     services.invitation_revoke(invitation=invitation)
     messages.success(request, _("Invitation link revoked."))
     return redirect(reverse("campaigns:detail", args=[campaign_id]) + "#invitations")
@@ -170,12 +180,14 @@ def invitation_open(request: HttpRequest, token: str) -> HttpResponse:
             membership = Membership.objects.filter(
                 campaign_id=invitation.campaign_id, user=request.user
             ).first()
+            if not (membership or may_join_through(invitation, request.user)):
+                state = "removed"
     elif request.method == "POST":
         return redirect_to_login(request.get_full_path())
     elif state == "active":
         # Lets an invite-only site accept this visitor's sign-up.
         request.session["invitation_token"] = token
-    status = {"active": 200, "missing": 404}.get(state, 410)
+    status = {"active": 200, "missing": 404, "removed": 403}.get(state, 410)
     context = {"invitation": invitation, "state": state, "membership": membership}
     return render(request, "campaigns/invitation.html", context, status=status)
 
@@ -217,8 +229,22 @@ def member_remove(request: HttpRequest, campaign_id: int, membership_id: int) ->
     membership = _member_or_404(access, membership_id)
     leaving = membership.pk == access.membership.pk
     require(leaving or access.can_manage)
+    names = {"user": membership.user.username, "campaign": access.campaign.name}
+    if leaving:
+        question = _("Leave %(campaign)s? To come back you will need a new invitation.") % names
+    else:
+        question = _("Remove %(user)s from %(campaign)s?") % names
+    if asking := ask_first(
+        request,
+        question=question,
+        button=_("Leave campaign") if leaving else _("Remove"),
+        cancel_url=reverse("campaigns:detail", args=[campaign_id]) + "#members",
+    ):
+        return asking
     try:
-        services.membership_remove(membership=membership)
+        services.membership_remove(
+            membership=membership, removed_by=None if leaving else request.user
+        )
     except ValidationError as error:
         messages.error(request, error.messages[0])
         return redirect(reverse("campaigns:detail", args=[campaign_id]) + "#members")

@@ -11,7 +11,6 @@ from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -241,7 +240,6 @@ def _scene_status_change(request: HttpRequest, campaign_id: int, scene_id: int, 
                 "status_message": message,
             },
         )
-        patch_vary_headers(response, ["HX-Request"])
         return response
     messages.success(request, message)
     return redirect(scene)

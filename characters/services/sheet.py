@@ -220,12 +220,22 @@ def trait_set(*, character: Character, user, key: str, rating: int) -> Trait:
 
 
 @transaction.atomic
-def resource_adjust(*, character: Character, user, key: str, delta: int) -> Resource:
-    """Add delta to a pool, refusing to go below 0 or above its maximum."""
+def resource_adjust(
+    *, character: Character, user, key: str, delta: int, may_raise_open: bool = False
+) -> Resource:
+    """Add delta to a pool, refusing to go below 0 or above its maximum.
+
+    A pool with no maximum (drama or destiny points) is raised only when the caller says
+    the user may (`CharacterAccess.can_raise_open_pools`: the GM) or a rule adds to it."""
     locked = _lock(character)
     resource = Resource.objects.select_for_update().filter(character=locked, key=key).first()
     if resource is None:
         raise ValidationError(_("This sheet has no such pool."), code="unknown_resource")
+    if delta > 0 and resource.maximum is None and not may_raise_open:
+        raise ValidationError(
+            _("Only the GM can add points to this pool; you can spend them."),
+            code="open_pool_raise",
+        )
     new = resource.current + delta
     if new < 0:
         raise ValidationError(_("There are no points left to spend."), code="empty")

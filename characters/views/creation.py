@@ -15,7 +15,6 @@ from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -83,9 +82,7 @@ def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     problems: list[tuple[str, str]] = []  # (message, id of the form section)
     if request.method == "POST" and form.points_template and request.POST.get(POINTS_PARAM):
         context = {"form": form, **form.display_context(), "oob": True}
-        response = render(request, f"{form.points_template}#points_update", context)
-        patch_vary_headers(response, ["HX-Request"])
-        return response
+        return render(request, f"{form.points_template}#points_update", context)
     if request.method == "POST" and "check" not in request.POST:
         valid = form.is_valid()
         problems = form.blocking_problems()
@@ -114,9 +111,7 @@ def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "checked": request.method == "POST" and "check" in request.POST,
         **form.display_context(),
     }
-    response = render(request, TEMPLATE, context)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return render(request, TEMPLATE, context)
 
 
 urlpatterns = [path("new/", character_create, name="create")]

@@ -78,5 +78,5 @@ def diary_edit(
 
 
 urlpatterns = [
-    path("<int:character_id>/diary/<int:scene_id>/", diary_edit, name="diary"),
+    path("<id:character_id>/diary/<id:scene_id>/", diary_edit, name="diary"),
 ]

@@ -18,7 +18,6 @@ from django.shortcuts import render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django.views.decorators.vary import vary_on_headers
 
 from campaigns.permissions import character_access, require
 from characters import services
@@ -43,7 +42,6 @@ def _render(request: HttpRequest, partial: str, context: dict) -> HttpResponse:
 
 @login_required
 @require_GET
-@vary_on_headers("HX-Request")
 def sheet(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     access = character_access(request.user, campaign_id, character_id)
     return _render(request, "sheet", sheet_context(access))
@@ -51,7 +49,6 @@ def sheet(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResp
 
 @login_required
 @require_http_methods(["GET", "POST"])
-@vary_on_headers("HX-Request")
 def story_edit(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     """Name, concept, description and notes: the owner's and the GMs' to write."""
     access = character_access(request.user, campaign_id, character_id)
@@ -73,7 +70,6 @@ def story_edit(request: HttpRequest, campaign_id: int, character_id: int) -> Htt
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def pool_adjust(
     request: HttpRequest, campaign_id: int, character_id: int, key: str
 ) -> HttpResponse:
@@ -93,6 +89,7 @@ def pool_adjust(
                 user=request.user,
                 key=key,
                 delta=form.cleaned_data["delta"],
+                may_raise_open=access.can_raise_open_pools,
             )
         except ValidationError as exc:
             error = exc.messages[0]
@@ -110,7 +107,6 @@ def pool_adjust(
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def trait_set(request: HttpRequest, campaign_id: int, character_id: int, key: str) -> HttpResponse:
     """A GM sets a rating (a click on a dot, or −/+ for numbers)."""
     access = character_access(request.user, campaign_id, character_id)
@@ -144,7 +140,6 @@ def trait_set(request: HttpRequest, campaign_id: int, character_id: int, key: st
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def details_set(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     """A GM changes Virtue, Vice and Tamaño, or the specialization; the sheet follows."""
     access = character_access(request.user, campaign_id, character_id)
@@ -176,9 +171,9 @@ def details_set(request: HttpRequest, campaign_id: int, character_id: int) -> Ht
 
 
 urlpatterns = [
-    path("<int:character_id>/", sheet, name="sheet"),
-    path("<int:character_id>/edit/", story_edit, name="edit"),
-    path("<int:character_id>/details/", details_set, name="details_set"),
-    path("<int:character_id>/pools/<slug:key>/", pool_adjust, name="pool_adjust"),
-    path("<int:character_id>/traits/<slug:key>/", trait_set, name="trait_set"),
+    path("<id:character_id>/", sheet, name="sheet"),
+    path("<id:character_id>/edit/", story_edit, name="edit"),
+    path("<id:character_id>/details/", details_set, name="details_set"),
+    path("<id:character_id>/pools/<slug:key>/", pool_adjust, name="pool_adjust"),
+    path("<id:character_id>/traits/<slug:key>/", trait_set, name="trait_set"),
 ]

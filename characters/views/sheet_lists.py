@@ -17,8 +17,8 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
-from django.views.decorators.vary import vary_on_headers
 
+from campaigns.confirm import ask_first
 from campaigns.permissions import CharacterAccess, character_access, require
 from characters import services
 from characters.forms.sheet import AspectExhaustedForm
@@ -105,6 +105,14 @@ def _list_remove(
     section = _gm_section(access, section_key)
     row = get_object_or_404(model, pk=pk, character=access.character)
     row.character = access.character
+    names = {"name": getattr(row, "name", "") or str(row), "character": access.character.name}
+    if asking := ask_first(
+        request,
+        question=_("Remove %(name)s from the sheet of %(character)s?") % names,
+        button=_("Remove it"),
+        cancel_url=f"{access.character.get_absolute_url()}#{anchor}",
+    ):
+        return asking
     remove(row, request.user)
     return _section_response(request, access, section, anchor, **htmx_extra)
 
@@ -114,7 +122,6 @@ def _list_remove(
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def aspect_exhausted(
     request: HttpRequest, campaign_id: int, character_id: int, aspect_id: int
 ) -> HttpResponse:
@@ -139,7 +146,6 @@ def aspect_exhausted(
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def aspect_add(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     access = character_access(request.user, campaign_id, character_id)
     section = _gm_section(access, "aspects")
@@ -158,7 +164,6 @@ def aspect_add(request: HttpRequest, campaign_id: int, character_id: int) -> Htt
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def aspect_remove(
     request: HttpRequest, campaign_id: int, character_id: int, aspect_id: int
 ) -> HttpResponse:
@@ -179,7 +184,6 @@ def aspect_remove(
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def specialty_add(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     access = character_access(request.user, campaign_id, character_id)
     section = _gm_section(access, "specialties")
@@ -204,7 +208,6 @@ def specialty_add(request: HttpRequest, campaign_id: int, character_id: int) -> 
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def specialty_remove(
     request: HttpRequest, campaign_id: int, character_id: int, specialty_id: int
 ) -> HttpResponse:
@@ -225,7 +228,6 @@ def specialty_remove(
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def merit_set(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     """Add a merit or change its dots (a merit with the same name is updated)."""
     access = character_access(request.user, campaign_id, character_id)
@@ -253,7 +255,6 @@ def merit_set(request: HttpRequest, campaign_id: int, character_id: int) -> Http
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def merit_remove(
     request: HttpRequest, campaign_id: int, character_id: int, merit_id: int
 ) -> HttpResponse:
@@ -274,7 +275,6 @@ def merit_remove(
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def item_add(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     """Equipment of the kind the form names (its stats in Item.data)."""
     access = character_access(request.user, campaign_id, character_id)
@@ -305,7 +305,6 @@ def item_add(request: HttpRequest, campaign_id: int, character_id: int) -> HttpR
 
 @login_required
 @require_POST
-@vary_on_headers("HX-Request")
 def item_remove(
     request: HttpRequest, campaign_id: int, character_id: int, item_id: int
 ) -> HttpResponse:
@@ -324,24 +323,24 @@ def item_remove(
 
 urlpatterns = [
     path(
-        "<int:character_id>/aspects/<int:aspect_id>/exhausted/",
+        "<id:character_id>/aspects/<id:aspect_id>/exhausted/",
         aspect_exhausted,
         name="aspect_exhausted",
     ),
-    path("<int:character_id>/aspects/", aspect_add, name="aspect_add"),
+    path("<id:character_id>/aspects/", aspect_add, name="aspect_add"),
     path(
-        "<int:character_id>/aspects/<int:aspect_id>/remove/",
+        "<id:character_id>/aspects/<id:aspect_id>/remove/",
         aspect_remove,
         name="aspect_remove",
     ),
-    path("<int:character_id>/specialties/", specialty_add, name="specialty_add"),
+    path("<id:character_id>/specialties/", specialty_add, name="specialty_add"),
     path(
-        "<int:character_id>/specialties/<int:specialty_id>/remove/",
+        "<id:character_id>/specialties/<id:specialty_id>/remove/",
         specialty_remove,
         name="specialty_remove",
     ),
-    path("<int:character_id>/merits/", merit_set, name="merit_set"),
-    path("<int:character_id>/merits/<int:merit_id>/remove/", merit_remove, name="merit_remove"),
-    path("<int:character_id>/items/", item_add, name="item_add"),
-    path("<int:character_id>/items/<int:item_id>/remove/", item_remove, name="item_remove"),
+    path("<id:character_id>/merits/", merit_set, name="merit_set"),
+    path("<id:character_id>/merits/<id:merit_id>/remove/", merit_remove, name="merit_remove"),
+    path("<id:character_id>/items/", item_add, name="item_add"),
+    path("<id:character_id>/items/<id:item_id>/remove/", item_remove, name="item_remove"),
 ]

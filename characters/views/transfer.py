@@ -16,7 +16,6 @@ from django.db.models import Count, Q, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -58,9 +57,7 @@ def character_history(request: HttpRequest, campaign_id: int, character_id: int)
         "rows": [names.row(change) for change in page.object_list],
     }
     template = "characters/history.html"
-    response = render(request, f"{template}#changes" if request.htmx else template, context)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return render(request, f"{template}#changes" if request.htmx else template, context)
 
 
 @login_required
@@ -260,14 +257,12 @@ def trait_lists(request: HttpRequest, campaign_id: int) -> HttpResponse:
             return redirect(reverse("characters:trait_lists", args=[campaign_id]))
     context = {**_trait_lists_context(access, bound), "notice": notice, "error": error}
     template = "characters/trait_lists.html"
-    response = render(request, f"{template}#lists" if request.htmx else template, context)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return render(request, f"{template}#lists" if request.htmx else template, context)
 
 
 urlpatterns = [
-    path("<int:character_id>/history/", character_history, name="history"),
-    path("<int:character_id>/export.json", character_export, name="export"),
+    path("<id:character_id>/history/", character_history, name="history"),
+    path("<id:character_id>/export.json", character_export, name="export"),
     path("import/", character_import, name="import"),
     path("trait-lists/", trait_lists, name="trait_lists"),
 ]

@@ -20,7 +20,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -60,9 +59,7 @@ RUBRIC_KEYS = tuple(f.name for f in dataclasses.fields(SceneAward))
 
 def _render(request: HttpRequest, template: str, partial: str, context: dict) -> HttpResponse:
     """The partial for htmx, the full page otherwise; caches keep the two apart."""
-    response = render(request, f"{template}#{partial}" if request.htmx else template, context)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return render(request, f"{template}#{partial}" if request.htmx else template, context)
 
 
 def _chart(
@@ -605,12 +602,12 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 urlpatterns = [
     path("xp/", xp_log, name="xp_log"),
-    path("xp/scenes/<int:scene_id>/", scene_xp, name="scene_xp"),
-    path("<int:character_id>/xp/", character_xp, name="xp"),
-    path("<int:character_id>/xp/buy/", xp_buy, name="xp_buy"),
-    path("<int:character_id>/xp/adjust/", xp_adjust, name="xp_adjust"),
+    path("xp/scenes/<id:scene_id>/", scene_xp, name="scene_xp"),
+    path("<id:character_id>/xp/", character_xp, name="xp"),
+    path("<id:character_id>/xp/buy/", xp_buy, name="xp_buy"),
+    path("<id:character_id>/xp/adjust/", xp_adjust, name="xp_adjust"),
     path(
-        "<int:character_id>/xp/purchases/<int:purchase_id>/",
+        "<id:character_id>/xp/purchases/<id:purchase_id>/",
         xp_purchase_decide,
         name="xp_purchase_decide",
     ),

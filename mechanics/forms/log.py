@@ -14,6 +14,19 @@ from django.utils.translation import gettext_lazy as _
 from mechanics.rules.expressions import MAX_LENGTH, Expression, ExpressionError, parse
 
 DATE_INPUT_FORMATS = ["%Y-%m-%d", "%d/%m/%Y", "%d/%m/%y"]
+# Far inside what datetimes can hold once shifted to UTC and a day added (9999-12-31
+# would overflow), and far around any roll a site can have.
+FIRST_DAY = datetime.date(1900, 1, 1)
+LAST_DAY = datetime.date(2999, 12, 31)
+
+
+def _validate_day(day: datetime.date) -> None:
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise forms.ValidationError(
+            _("Enter a date between %(first)s and %(last)s."),
+            code="date_range",
+            params={"first": f"{FIRST_DAY:%d/%m/%Y}", "last": f"{LAST_DAY:%d/%m/%Y}"},
+        )
 
 
 class _DateInput(forms.DateInput):
@@ -38,10 +51,18 @@ class RollFilterForm(forms.Form):
         label=_("Rolled by"), required=False, coerce=int, empty_value=None
     )
     date_from = forms.DateField(
-        label=_("From"), required=False, input_formats=DATE_INPUT_FORMATS, widget=_DateInput()
+        label=_("From"),
+        required=False,
+        input_formats=DATE_INPUT_FORMATS,
+        widget=_DateInput(),
+        validators=[_validate_day],
     )
     date_to = forms.DateField(
-        label=_("To"), required=False, input_formats=DATE_INPUT_FORMATS, widget=_DateInput()
+        label=_("To"),
+        required=False,
+        input_formats=DATE_INPUT_FORMATS,
+        widget=_DateInput(),
+        validators=[_validate_day],
     )
 
     def __init__(

@@ -375,6 +375,14 @@ def parse(text: str, *, pools: bool = False) -> Expression:
         )
     state = _State(groups=[])
     _read(cleaned, state)
+    if state.groups and all(g.negative for g in state.groups) and state.constant <= 0:
+        # "-3d6" with nothing to take the dice from reads as a negative number of dice.
+        raise _error(
+            gettext_noop(
+                "The number of dice cannot be negative: roll 3d6, or take dice away from "
+                "something, like 10-2d6."
+            )
+        )
     if not state.groups and not state.chance:
         raise _error(gettext_noop("Roll at least one die, like 1d10."))
     if sum(group.count for group in state.groups) > MAX_DICE:

@@ -239,8 +239,9 @@ class GameSystem:
     # --- Sheet, creation and advancement ---
     # The sheet's parts beyond traits, pools, health and derived values, in page order.
     sheet_sections: tuple[SheetSection, ...] = ()
-    # The stylesheet its sections need (a static path), linked from the sheet; "" = none.
-    sheet_stylesheet: str = ""
+    # Its stylesheet (a static path in its folder): its accent on every page of its
+    # campaigns, and what its sheet sections need; "" = none.
+    stylesheet: str = ""
     # Readers' names of the values a sheet keeps in `details` (the sheet history shows them).
     detail_labels: Mapping[str, str] = MappingProxyType({})
     # The creation form (a `characters.forms.creation.CreationBaseForm`); None: the generic

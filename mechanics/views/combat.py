@@ -21,7 +21,6 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -46,9 +45,7 @@ RECENT_ATTACKS = 30
 
 
 def _respond(request: HttpRequest, template: str, context: dict, status: int = 200):
-    response = render(request, template, context, status=status)
-    patch_vary_headers(response, ("HX-Request",))
-    return response
+    return render(request, template, context, status=status)
 
 
 def _error_text(error: Exception) -> str:
@@ -311,7 +308,6 @@ def combat_detail(request: HttpRequest, campaign_id: int, scene_id: int, combat_
         )
         if _version(combat, participants) == since:
             response = HttpResponse(status=204)
-            patch_vary_headers(response, ("HX-Request",))
             return response
     context = _panel_context(request, access, scene, combat)
     context["earlier"] = list(scene.combats.exclude(pk=combat.pk).order_by("-started_at", "-pk"))

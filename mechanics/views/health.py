@@ -90,7 +90,6 @@ def _answer(
         response = render(request, f"{TEMPLATE}#health", context)
         if done:
             trigger_client_event(response, HEALTH_EVENT, {"character": access.character.pk})
-        patch_vary_headers(response, ("HX-Request",))
         return response
     if done:
         messages.success(request, done)
@@ -99,9 +98,7 @@ def _answer(
         messages.error(request, error)
         return redirect(_sheet_url(access))
     context = sheet_context(access, health_open=opened, health_error=error, **bound)
-    response = render(request, SHEET, context)
-    patch_vary_headers(response, ("HX-Request",))
-    return response
+    return render(request, SHEET, context)
 
 
 def _scene(access: CharacterAccess):
@@ -156,7 +153,7 @@ def health(request: HttpRequest, campaign_id: int, character_id: int) -> HttpRes
 def _poll_headers(response: HttpResponse, etag: str) -> HttpResponse:
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
-    patch_vary_headers(response, ("HX-Request", "Cookie", "Accept-Language"))
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
     return response
 
 
@@ -318,7 +315,7 @@ def _treatment_urls() -> list:
     by_key = {t.key: t for system in systems for t in system.treatments}
     return [
         path(
-            f"characters/<int:character_id>/health/{t.slug}/",
+            f"characters/<id:character_id>/health/{t.slug}/",
             treatment,
             {"key": t.key},
             name=f"health_{t.key}",
@@ -328,10 +325,10 @@ def _treatment_urls() -> list:
 
 
 urlpatterns = [
-    path("characters/<int:character_id>/health/", health, name="health"),
-    path("characters/<int:character_id>/health/events/", health_history, name="health_history"),
-    path("characters/<int:character_id>/health/damage/", damage, name="health_damage"),
-    path("characters/<int:character_id>/health/time/", advance_time, name="health_time"),
-    path("characters/<int:character_id>/health/undo/", undo, name="health_undo"),
+    path("characters/<id:character_id>/health/", health, name="health"),
+    path("characters/<id:character_id>/health/events/", health_history, name="health_history"),
+    path("characters/<id:character_id>/health/damage/", damage, name="health_damage"),
+    path("characters/<id:character_id>/health/time/", advance_time, name="health_time"),
+    path("characters/<id:character_id>/health/undo/", undo, name="health_undo"),
     *_treatment_urls(),
 ]

@@ -89,7 +89,7 @@ def _feed_headers(response: HttpResponse, etag: str) -> HttpResponse:
     """Every feed answer (200, 204, 304) carries its validator; caches must revalidate."""
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
-    patch_vary_headers(response, ("HX-Request", "Cookie", "Accept-Language"))
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
     return response
 
 
@@ -281,5 +281,4 @@ def free_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
             response["HX-Trigger"] = ROLL_EVENT
     else:
         response = render(request, "mechanics/free_roll.html", context)
-    patch_vary_headers(response, ("HX-Request",))
     return response

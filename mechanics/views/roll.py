@@ -18,7 +18,6 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -40,9 +39,7 @@ HELPERS = ("h1", "h2", "h3")
 
 
 def _respond(request: HttpRequest, template: str, context: dict, status: int = 200):
-    response = render(request, template, context, status=status)
-    patch_vary_headers(response, ("HX-Request",))
-    return response
+    return render(request, template, context, status=status)
 
 
 def _error_text(error: Exception) -> str:

@@ -1,7 +1,5 @@
 // Progressive enhancement only: every page works without this file.
 (function () {
-  document.documentElement.classList.add("js");
-
   // Forms marked data-autosubmit submit when a select changes (their button is hidden with JS).
   document.addEventListener("change", function (event) {
     var form = event.target.closest("form[data-autosubmit]");
@@ -21,6 +19,32 @@
     var select = document.querySelector("select[name=system]");
     if (select) showHouseRules(select);
   });
+
+  // Destructive forms (data-confirm) ask in a dialog, then post with confirmed=1; the
+  // capture phase runs before htmx's own submit handler on the form.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var dialog = document.getElementById("confirm-dialog");
+    var question = form.getAttribute && form.getAttribute("data-confirm");
+    if (!question || !dialog || !dialog.showModal || form.querySelector("input[name=confirmed]")) return;
+    event.preventDefault();
+    event.stopPropagation();
+    var submitter = event.submitter;
+    document.getElementById("confirm-dialog-question").textContent = question;
+    document.getElementById("confirm-dialog-ok").textContent = form.getAttribute("data-confirm-button");
+    dialog.returnValue = "";
+    dialog.addEventListener("close", function () {
+      if (dialog.returnValue !== "confirm") return;
+      var confirmed = document.createElement("input");
+      confirmed.type = "hidden";
+      confirmed.name = "confirmed";
+      confirmed.value = "1";
+      form.appendChild(confirmed);
+      form.requestSubmit(submitter && submitter.form === form ? submitter : undefined);
+      confirmed.remove();
+    }, { once: true });
+    dialog.showModal();
+  }, true);
 
   // Copy buttons: data-copy holds the text to copy.
   document.addEventListener("click", function (event) {

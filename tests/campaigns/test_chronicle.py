@@ -686,7 +686,7 @@ def test_a_diary_with_a_script_payload_is_harmless_on_the_scene_page(
     publish(scene, lucia, player, '<script>alert("x")</script>[a](javascript:alert(1))')
     text = login(client, gm).get(scene_url(scene)).text
     assert 'alert("x")' not in text
-    assert "javascript:alert" not in text
+    assert 'href="javascript:' not in text.lower()
 
 
 def test_the_scene_page_runs_constant_queries(

@@ -10,6 +10,9 @@ from tests.factories import InvitationFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
+# Destructive actions ask first (campaigns/confirm.py); these posts answer yes.
+CONFIRMED = {"confirmed": "1"}
+
 
 def detail_url(campaign):
     return reverse("campaigns:detail", args=[campaign.pk])
@@ -286,7 +289,9 @@ def test_stranger_gets_404_on_invitation_management(client, campaign, stranger):
 def test_gm_revokes_an_invitation_and_the_link_says_so(client, campaign, gm, stranger):
     invitation = InvitationFactory(campaign=campaign)
     client.force_login(gm)
-    client.post(reverse("campaigns:invitation_revoke", args=[campaign.pk, invitation.pk]))
+    client.post(
+        reverse("campaigns:invitation_revoke", args=[campaign.pk, invitation.pk]), CONFIRMED
+    )
     client.force_login(stranger)
     response = client.get(invitation.get_absolute_url())
     assert response.status_code == 410
@@ -404,7 +409,7 @@ def test_stranger_gets_404_on_member_management(client, campaign, stranger, play
 def test_gm_removes_a_member(client, campaign, gm, player):
     membership = Membership.objects.get(campaign=campaign, user=player)
     client.force_login(gm)
-    client.post(member_url("member_remove", campaign, membership))
+    client.post(member_url("member_remove", campaign, membership), CONFIRMED)
     assert not Membership.objects.filter(pk=membership.pk).exists()
 
 
@@ -417,7 +422,7 @@ def test_player_cannot_remove_another_member(client, campaign, player, observer)
 def test_player_leaves_the_campaign(client, campaign, player):
     membership = Membership.objects.get(campaign=campaign, user=player)
     client.force_login(player)
-    response = client.post(member_url("member_remove", campaign, membership))
+    response = client.post(member_url("member_remove", campaign, membership), CONFIRMED)
     assert response["Location"] == reverse("campaigns:list")
     assert not Membership.objects.filter(pk=membership.pk).exists()
 
@@ -425,7 +430,9 @@ def test_player_leaves_the_campaign(client, campaign, player):
 def test_the_last_gm_cannot_leave(client, campaign, gm):
     membership = Membership.objects.get(campaign=campaign, user=gm)
     client.force_login(gm)
-    response = client.post(member_url("member_remove", campaign, membership), follow=True)
+    response = client.post(
+        member_url("member_remove", campaign, membership), CONFIRMED, follow=True
+    )
     assert Membership.objects.filter(pk=membership.pk).exists()
     assert "al menos un máster" in response.text
 
@@ -442,5 +449,5 @@ def test_a_gm_can_leave_when_another_gm_remains(client, campaign, gm, player):
     Membership.objects.filter(campaign=campaign, user=player).update(role=Role.GM)
     membership = Membership.objects.get(campaign=campaign, user=gm)
     client.force_login(gm)
-    client.post(member_url("member_remove", campaign, membership))
+    client.post(member_url("member_remove", campaign, membership), CONFIRMED)
     assert not Membership.objects.filter(pk=membership.pk).exists()

@@ -7,13 +7,12 @@ are good ones.
 """
 
 import pytest
-from characters.systems import DamageInput
 from django.urls import reverse
 
 from campaigns.models import Campaign
-from characters import services
-from characters.models import HealthEvent
-from mechanics.models import Roll
+from mechanics.models import HealthEvent, Roll
+from mechanics.services import health as services
+from mechanics.systems.base import DamageInput
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 from tests.html import parse
 
@@ -160,7 +159,7 @@ def test_each_health_url_answers_each_role_as_its_permission_says(
     last = HealthEvent.objects.filter(character=patient).order_by("-pk").first()
     events, rolls = HealthEvent.objects.count(), Roll.objects.count()
     _as(client, users, role, patient)
-    address = reverse(f"characters:{name}", args=[patient.campaign_id, patient.pk])
+    address = reverse(f"mechanics:{name}", args=[patient.campaign_id, patient.pk])
     response = getattr(client, method)(address, data(healer, last), **HTMX)
     if role in allowed:
         assert response.status_code == 200
@@ -183,7 +182,7 @@ def test_without_the_campaign_setting_the_owner_may_not_hurt_or_treat(
     Campaign.objects.filter(pk=patient.campaign_id).update(owner_applies_damage=False)
     events = HealthEvent.objects.count()
     client.force_login(player)
-    address = reverse(f"characters:{name}", args=[patient.campaign_id, patient.pk])
+    address = reverse(f"mechanics:{name}", args=[patient.campaign_id, patient.pk])
     assert client.post(address, data(healer, None), **HTMX).status_code == 403
     assert HealthEvent.objects.count() == events
 
@@ -195,7 +194,7 @@ def test_other_players_read_the_health_when_the_campaign_shares_full_sheets(
     Campaign.objects.filter(pk=patient.campaign_id).update(players_see_full_sheets=True)
     client.force_login(users["other_player"])
     for name in ("health", "health_history"):
-        address = reverse(f"characters:{name}", args=[patient.campaign_id, patient.pk])
+        address = reverse(f"mechanics:{name}", args=[patient.campaign_id, patient.pk])
         assert client.get(address, **HTMX).status_code == 200
     # Sharing sheets is for players: observers still read nothing.
     client.force_login(observer)
@@ -208,8 +207,11 @@ def test_only_the_gm_is_offered_the_undo_button_on_the_sheet_and_the_history(
 ):
     users, patient, _healer = _tinieblas(gm, player, observer, stranger)
     _as(client, users, role, patient)
-    undo = reverse("characters:health_undo", args=[patient.campaign_id, patient.pk])
+    undo = reverse("mechanics:health_undo", args=[patient.campaign_id, patient.pk])
     for name in ("sheet", "health_history"):
-        address = reverse(f"characters:{name}", args=[patient.campaign_id, patient.pk])
+        address = reverse(
+            ("characters:" if name == "sheet" else "mechanics:") + name,
+            args=[patient.campaign_id, patient.pk],
+        )
         forms = parse(client.get(address).text).find_all("form", action=undo)
         assert len(forms) == (1 if role == "gm" else 0), name

@@ -25,6 +25,8 @@ from tests.html import parse
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+# Destructive actions ask first (campaigns/confirm.py); these posts answer yes.
+CONFIRMED = {"confirmed": "1"}
 
 
 @pytest.fixture
@@ -549,9 +551,9 @@ def test_a_pool_refuses_to_go_below_zero_with_a_message(client, sheet, player):
     assert willpower(sheet).current == 0
 
 
-def test_a_pool_with_no_maximum_keeps_growing(client, gm, player):
+def test_a_pool_with_no_maximum_keeps_growing_when_the_gm_adds(client, gm, player):
     character = hitos_sheet(gm, player)
-    client.force_login(player)
+    client.force_login(gm)
     client.post(url(character, "pool_adjust", "drama_points"), {"delta": 1})
     assert Resource.objects.get(character=character, key="drama_points").current == 4
 
@@ -707,7 +709,7 @@ def test_gm_adds_and_removes_aspects(client, gm, player):
     assert "Cegado por el humo" in response.text
     aspect = Aspect.objects.get(character=character, text="Cegado por el humo")
     assert aspect.duration == "scene"
-    response = client.post(url(character, "aspect_remove", aspect.pk))
+    response = client.post(url(character, "aspect_remove", aspect.pk), CONFIRMED)
     assert response.status_code == 302
     assert not Aspect.objects.filter(pk=aspect.pk).exists()
 
@@ -745,7 +747,7 @@ def test_gm_adds_and_removes_a_specialty(client, sheet, gm):
     assert response.status_code == 200
     specialty = Specialty.objects.get(character=sheet, name="Historia")
     assert "Historia" in response.text
-    response = client.post(url(sheet, "specialty_remove", specialty.pk))
+    response = client.post(url(sheet, "specialty_remove", specialty.pk), CONFIRMED)
     assert response.status_code == 302
     assert not Specialty.objects.filter(pk=specialty.pk).exists()
 
@@ -803,7 +805,7 @@ def test_gm_adds_a_custom_merit_and_removes_it(client, sheet, gm):
     client.post(url(sheet, "merit_set"), data)
     merit = Merit.objects.get(character=sheet, name="Biblioteca familiar")
     assert merit.key == ""
-    client.post(url(sheet, "merit_remove", merit.pk), **HTMX)
+    client.post(url(sheet, "merit_remove", merit.pk), CONFIRMED, **HTMX)
     assert not Merit.objects.filter(pk=merit.pk).exists()
 
 
@@ -839,7 +841,8 @@ def test_the_sheet_links_the_stylesheet_its_system_declares(client, gm, player):
     client.force_login(gm)
     assert "css/systems/hitos.css" in client.get(url(hitos_sheet(gm, player))).text
     page = client.get(url(objetivo_sheet(gm, player))).text
-    assert "css/systems/" not in page
+    assert "css/systems/objetivo.css" in page
+    assert "css/systems/hitos.css" not in page
 
 
 # Equipment (3d6 + NdP, GM only)
@@ -886,7 +889,7 @@ def test_gm_adds_armour_a_weapon_and_a_shield(client, gm, player):
     assert items["Coraza"].data == {"part": "torso", "rd": 5, "integrity": 10}
     assert items["Hacha"].data["sides"] == 10
     assert items["Rodela"].data == {"gdc": 2, "integrity": 5}
-    client.post(url(character, "item_remove", items["Rodela"].pk))
+    client.post(url(character, "item_remove", items["Rodela"].pk), CONFIRMED)
     assert not Item.objects.filter(pk=items["Rodela"].pk).exists()
 
 

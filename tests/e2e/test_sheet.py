@@ -193,12 +193,14 @@ def objetivo_character():
         },
         details={"specialization": "armas_dist"},
     )
-    services.resource_adjust(character=character, user=gm, key="destiny_points", delta=2)
+    services.resource_adjust(
+        character=character, user=gm, key="destiny_points", delta=2, may_raise_open=True
+    )
     hurt(character, DamageInput(amount=5))
     return character, gm, player
 
 
-def test_owner_spends_and_recovers_a_drama_point_without_a_page_reload(open_as, screenshot):
+def test_owner_spends_a_drama_point_without_a_page_reload_and_cannot_add_one(open_as, screenshot):
     character, _gm, player = hitos_character()
     page = open_as(player, width=PHONE, height=780)
     page.goto(character.get_absolute_url())
@@ -210,13 +212,14 @@ def test_owner_spends_and_recovers_a_drama_point_without_a_page_reload(open_as, 
     pool.get_by_role("button", name="Gastar un punto de Puntos dramáticos").click()
     expect(page.locator("#pool-drama_points [data-pool-value]")).to_have_text("2")
     assert Resource.objects.get(character=character, key="drama_points").current == 2
-    page.locator("#pool-drama_points").get_by_role(
-        "button", name="Recuperar un punto de Puntos dramáticos"
-    ).click()
-    expect(page.locator("#pool-drama_points [data-pool-value]")).to_have_text("3")
+    # Only the GM adds to a pool with no maximum: the owner has no + to press.
+    expect(
+        page.locator("#pool-drama_points").get_by_role(
+            "button", name="Recuperar un punto de Puntos dramáticos"
+        )
+    ).to_have_count(0)
 
     assert page.evaluate("window.sheetMarker") == "still here"
-    assert Resource.objects.get(character=character, key="drama_points").current == 3
     screenshot(page, "after-drama-points")
     page.emulate_media(color_scheme="dark")
     page.reload()

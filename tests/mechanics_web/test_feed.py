@@ -94,7 +94,8 @@ def test_standard_clients_get_304_for_an_unchanged_feed(client, campaign, player
     changed = client.get(feed_url(campaign), HTTP_IF_NONE_MATCH=etag, **HTMX)
     assert changed.status_code == 200
     assert changed["ETag"] != etag
-    assert changed["Cache-Control"] == "private, no-cache"
+    # Revalidated on every use, and (like every answer to a member) never stored.
+    assert changed["Cache-Control"] == "private, no-cache, no-store"
 
 
 def test_the_etag_differs_for_gms_who_see_secret_rolls_and_by_language(

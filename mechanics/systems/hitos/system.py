@@ -45,7 +45,7 @@ class HitosSystem(GameSystem):
     creation_form = creation.HitosCreationForm
     advancement = purchases.DramaSacrifice(pool=DRAMA_POINTS)
     campaign_options = MappingProxyType({purchases.SETTING: purchases.SETTING_HELP})
-    sheet_stylesheet = "css/systems/hitos.css"
+    stylesheet = "css/systems/hitos.css"
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

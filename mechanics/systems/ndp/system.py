@@ -41,7 +41,7 @@ class NdpSystem(GameSystem):
 
     # --- Sheet, creation and advancement ---
     sheet_sections = sheet.SECTIONS
-    sheet_stylesheet = "css/systems/ndp.css"
+    stylesheet = "css/systems/ndp.css"
     detail_labels = sheet.DETAIL_LABELS
     xp_sections = xp.SECTIONS
     add_progress = staticmethod(rolls.add_pdp)

@@ -33,6 +33,7 @@ class ObjetivoSystem(GameSystem):
     house_rules = SETTINGS
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
+    stylesheet = "css/systems/objetivo.css"
     editable_trait_lists = True
 
     # --- Combat ---
@@ -127,14 +128,14 @@ class ObjetivoSystem(GameSystem):
         state = self.state(stored, ratings)
         threshold = int(rules.get("incapacitated_threshold", 10))
         status = health.status(state, threshold)
-        days = health.days_to_heal(state)
+        hours = health.hours_to_heal(state)
         return HealthView(
             state=status.name,
             penalty=status.level_shift,
             unconscious=status.unconscious,
             dead=status.dead,
             cannot_act=not status.can_act,
-            time_to_heal=hours_in_words(days * 24 if days else None),
+            time_to_heal=hours_in_words(hours),
             lines=(("PV", f"{state.pv}/{state.max_pv}"),),
         )
 
@@ -143,8 +144,8 @@ class ObjetivoSystem(GameSystem):
         return HealthChange(new.to_dict(), f"−{damage.amount} PV")
 
     def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
-        # The engine heals by whole days of rest; shorter rests heal nothing.
-        new = health.rest(self.state(stored, ratings), hours // 24)
+        # Rest given in pieces adds up: the engine keeps the hours short of a day.
+        new = health.rest(self.state(stored, ratings), hours)
         return HealthChange(new.to_dict(), f"{hours} h")
 
     # --- Health ---

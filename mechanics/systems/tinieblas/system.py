@@ -52,7 +52,7 @@ class TinieblasSystem(GameSystem):
     creation_form = creation_forms.TinieblasCreationForm
     advancement = purchases.XpPurchases(willpower=WILLPOWER, morality=MORALITY)
     scene_end_pool = "willpower"
-    sheet_stylesheet = "css/systems/tinieblas.css"
+    stylesheet = "css/systems/tinieblas.css"
     detail_labels = sheet.DETAIL_LABELS
     detail_fields = sheet.detail_fields
 

@@ -124,6 +124,14 @@ def test_example_7_destiny_point_raises_target_die(scripted):
     assert roll_check(ObjetivoSpec(bonus=0, destiny_point=True), scripted(3, 4, 8)).kept == (8,)
 
 
+def test_example_7_describes_a_wounded_player_an_unhurt_one_keeps_the_middle_die(scripted):
+    # "Un jugador es herido y le quedan 7": the level down needs the wound (RULES section 4).
+    unhurt = status(ObjetivoHealth(max_pv=7, pv=7))
+    assert unhurt.name == "Sano"
+    spec = ObjetivoSpec(bonus=0, incapacitated=unhurt.incapacitated)
+    assert roll_check(spec, scripted(3, 5, 6)).kept == (5,)
+
+
 def test_example_8_destiny_point_handed_back_lowers_target_die(scripted):
     rng = scripted(4, 10, 10)
     record = roll_check(ObjetivoSpec(bonus=0, destiny_returned=True), rng)

@@ -116,16 +116,18 @@ def test_thirty_dice_eight_again_agree_with_icepool():
 
 
 def test_thirty_dice_eight_again_is_fast_cold():
-    # Generous bound for a loaded CI machine; the target (≤ 1 ms) is measured in bench/.
+    # Generous bound, ten times the target (≤ 1 ms, measured in bench/), on this process's
+    # CPU time, which other processes loading the machine do not inflate as they do the
+    # wall clock.
     import time
 
     spec = spec_for_pool(30, 8)
     best = math.inf
     for _ in range(5):
         clear_caches()
-        start = time.perf_counter()
+        start = time.process_time()
         odds(spec)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     assert best < 0.01
 
 

@@ -1,0 +1,40 @@
+"""The site's look: per-system stylesheets and what the menu offers."""
+
+from __future__ import annotations
+
+from django import template
+from django.templatetags.static import static
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+
+from campaigns.permissions import may_use_admin
+from mechanics.systems.registry import all_systems, get_system
+
+register = template.Library()
+
+LINK = '<link rel="stylesheet" href="{}">'
+
+
+@register.simple_tag
+def system_stylesheet(key: str) -> SafeString:
+    """The stylesheet of one rule system (its accent, its sheet's sections); nothing for a
+    system without one."""
+    try:
+        stylesheet = get_system(key).stylesheet
+    except LookupError:
+        return SafeString("")
+    return format_html(LINK, static(stylesheet)) if stylesheet else SafeString("")
+
+
+@register.simple_tag
+def system_stylesheets() -> SafeString:
+    """Every system's accent, for pages that list campaigns of several systems."""
+    return format_html_join(
+        "", LINK, ((static(system.stylesheet),) for system in all_systems() if system.stylesheet)
+    )
+
+
+@register.filter
+def may_administer(user) -> bool:
+    """Whether the menu offers the admin: GMs and superusers, never a plain player."""
+    return may_use_admin(user)

@@ -1,0 +1,216 @@
+"""axe-core on every kind of page, as a player and as the GM, in light and dark mode.
+
+axe-core ships in tests/e2e/vendor/ (from its npm package, with its licence): nothing is
+fetched. A page passes when axe finds no WCAG 2.0/2.1 A or AA violation.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from campaigns.models import Campaign
+from characters.models import Character
+from tests.e2e.played import PASSWORD, played_table
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+AXE = (Path(__file__).resolve().parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def pages(campaigns: dict, gm: bool) -> list[tuple[str, str]]:
+    """(name, URL) of every kind of page a member opens: those a system shapes for each
+    system, the others (the chronicle, the roll log, the free roller...) once."""
+    found = [("dashboard", reverse("campaigns:list"))]
+    for system, (campaign, scene, character) in campaigns.items():
+        c = campaign.pk
+        found += [
+            (f"{system} campaign", reverse("campaigns:detail", args=[c])),
+            (f"{system} sheet", reverse("characters:sheet", args=[c, character.pk])),
+            (f"{system} roll page", reverse("mechanics:roll", args=[c, character.pk])),
+            (f"{system} health", reverse("mechanics:health", args=[c, character.pk])),
+            (f"{system} character XP", reverse("characters:xp", args=[c, character.pk])),
+            (f"{system} creation", reverse("characters:create", args=[c])),
+            (f"{system} XP log", reverse("characters:xp_log", args=[c])),
+            (f"{system} combat", reverse("mechanics:combat", args=[c, scene.pk])),
+        ]
+        if gm:
+            found += [
+                (f"{system} GM rolls", reverse("mechanics:gm_roll", args=[c])),
+                (f"{system} scene XP", reverse("characters:scene_xp", args=[c, scene.pk])),
+            ]
+    campaign, scene, _character = next(iter(campaigns.values()))
+    c = campaign.pk
+    found += [
+        ("scene", reverse("campaigns:scene", args=[c, scene.pk])),
+        ("chronicle", reverse("campaigns:timeline", args=[c])),
+        ("roll log", reverse("mechanics:log", args=[c])),
+    ]
+    if gm:
+        found += [
+            ("free roller", reverse("mechanics:free_roll", args=[c])),
+            ("campaign form", reverse("campaigns:edit", args=[c])),
+            ("admin index", reverse("admin:index")),
+        ]
+    return found
+
+
+def axe_violations(page) -> list[dict]:
+    # Evaluated by the browser's devtools protocol, so the page's strict CSP does not apply.
+    page.evaluate(AXE)
+    result = page.evaluate(
+        "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", TAGS
+    )
+    return [
+        {
+            "rule": violation["id"],
+            "impact": violation["impact"],
+            "help": violation["help"],
+            "nodes": [
+                {"target": node["target"], "summary": node.get("failureSummary", "")}
+                for node in violation["nodes"][:5]
+            ],
+        }
+        for violation in result["violations"]
+    ]
+
+
+def log_in(page, username: str) -> None:
+    page.goto(reverse("login"))
+    page.locator("#id_username").fill(username)
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("main form [type=submit]").click()
+    expect(page.locator("#campaign-list")).to_be_visible()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_pages_before_logging_in_have_no_wcag_aa_violations(new_page, scheme):
+    page = new_page()
+    page.emulate_media(color_scheme=scheme)
+    failures = {}
+    for name, url in [
+        ("login", reverse("login")),
+        ("sign-up", reverse("signup")),
+        ("forgotten password", reverse("password_reset")),
+        ("reset link sent", reverse("password_reset_done")),
+        ("reset link spent", reverse("password_reset_confirm", args=["MQ", "used-token"])),
+    ]:
+        page.goto(url)
+        expect(page.locator("html")).to_have_attribute("data-bs-theme", scheme)
+        if violations := axe_violations(page):
+            failures[name] = violations
+    assert failures == {}, json.dumps(failures, indent=1, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("who", ["player", "gm"])
+def test_every_page_has_no_wcag_aa_violations(new_page, who, scheme):
+    campaigns = played_table()
+    page = new_page()
+    page.emulate_media(color_scheme=scheme)
+    log_in(page, "master" if who == "gm" else "ana")
+    failures = {}
+    for name, url in pages(campaigns, gm=who == "gm"):
+        page.goto(url)
+        if name != "admin index":  # Django's admin follows the scheme its own way
+            expect(page.locator("html")).to_have_attribute("data-bs-theme", scheme)
+        if name.endswith(" sheet"):
+            # The roll panel loads into the sheet: check the sheet with it open.
+            expect(page.locator(".roll-panel")).to_be_visible()
+        if name.endswith(" campaign"):
+            # The roll feed scrolls here: axe checks that the keyboard can reach it.
+            assert page.locator("#roll-feed").evaluate("e => e.scrollHeight > e.clientHeight")
+        if violations := axe_violations(page):
+            failures[f"{name} {url}"] = violations
+    assert failures == {}, json.dumps(failures, indent=1, ensure_ascii=False)
+
+
+# What axe does not measure: the focus ring and the borders of controls (WCAG 1.4.11).
+COLOURS = """el => {
+  const style = getComputedStyle(el);
+  let behind = null;
+  for (let node = el.parentElement; node && !behind; node = node.parentElement) {
+    const colour = getComputedStyle(node).backgroundColor;
+    if (colour !== "rgba(0, 0, 0, 0)" && colour !== "transparent") behind = colour;
+  }
+  return {outline: style.outlineColor, outlineStyle: style.outlineStyle,
+          outlineWidth: parseFloat(style.outlineWidth), text: style.color,
+          border: style.borderTopColor, background: style.backgroundColor, behind: behind};
+}"""
+
+
+def luminance(css: str) -> float:
+    red, green, blue, *alpha = (float(part) for part in css[css.index("(") + 1 : -1].split(","))
+    assert not alpha or alpha[0] == 1, f"translucent colour {css}"
+
+    def channel(value: float) -> float:
+        value /= 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue)
+
+
+def contrast(first: str, second: str) -> float:
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_focus_ring_stands_out_against_the_page(new_page, scheme):
+    page = new_page()
+    page.emulate_media(color_scheme=scheme)
+    page.goto(reverse("password_reset"))  # no autofocus: Tab starts at the top
+    expect(page.locator("html")).to_have_attribute("data-bs-theme", scheme)
+    checked = 0
+    # Every stop of the page's tab order: skip link, menu, language, the form, its links.
+    while True:
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement === document.body"):
+            break
+        colours = page.evaluate(f"({COLOURS})(document.activeElement)")
+        name = page.evaluate("document.activeElement.outerHTML.slice(0, 80)")
+        assert colours["outlineStyle"] == "solid", name
+        assert colours["outlineWidth"] >= 2, name
+        assert contrast(colours["outline"], colours["behind"]) >= 3, (name, colours)
+        checked += 1
+    assert checked >= 8
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_roll_type_toggle_and_outline_buttons_reach_aa(new_page, scheme):
+    played_table()
+    page = new_page()
+    page.emulate_media(color_scheme=scheme)
+    log_in(page, "ana")
+    campaign = Campaign.objects.get(system="objetivo")
+    character = Character.objects.get(campaign=campaign, owner__username="ana")
+    page.goto(reverse("characters:sheet", args=[campaign.pk, character.pk]))
+    toggle = page.locator(".roll-panel .btn-check + .btn")
+    expect(toggle.first).to_be_visible()
+    buttons = [*toggle.all(), *page.locator(".btn-outline-secondary:visible").all()]
+    assert len(buttons) > 3
+    for button in buttons:
+        colours = button.evaluate(COLOURS)
+        fill = colours["background"]
+        fill = colours["behind"] if fill == "rgba(0, 0, 0, 0)" else fill
+        label = button.inner_text()
+        assert contrast(colours["text"], fill) >= 4.5, (label, colours)
+        if colours["background"] == "rgba(0, 0, 0, 0)":
+            # An outline button is known by its border: 3:1 against what is behind it.
+            assert contrast(colours["border"], colours["behind"]) >= 3, (label, colours)
+
+
+def test_the_language_switcher_is_laid_out_before_first_paint(new_page):
+    """The no-JS "Change" button is hidden by the blocking script in <head>, not by the
+    deferred app.js, so the menu never shifts after the first paint."""
+    page = new_page()
+    page.route("**/js/app.js", lambda route: route.abort())
+    page.goto(reverse("login"))
+    expect(page.locator("html")).to_have_class("js")
+    expect(page.locator("#language-select")).to_be_visible()
+    expect(page.locator("#language-select ~ button")).to_be_hidden()
+    # Pages go back to a pool for the next test: it must get app.js again.
+    page.unroute("**/js/app.js")
