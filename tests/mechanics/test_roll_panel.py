@@ -19,6 +19,7 @@ from mechanics.rules.objetivo import odds as objetivo_odds
 from mechanics.rules.objetivo.rolls import ObjetivoSpec
 from mechanics.rules.tinieblas import odds as tinieblas_odds
 from mechanics.rules.tinieblas.rolls import PoolSpec
+from tests.html import parse
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 from tests.mechanics import rolling
 from tests.mechanics.rolling import dice_values, odds_values
@@ -285,6 +286,28 @@ def test_wound_penalty_applies_automatically_and_is_shown(client, player, lucia)
     assert "Herido" in client.get(roll_url(lucia)).text
     assert "4 dados" in response.text
     spec = PoolSpec(attribute=3, skill=3, skill_category="mental", wound_penalty=-2)
+    assert odds_values(response.text)["success"] == tinieblas_odds.odds(spec).p_success
+
+
+def test_a_campaign_sets_its_own_wound_penalties(client, player, lucia, campaign):
+    campaign.house_rules = {"wound_penalty_herido": -1}
+    campaign.save(update_fields=["house_rules"])
+    Character.objects.filter(pk=lucia.pk).update(health={"boxes": 7, "marks": "LLLB"})
+    client.force_login(player)
+    response = client.get(roll_url(lucia), {**POOL, "part": "odds"}, HTTP_HX_REQUEST="true")
+    assert parse(response.text).one("p", class_="roll-summary").text() == "5 dados"
+    spec = PoolSpec(attribute=3, skill=3, skill_category="mental", wound_penalty=-1)
+    assert odds_values(response.text)["success"] == tinieblas_odds.odds(spec).p_success
+
+
+def test_modifiers_adding_up_beyond_five_count_as_five_and_say_so(client, player, lucia):
+    client.force_login(player)
+    data = {**POOL, "modifier_1": "4", "modifier_2": "3", "part": "odds"}
+    response = client.get(roll_url(lucia), data, HTTP_HX_REQUEST="true")
+    page = parse(response.text)
+    assert page.one("p", class_="roll-summary").text() == "11 dados"
+    assert "Los modificadores nunca pasan de ±5 −2" in page.one("p", class_="roll-steps").text()
+    spec = PoolSpec(attribute=3, skill=3, skill_category="mental", modifiers=(4, 3))
     assert odds_values(response.text)["success"] == tinieblas_odds.odds(spec).p_success
 
 

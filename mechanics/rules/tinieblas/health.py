@@ -29,6 +29,7 @@ Decisions where the seed is silent (docs/rules.md#tinieblas-decisions):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mechanics.rules.errors import RuleError, gettext_noop
@@ -176,16 +177,34 @@ def cannot_act(track: HealthTrack) -> bool:
     return track.dead or state_name(track) == INCAPACITATED
 
 
-def penalty(track: HealthTrack) -> int:
-    """Wound penalty of the worst marked box (−5 at Incapacitado: see `cannot_act`)."""
+def penalty_table(rules: Mapping | None = None) -> dict[str, int]:
+    """The penalty per box name under a campaign's settings (`wound_penalty_<box>`).
+
+    Incapacitado (and death) take the Tullido value: no roll is accepted there anyway, and
+    a roll a GM still allows should not be easier than at Tullido.
+    """
+    rules = rules or {}
+    table = {
+        name: rules.get(f"wound_penalty_{name.lower()}", PENALTIES[name])
+        for name in NAMES
+        if name != INCAPACITATED
+    }
+    table[INCAPACITATED] = table["Tullido"]
+    return table
+
+
+def penalty(track: HealthTrack, penalties: Mapping[str, int] | None = None) -> int:
+    """Wound penalty of the worst marked box (the Tullido one at Incapacitado: see
+    `cannot_act`), from `penalties` (see `penalty_table`) or the seed's table."""
+    penalties = penalties or PENALTIES
     if track.dead:
-        return PENALTIES[INCAPACITATED]
-    return PENALTIES.get(state_name(track), 0)
+        return penalties[INCAPACITATED]
+    return penalties.get(state_name(track), 0)
 
 
-def pool_wound_penalty(track: HealthTrack) -> int | str:
+def pool_wound_penalty(track: HealthTrack, penalties: Mapping[str, int] | None = None) -> int | str:
     """What PoolSpec.wound_penalty takes: the penalty, or "cannot act"."""
-    return CANNOT_ACT if cannot_act(track) else penalty(track)
+    return CANNOT_ACT if cannot_act(track) else penalty(track, penalties)
 
 
 def _check_damage_type(damage_type: str) -> str:

@@ -52,6 +52,7 @@ LABEL_UNSKILLED_MENTAL = gettext_noop("Unskilled (Mental skill)")
 LABEL_UNSKILLED_OTHER = gettext_noop("Unskilled (Physical or Social skill)")
 LABEL_SPECIALTY = gettext_noop("Specialty")
 LABEL_MODIFIER = gettext_noop("Modifier")
+LABEL_MODIFIER_CAP = gettext_noop("Modifiers never go beyond ±5")
 LABEL_EXTRA_DICE = gettext_noop("Extra dice")
 LABEL_WILLPOWER_DICE = gettext_noop("Willpower: +3 dice")
 LABEL_WOUND_PENALTY = gettext_noop("Wound penalty")
@@ -187,6 +188,11 @@ def pool_breakdown(spec: PoolSpec) -> tuple[int, tuple[Step, ...]]:
     if spec.specialty:
         steps.append((LABEL_SPECIALTY, 1))
     steps.extend((LABEL_MODIFIER, modifier) for modifier in spec.modifiers)
+    # Seed: modifiers "nunca van más allá de +/-5", so their total is held to ±5.
+    total = sum(spec.modifiers)
+    capped = max(-MAX_MODIFIER, min(MAX_MODIFIER, total))
+    if capped != total:
+        steps.append((LABEL_MODIFIER_CAP, capped - total))
     if spec.extra_dice:
         steps.append((LABEL_EXTRA_DICE, spec.extra_dice))
     if spec.willpower == "dice":

@@ -169,7 +169,7 @@ class TinieblasSystem(GameSystem):
         )
         return HealthView(
             state=health.state_name(track),
-            penalty=health.penalty(track),
+            penalty=health.penalty(track, health.penalty_table(rules)),
             unconscious=health.unconscious(track),
             dead=health.dead(track),
             cannot_act=health.cannot_act(track),

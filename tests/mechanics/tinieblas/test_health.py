@@ -334,3 +334,11 @@ def test_heal_time_is_exactly_the_time_to_heal(track):
     assert hp.heal(track, total).marks == ""
     if total:
         assert hp.heal(track, total - 1).marks != ""
+
+
+def test_a_campaign_table_of_wound_penalties_replaces_the_seeds():
+    table = hp.penalty_table({"wound_penalty_herido": -1, "wound_penalty_tullido": -4})
+    assert hp.penalty(damage(HealthTrack(), "4L"), table) == -1
+    assert hp.penalty(damage(HealthTrack(), "5L"), table) == -2
+    assert hp.penalty(damage(HealthTrack(), "7L"), table) == -4
+    assert hp.penalty(damage(HealthTrack(), "4L")) == -2

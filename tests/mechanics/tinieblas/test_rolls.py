@@ -452,3 +452,9 @@ def test_roll_counts_successes_among_kept_dice(spec, seed):
     pool = pool_breakdown(spec)[0]
     first_throw = [d for d in record.dice if not {"explosion", "reroll"} & set(d.tags)]
     assert len(first_throw) == max(pool, 1)
+
+
+def test_modifiers_adding_up_beyond_five_are_held_to_five_either_way():
+    assert final_pool(PoolSpec(attribute=3, modifiers=(4, 3))) == 8
+    assert final_pool(PoolSpec(attribute=3, modifiers=(-4, -3, -2))) == -2
+    assert final_pool(PoolSpec(attribute=3, modifiers=(5, 2, -1))) == 8
