@@ -19,8 +19,8 @@ from mechanics.rules.objetivo import odds as objetivo_odds
 from mechanics.rules.objetivo.rolls import ObjetivoSpec
 from mechanics.rules.tinieblas import odds as tinieblas_odds
 from mechanics.rules.tinieblas.rolls import PoolSpec
-from tests.html import parse
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.html import parse
 from tests.mechanics import rolling
 from tests.mechanics.rolling import dice_values, odds_values
 
