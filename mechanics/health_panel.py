@@ -169,7 +169,9 @@ def health_forms(access: CharacterAccess, **bound: Any) -> dict[str, Any]:
     if access.can_apply_damage and "damage_form" not in bound:
         context["damage_form"] = DamageForm(system=system, character=character)
     if access.can_manage_health and "time_form" not in bound:
-        context["time_form"] = TimeForm(presets=system.time_presets)
+        context["time_form"] = TimeForm(
+            presets=system.time_presets, rest_question=system.rest_question
+        )
     controls = treatment_controls(access, bound=bound)
     context["health_treatments"] = [c for c in controls if not c.treatment.button]
     context["health_buttons"] = [c for c in controls if c.treatment.button]

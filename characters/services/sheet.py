@@ -248,6 +248,20 @@ def resource_adjust(
 
 
 @transaction.atomic
+def resource_regain(*, character: Character, user, key: str, points: int) -> int:
+    """A rule gives back up to `points` of a pool, never past its maximum; how many came
+    back (0 when the sheet has no such pool or it is full)."""
+    locked = _lock(character)
+    resource = Resource.objects.select_for_update().filter(character=locked, key=key).first()
+    if resource is None or resource.maximum is None or points <= 0:
+        return 0
+    gained = min(points, resource.maximum - resource.current)
+    if gained > 0:
+        resource_adjust(character=locked, user=user, key=key, delta=gained)
+    return max(gained, 0)
+
+
+@transaction.atomic
 def character_approve(*, character: Character, user) -> Character:
     """A GM accepts a sheet that breaks the creation budgets."""
     locked = _lock(character)

@@ -130,6 +130,9 @@ class SceneTimeForm(forms.Form):
         required=False,
         widget=forms.TextInput(attrs={"placeholder": _("e.g. A night at the inn")}),
     )
+    # The system's rest question (`GameSystem.rest_question`); the card sends it checked
+    # by default, and a system that asks nothing ignores it.
+    rested = forms.BooleanField(required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

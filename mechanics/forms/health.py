@@ -82,14 +82,22 @@ class TimeForm(forms.Form):
         required=False,
     )
     reason = reason_field()
+    rested = forms.BooleanField(required=False, initial=True)
 
-    def __init__(self, *args, presets: tuple[tuple[int, str], ...], **kwargs):
+    def __init__(
+        self, *args, presets: tuple[tuple[int, str], ...], rest_question: str | None, **kwargs
+    ):
         kwargs.setdefault("prefix", "time")
         super().__init__(*args, **kwargs)
         self.fields["preset"].choices = list(presets)
+        if rest_question is None:
+            del self.fields["rested"]
+        else:
+            self.fields["rested"].label = rest_question
 
     def clean(self):
         cleaned = super().clean()
+        cleaned.setdefault("rested", True)
         if cleaned.get("preset"):
             cleaned["hours"] = cleaned["preset"]
             return cleaned

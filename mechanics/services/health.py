@@ -103,35 +103,40 @@ def character_apply_damage(
 
 @transaction.atomic
 def character_advance_time(
-    *, character: Character, user, hours: int, reason: str = "", scene=None
+    *, character: Character, user, hours: int, reason: str = "", scene=None, rested: bool = True
 ) -> HealthEvent:
-    """Let in-game time pass for one character: it heals by its system's rules."""
+    """Let in-game time pass for one character: it heals by its system's rules, and the
+    rest of the sheet follows (`GameSystem.after_time_passes`). `rested` answers the
+    system's `rest_question`."""
     if hours <= 0:
         raise ValidationError(_("Time to advance must be at least one hour."), code="hours")
     locked = _lock(character)
     system, ratings, details, rules = health_inputs(locked)
     try:
-        change = system.advance_time(locked.health, ratings, details, rules, hours)
+        change = system.advance_time(locked.health, ratings, details, rules, hours, rested)
     except RuleError as error:
         raise rule_refusal(error) from error
+    also = system.after_time_passes(locked, user, hours, rested)
     return health_event_record(
         character=locked,
         user=user,
         kind=HealthEvent.Kind.TIME,
         after=change.health,
-        summary=change.summary,
-        inputs={"hours": hours},
+        summary=f"{change.summary} · {also}" if also else change.summary,
+        inputs={"hours": hours, "rested": rested},
         reason=reason,
         scene=scene,
     )
 
 
 @transaction.atomic
-def scene_advance_time(*, scene, user, hours: int, reason: str = "") -> list[HealthEvent]:
+def scene_advance_time(
+    *, scene, user, hours: int, reason: str = "", rested: bool = True
+) -> list[HealthEvent]:
     """Advance time for every participant of a scene, all or none."""
     return [
         character_advance_time(
-            character=character, user=user, hours=hours, reason=reason, scene=scene
+            character=character, user=user, hours=hours, reason=reason, scene=scene, rested=rested
         )
         for character in scene.participants.select_related("campaign").order_by("pk")
     ]

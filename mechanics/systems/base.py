@@ -373,7 +373,10 @@ class GameSystem:
     ) -> HealthChange:
         raise NotImplementedError
 
-    def advance_time(self, health: Mapping, ratings, details, rules, hours: int) -> HealthChange:
+    def advance_time(
+        self, health: Mapping, ratings, details, rules, hours: int, rested: bool = True
+    ) -> HealthChange:
+        """`rested`: the GM's answer to `rest_question` (True when the system asks none)."""
         raise NotImplementedError
 
     # --- Health ---
@@ -383,6 +386,9 @@ class GameSystem:
 
     treatments: tuple[Treatment, ...] = ()
     time_presets: tuple[tuple[int, str], ...] = TIME_PRESETS
+    # A question the time advance asks when rest changes what time does (a checkbox, on by
+    # default); None asks nothing.
+    rest_question: str | None = None
     damage_label: str = gettext_lazy("Damage")
     # (lowest, highest) amount of damage the form takes.
     damage_range: tuple[int, int] = (1, MAX_DAMAGE_POINTS)
@@ -426,6 +432,11 @@ class GameSystem:
 
     def after_health_change(self, character, user) -> None:
         """What else on the sheet follows a new health state (nothing by default)."""
+
+    def after_time_passes(self, character, user, hours: int, rested: bool) -> str:
+        """What else on the sheet follows game time (nothing by default), in words for the
+        event's summary ("" when nothing changed)."""
+        return ""
 
 
 def duration_in_words(*, months: int = 0, weeks: int = 0, days: int = 0, hours: int = 0) -> str:

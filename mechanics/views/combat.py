@@ -590,7 +590,11 @@ def scene_time(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRes
     hours = form.cleaned_data["hours"]
     try:
         events = scene_advance_time(
-            scene=scene, user=request.user, hours=hours, reason=form.cleaned_data["reason"]
+            scene=scene,
+            user=request.user,
+            hours=hours,
+            reason=form.cleaned_data["reason"],
+            rested=form.cleaned_data["rested"] or access.campaign.game_system.rest_question is None,
         )
     except ValidationError as error:
         messages.error(request, _error_text(error))

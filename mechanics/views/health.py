@@ -218,7 +218,8 @@ def advance_time(request: HttpRequest, campaign_id: int, character_id: int) -> H
     """Let game time pass for this character: it heals by its system's rules."""
     access = character_access(request.user, campaign_id, character_id)
     require(access.can_manage_health)
-    form = TimeForm(request.POST, presets=get_system(access.character.campaign.system).time_presets)
+    system = get_system(access.character.campaign.system)
+    form = TimeForm(request.POST, presets=system.time_presets, rest_question=system.rest_question)
 
     def write(data):
         services.character_advance_time(
@@ -227,6 +228,7 @@ def advance_time(request: HttpRequest, campaign_id: int, character_id: int) -> H
             hours=data["hours"],
             reason=data["reason"],
             scene=_scene(access),
+            rested=data["rested"],
         )
 
     if _run(form, write):

@@ -186,7 +186,7 @@ class HitPoints(GameSystem):
     def apply_damage(self, stored, ratings, details, rules, damage, rng=None) -> HealthChange:
         return HealthChange({"lost": stored.get("lost", 0) + damage.amount}, f"−{damage.amount}")
 
-    def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
+    def advance_time(self, stored, ratings, details, rules, hours, rested=True) -> HealthChange:
         return HealthChange(dict(stored), f"{hours} h")
 
 

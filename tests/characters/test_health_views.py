@@ -430,7 +430,11 @@ def test_time_presets_and_custom_time_heal_and_the_sheet_shows_the_time_left(cli
     )
     assert fresh(lucia).health["marks"] == "L"
     event = HealthEvent.objects.first()
-    assert (event.kind, event.inputs, event.reason) == ("time", {"hours": 72}, "Reposo en casa")
+    assert (event.kind, event.inputs, event.reason) == (
+        "time",
+        {"hours": 72, "rested": False},
+        "Reposo en casa",
+    )
     assert "Se cura del todo en 1 día" in text_of(response)
     client.post(url(lucia, "health_time"), {"time-preset": 168})
     assert fresh(lucia).health["marks"] == ""

@@ -66,5 +66,5 @@ class ToySystem(GameSystem):
         lost = rules.after_damage(health.get("lost", 0), damage.amount, self._maximum(ratings))
         return HealthChange({"lost": lost}, f"−{damage.amount} PV")
 
-    def advance_time(self, health, ratings, details, rules_, hours):
+    def advance_time(self, health, ratings, details, rules_, hours, rested=True):
         return HealthChange({"lost": rules.after_rest(health.get("lost", 0), hours)}, f"{hours} h")

@@ -66,6 +66,9 @@ def sync_health_aspects(system, character: Character, user) -> None:
         aspect_remove(aspect=present[text], user=user)
 
 
+REST_QUESTION = gettext_lazy("Rested at least 75 % of the time")
+
+
 class SupervisionForm(HealerForm):
     """The supervisor's characteristic + skill for one healing period."""
 

@@ -127,12 +127,14 @@ class HitosSystem(GameSystem):
         )
         return HealthChange(new.to_dict(), f"{net} (RD {damage.rd})", test)
 
-    def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
-        new = health.heal(self.state(stored, ratings), hours)
+    def advance_time(self, stored, ratings, details, rules, hours, rested=True) -> HealthChange:
+        # Resting less than 75 % of the time heals at the next worse state's pace.
+        new = health.heal(self.state(stored, ratings), hours, rest_fraction=1 if rested else 0)
         return HealthChange(new.to_dict(), f"{hours} h")
 
     # --- Health ---
     treatments = health_ui.TREATMENTS
+    rest_question = health_ui.REST_QUESTION
     damage_label = health_ui.DAMAGE_LABEL
     damage_fields = health_ui.damage_fields
     after_health_change = health_ui.sync_health_aspects

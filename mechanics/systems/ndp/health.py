@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from characters.models import Character, Item
-from characters.services.sheet import ratings_of
+from characters.services.sheet import ratings_of, resource_regain
 from mechanics.forms.health import (
     MAX_RD,
     HealerForm,
@@ -262,3 +262,9 @@ TREATMENTS = (
         button=True,
     ),
 )
+
+
+def regain_prana(system, character: Character, user, hours: int, rested: bool) -> str:
+    """Prana comes back 1 point per hour of game time, up to its maximum (RULES 6)."""
+    gained = resource_regain(character=character, user=user, key="prana", points=hours)
+    return _("+%(points)d Prana") % {"points": gained} if gained else ""

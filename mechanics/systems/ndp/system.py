@@ -164,11 +164,12 @@ class NdpSystem(GameSystem):
         tier = result.tier or "sin herida"
         return HealthChange(state.to_dict(), f"{part}: {result.net} → {tier}", result)
 
-    def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
+    def advance_time(self, stored, ratings, details, rules, hours, rested=True) -> HealthChange:
         return HealthChange(health.heal(self.state(stored), hours).to_dict(), f"{hours} h")
 
     # --- Health ---
     treatments = health_ui.TREATMENTS
+    after_time_passes = health_ui.regain_prana
     damage_label = health_ui.DAMAGE_LABEL
     damage_range = health_ui.DAMAGE_RANGE
     damage_fields = health_ui.damage_fields

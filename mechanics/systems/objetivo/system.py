@@ -143,7 +143,7 @@ class ObjetivoSystem(GameSystem):
         new = health.apply_damage(self.state(stored, ratings), damage.amount)
         return HealthChange(new.to_dict(), f"−{damage.amount} PV")
 
-    def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
+    def advance_time(self, stored, ratings, details, rules, hours, rested=True) -> HealthChange:
         # Rest given in pieces adds up: the engine keeps the hours short of a day.
         new = health.rest(self.state(stored, ratings), hours)
         return HealthChange(new.to_dict(), f"{hours} h")

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from characters.models import Character
-from characters.services.sheet import ratings_of
+from characters.services.sheet import ratings_of, resource_regain
 from mechanics.forms.health import HealerForm, reason_field
 from mechanics.models import HealthEvent
 from mechanics.rules.errors import RuleError
@@ -136,3 +136,18 @@ TREATMENTS = (
         submit=gettext_lazy("Roll first aid"),
     ),
 )
+
+
+# Seed: "una reparadora noche de descanso tranquilo (8 horas)" returns a Willpower point.
+QUIET_REST_HOURS = 8
+REST_QUESTION = gettext_lazy("Quiet rest (1 Willpower back every 8 hours)")
+
+
+def regain_willpower(system, character: Character, user, hours: int, rested: bool) -> str:
+    """Quiet rest returns 1 Willpower per full 8 hours, up to the permanent rating."""
+    if not rested:
+        return ""
+    gained = resource_regain(
+        character=character, user=user, key="willpower", points=hours // QUIET_REST_HOURS
+    )
+    return _("+%(points)d Willpower") % {"points": gained} if gained else ""

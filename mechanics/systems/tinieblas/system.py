@@ -189,7 +189,7 @@ class TinieblasSystem(GameSystem):
         )
         return HealthChange(track.to_dict(), f"{damage.amount} {damage.damage_type}")
 
-    def advance_time(self, stored, ratings, details, rules, hours) -> HealthChange:
+    def advance_time(self, stored, ratings, details, rules, hours, rested=True) -> HealthChange:
         track = health.heal(
             self.track(stored, ratings, details, rules),
             hours,
@@ -198,6 +198,8 @@ class TinieblasSystem(GameSystem):
         return HealthChange(track.to_dict(), f"{hours} h")
 
     # --- Health ---
+    rest_question = health_ui.REST_QUESTION
+    after_time_passes = health_ui.regain_willpower
     treatments = health_ui.TREATMENTS
     damage_label = health_ui.DAMAGE_LABEL
     damage_range = health_ui.DAMAGE_RANGE
