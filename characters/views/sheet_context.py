@@ -186,12 +186,15 @@ def sheet_context(access: CharacterAccess, **extra: Any) -> dict[str, Any]:
             specialties_by_skill.setdefault(specialty.skill_key, []).append(specialty.name)
     groups, rows = _trait_rows(system, campaign, character, specialties_by_skill)
     items = list(character.items.all()) if "items" in reads else []
+    health = system.health_view(character.health, ratings, character.details, rules)
     context.update(
         trait_sections=_trait_sections(groups),
         trait_rows=rows,
         pools=pools_of(system, character, ratings),
-        health=system.health_view(character.health, ratings, character.details, rules),
-        derived=system.derived(ratings, character.details, rules, items=items),
+        health=health,
+        derived=system.derived(
+            ratings, character.details, rules, items=items, wound_penalty=health.penalty
+        ),
         xp_balance=character.xp_balance,
     )
     context.update(sheet_panels_context(access, ratings, context))

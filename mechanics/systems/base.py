@@ -302,8 +302,14 @@ class GameSystem:
         return ()
 
     def derived(
-        self, ratings: Mapping[str, int], details: Mapping, rules: Mapping, items=()
+        self,
+        ratings: Mapping[str, int],
+        details: Mapping,
+        rules: Mapping,
+        items=(),
+        wound_penalty: int = 0,
     ) -> list[tuple[str, str]]:
+        """(label, value) rows the sheet shows; `wound_penalty` is the health view's."""
         return []
 
     def rating_label(self, spec: TraitSpec, rating: int) -> str:

@@ -66,6 +66,17 @@ def _panel_context(access: CharacterAccess, **extra: Any) -> dict[str, Any]:
     }
 
 
+def _derived(access: CharacterAccess, context: dict[str, Any]) -> list[tuple[str, str]]:
+    character = access.character
+    return context["system"].derived(
+        ratings_of(character),
+        character.details,
+        character.campaign.rules,
+        items=list(character.items.all()),
+        wound_penalty=context["health"].penalty,
+    )
+
+
 def _sheet_url(access: CharacterAccess) -> str:
     return f"{access.character.get_absolute_url()}#sheet-health"
 
@@ -87,6 +98,9 @@ def _answer(
         context = _panel_context(
             access, health_open=opened, health_notice=done, health_error=error, **bound
         )
+        if done:
+            # Derived traits may count the wound penalty (Hitos Defensa): sent along.
+            context.update(derived=_derived(access, context), derived_oob=True)
         response = render(request, f"{TEMPLATE}#health", context)
         if done:
             trigger_client_event(response, HEALTH_EVENT, {"character": access.character.pk})

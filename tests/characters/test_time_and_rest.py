@@ -102,3 +102,31 @@ def test_hitos_healing_follows_whether_the_character_rested(gm, player, rested):
     assert after == expected.to_dict()
     other = hitos_health.heal(before, 168, rest_fraction=0 if rested else 1)
     assert after != other.to_dict()
+
+
+def derived_value(html, label) -> str:
+    section = parse(html).one("section", id="sheet-derived")
+    return next(
+        div.one("dd").text() for div in section.find_all("div") if div.one("dt").text() == label
+    )
+
+
+def test_hitos_defensa_on_the_sheet_includes_the_wound_penalty(client, gm, player):
+    campaign = table("hitos", gm, player)
+    ratings = {"fortaleza": 4, "reflejos": 3, "combate": 2}
+    marcos = make_character(campaign, player, name="Marcos", ratings=ratings)
+    client.force_login(gm)
+    assert derived_value(client.get(marcos.get_absolute_url()).text, "Defensa") == "10"
+    for _ in range(2):
+        health_services.character_apply_damage(character=marcos, user=gm, damage=DamageInput(3, ""))
+    health = Character.objects.get(pk=marcos.pk).health
+    penalty = get_system("hitos").health_view(health, ratings, {}, campaign.rules).penalty
+    assert penalty < 0
+    expected = str(10 + penalty)
+    assert derived_value(client.get(marcos.get_absolute_url()).text, "Defensa") == expected
+    # A health action answered by htmx brings the derived traits along.
+    address = reverse("mechanics:health_time", args=[campaign.pk, marcos.pk])
+    response = client.post(
+        address, {"time-amount": 1, "time-unit": "hours"}, HTTP_HX_REQUEST="true"
+    )
+    assert derived_value(response.text, "Defensa") == expected

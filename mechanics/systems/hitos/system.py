@@ -57,14 +57,21 @@ class HitosSystem(GameSystem):
     def aguante(self, ratings) -> int:
         return traits.aguante(ratings.get("fortaleza", 1), ratings.get("voluntad", 1))
 
-    def derived(self, ratings, details, rules, items=()) -> list[tuple[str, str]]:
+    def derived(self, ratings, details, rules, items=(), wound_penalty=0) -> list[tuple[str, str]]:
         aguante = self.aguante(ratings)
         return [
             ("Aguante", str(aguante)),
             ("Resistencia", str(traits.resistencia_max(aguante))),
             (
                 "Defensa",
-                str(traits.defensa(ratings.get("reflejos", 1), ratings.get("combate", 0))),
+                # With the wound penalty, as the combat panel uses it (RULES 6).
+                str(
+                    traits.defensa(
+                        ratings.get("reflejos", 1),
+                        ratings.get("combate", 0),
+                        max(wound_penalty, -5),
+                    )
+                ),
             ),
             (
                 "Iniciativa",

@@ -60,7 +60,7 @@ class NdpSystem(GameSystem):
         ]
         return tuple(specs)
 
-    def derived(self, ratings, details, rules, items=()) -> list[tuple[str, str]]:
+    def derived(self, ratings, details, rules, items=(), wound_penalty=0) -> list[tuple[str, str]]:
         fortitud = ratings.get("fortitud", 0)
         weight = float(sum(item.weight_kg for item in items))
         load = equipment.load_state(weight, fortitud)

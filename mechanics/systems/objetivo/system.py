@@ -78,7 +78,7 @@ class ObjetivoSystem(GameSystem):
     def max_pv(self, ratings) -> int:
         return traits.pv(max(ratings.get("resistencia", 1), 1))
 
-    def derived(self, ratings, details, rules, items=()) -> list[tuple[str, str]]:
+    def derived(self, ratings, details, rules, items=(), wound_penalty=0) -> list[tuple[str, str]]:
         destreza = ratings.get("destreza", 1)
         base = int(rules.get("defense_base", traits.DEFAULT_DEFENSE_BASE))
         rows = [("PV", str(self.max_pv(ratings)))]

@@ -73,7 +73,7 @@ class TinieblasSystem(GameSystem):
         permanent = ratings.get(WILLPOWER, 1)
         return (ResourceSpec("willpower", "Fuerza de Voluntad", permanent, permanent),)
 
-    def derived(self, ratings, details, rules, items=()) -> list[tuple[str, str]]:
+    def derived(self, ratings, details, rules, items=(), wound_penalty=0) -> list[tuple[str, str]]:
         attributes = {a.key: ratings.get(a.key, 1) for a in catalogue.ATTRIBUTES}
         values = traits.derived(
             attributes,
