@@ -84,7 +84,14 @@ def test_create_stores_only_house_rules_that_differ_from_defaults(client, gm):
     )
     campaign = Campaign.objects.get(name="La Casa Usher")
     assert campaign.house_rules == {"starting_drama_points": 5}
-    assert campaign.rules == {"equal_succeeds": False, "starting_drama_points": 5}
+    assert campaign.rules == {
+        "equal_succeeds": False,
+        "starting_drama_points": 5,
+        "healing_days_sano": 1,
+        "healing_days_herido": 7,
+        "healing_days_incapacitado": 30,
+        "healing_days_moribundo": 30,
+    }
 
 
 def test_create_with_empty_name_shows_an_error_and_keeps_the_input(client, gm):

@@ -130,3 +130,16 @@ def test_hitos_defensa_on_the_sheet_includes_the_wound_penalty(client, gm, playe
         address, {"time-amount": 1, "time-unit": "hours"}, HTTP_HX_REQUEST="true"
     )
     assert derived_value(response.text, "Defensa") == expected
+
+
+def test_hitos_healing_periods_are_a_campaign_setting(gm, player):
+    campaign = table("hitos", gm, player)
+    campaign.house_rules = {"healing_days_herido": 2}
+    campaign.save(update_fields=["house_rules"])
+    marcos = make_character(campaign, player, name="Marcos", ratings={"fortaleza": 4})
+    for _ in range(2):
+        health_services.character_apply_damage(character=marcos, user=gm, damage=DamageInput(3, ""))
+    before = Character.objects.get(pk=marcos.pk).health["lost"]
+    health_services.character_advance_time(character=marcos, user=gm, hours=48)
+    # Two days heal one point while Herido, where the seed's week would heal none.
+    assert Character.objects.get(pk=marcos.pk).health["lost"] == before - 1

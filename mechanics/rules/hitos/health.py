@@ -26,6 +26,7 @@ Decisions where the texts are silent:
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -291,17 +292,36 @@ def _check_rest(rest_fraction: float | Fraction) -> None:
         raise RuleError(gettext_noop("rest fraction must be between 0 and 1"))
 
 
-def healing_period(state_key: str, rest_fraction: float | Fraction = 1.0) -> int | None:
-    """Hours to heal one point in this state, or None when it does not heal naturally."""
+def period_table(rules: Mapping | None = None) -> dict[str, int]:
+    """Hours per healing period by state under a campaign's settings (`healing_days_<state>`),
+    the defaults being `PERIOD_HOURS`."""
+    rules = rules or {}
+    return {
+        state: rules.get(f"healing_days_{state}", hours // DAY) * DAY
+        for state, hours in PERIOD_HOURS.items()
+    }
+
+
+def healing_period(
+    state_key: str,
+    rest_fraction: float | Fraction = 1.0,
+    periods: Mapping[str, int] | None = None,
+) -> int | None:
+    """Hours to heal one point in this state (from `periods`, see `period_table`), or None
+    when it does not heal naturally."""
     _check_rest(rest_fraction)
+    periods = periods or PERIOD_HOURS
     if rest_fraction < REST_THRESHOLD:
         worse = NEXT_WORSE[state_key]
-        return None if worse is None else PERIOD_HOURS[worse]
-    return PERIOD_HOURS[state_key]
+        return None if worse is None else periods[worse]
+    return periods[state_key]
 
 
 def heal(
-    health: HitosHealth, hours: int | float | Fraction, rest_fraction: float | Fraction = 1.0
+    health: HitosHealth,
+    hours: int | float | Fraction,
+    rest_fraction: float | Fraction = 1.0,
+    periods: Mapping[str, int] | None = None,
 ) -> HitosHealth:
     """Let `hours` pass with the character resting `rest_fraction` of the time.
 
@@ -325,7 +345,7 @@ def heal(
     remaining = elapsed
     while lost > 0 and remaining > 0:
         state = health_state(new.aguante, lost)
-        period = healing_period(state.key, rest_fraction)
+        period = healing_period(state.key, rest_fraction, periods)
         if period is None:
             break
         needed = (1 - progress) * period
@@ -353,14 +373,18 @@ def heal(
     )
 
 
-def time_to_full(health: HitosHealth, rest_fraction: float | Fraction = 1.0) -> Fraction | None:
+def time_to_full(
+    health: HitosHealth,
+    rest_fraction: float | Fraction = 1.0,
+    periods: Mapping[str, int] | None = None,
+) -> Fraction | None:
     """Hours until no Resistencia is lost, resting as given (full rest by default);
     None when the character does not heal naturally (Incapacitado without rest)."""
     _check_rest(rest_fraction)
     total = Fraction(0)
     progress = health.healing_progress
     for lost in range(health.lost, 0, -1):
-        period = healing_period(health_state(health.aguante, lost).key, rest_fraction)
+        period = healing_period(health_state(health.aguante, lost).key, rest_fraction, periods)
         if period is None:
             return None
         total += (1 - progress) * period

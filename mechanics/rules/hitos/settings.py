@@ -18,4 +18,23 @@ SETTINGS: tuple[SettingDef, ...] = (
         minimum=0,
         maximum=10,
     ),
+    # One Resistencia point heals per period of the state (docs/rules.md#hitos-healing-periods).
+    SettingDef("healing_days_sano", gettext_noop("Healing period while Sano (days)"), 1, 1, 365),
+    SettingDef(
+        "healing_days_herido", gettext_noop("Healing period while Herido (days)"), 7, 1, 365
+    ),
+    SettingDef(
+        "healing_days_incapacitado",
+        gettext_noop("Healing period while Incapacitado (days)"),
+        30,
+        1,
+        365,
+    ),
+    SettingDef(
+        "healing_days_moribundo",
+        gettext_noop("Healing period while Moribundo (days)"),
+        30,
+        1,
+        365,
+    ),
 )

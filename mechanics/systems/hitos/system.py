@@ -111,7 +111,7 @@ class HitosSystem(GameSystem):
 
     def health_view(self, stored, ratings, details, rules) -> HealthView:
         state = self.state(stored, ratings)
-        to_full = health.time_to_full(state)
+        to_full = health.time_to_full(state, periods=health.period_table(rules))
         return HealthView(
             state=state.state.name,
             penalty=state.penalty,
@@ -136,7 +136,12 @@ class HitosSystem(GameSystem):
 
     def advance_time(self, stored, ratings, details, rules, hours, rested=True) -> HealthChange:
         # Resting less than 75 % of the time heals at the next worse state's pace.
-        new = health.heal(self.state(stored, ratings), hours, rest_fraction=1 if rested else 0)
+        new = health.heal(
+            self.state(stored, ratings),
+            hours,
+            rest_fraction=1 if rested else 0,
+            periods=health.period_table(rules),
+        )
         return HealthChange(new.to_dict(), f"{hours} h")
 
     # --- Health ---

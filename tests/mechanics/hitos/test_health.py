@@ -17,7 +17,9 @@ from mechanics.rules.hitos.health import (
     end_scene,
     end_session,
     heal,
+    healing_period,
     medical_supervision,
+    period_table,
     supervision_spec,
     take_drug,
     time_to_full,
@@ -279,3 +281,11 @@ def test_resting_for_time_to_full_heals_completely(health):
 @given(healths, st.integers(0, 5000))
 def test_healing_never_raises_the_lost_resistencia(health, hours):
     assert heal(health, hours).lost <= health.lost
+
+
+def test_a_campaign_table_of_healing_periods_replaces_the_defaults():
+    periods = period_table({"healing_days_herido": 2})
+    assert periods == {"sano": 24, "herido": 48, "incapacitado": 720, "moribundo": 720}
+    assert healing_period("herido", 1, periods) == 48
+    assert healing_period("sano", 0, periods) == 48
+    assert healing_period("herido") == 168
