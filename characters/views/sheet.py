@@ -93,15 +93,50 @@ def pool_adjust(
             )
         except ValidationError as exc:
             error = exc.messages[0]
+    return _pool_answer(request, access, key, error=error)
+
+
+@login_required
+@require_POST
+def pool_action(
+    request: HttpRequest, campaign_id: int, character_id: int, key: str, action: str
+) -> HttpResponse:
+    """One of the system's actions on a pool (`mechanics.systems.base.PoolAction`)."""
+    access = character_access(request.user, campaign_id, character_id)
+    system = access.character.campaign.game_system
+    found = next((a for a in system.pool_actions if (a.pool, a.key) == (key, action)), None)
+    if found is None or not Resource.objects.filter(character=access.character, key=key).exists():
+        raise Http404
+    require(getattr(access, found.permission))
+    error = notice = None
+    try:
+        notice = found.perform(character=access.character, user=request.user)
+    except ValidationError as exc:
+        error = exc.messages[0]
+    return _pool_answer(request, access, key, error=error, notice=notice)
+
+
+def _pool_answer(
+    request: HttpRequest, access, key: str, *, error: str | None, notice: str | None = None
+) -> HttpResponse:
+    """The pool again for htmx, with what happened; the sheet otherwise."""
     if request.htmx:
+        access.character.refresh_from_db(fields=["details"])
         system = access.character.campaign.game_system
         prefetch_related_objects([access.character], "traits", "resources")
-        pools = pools_of(system, access.character, services.ratings_of(access.character))
+        pools = pools_of(system, access, services.ratings_of(access.character))
         pool = next(pool for pool in pools if pool.key == key)
-        context = {**sheet_context_base(access), "pool": pool, "pool_error": error}
+        context = {
+            **sheet_context_base(access),
+            "pool": pool,
+            "pool_error": error,
+            "pool_notice": notice,
+        }
         return render(request, f"{TEMPLATE}#pool", context)
     if error:
         messages.error(request, error)
+    elif notice:
+        messages.success(request, notice)
     return back_to_sheet(access, f"pool-{key}")
 
 
@@ -175,5 +210,6 @@ urlpatterns = [
     path("<id:character_id>/edit/", story_edit, name="edit"),
     path("<id:character_id>/details/", details_set, name="details_set"),
     path("<id:character_id>/pools/<slug:key>/", pool_adjust, name="pool_adjust"),
+    path("<id:character_id>/pools/<slug:key>/<slug:action>/", pool_action, name="pool_action"),
     path("<id:character_id>/traits/<slug:key>/", trait_set, name="trait_set"),
 ]

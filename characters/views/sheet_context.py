@@ -21,7 +21,7 @@ from campaigns.permissions import CharacterAccess
 from characters import services
 from characters.forms.sheet import DetailsForm
 from characters.sheet_panels import sheet_panels_context
-from mechanics.systems.base import GameSystem, SheetSection, TraitSpec
+from mechanics.systems.base import GameSystem, PoolAction, SheetSection, TraitSpec
 
 # Up to this maximum a rating is drawn as dots; above it (0–20 ratings) as a number.
 MAX_DOTS = 10
@@ -65,6 +65,8 @@ class Pool:
     label: str
     current: int
     maximum: int | None
+    # The system's actions on this pool that the viewer may take: (action, pending).
+    actions: tuple[tuple[PoolAction, bool], ...] = ()
 
     @property
     def dots(self) -> tuple[bool, ...]:
@@ -126,12 +128,26 @@ def _trait_sections(
     return sections
 
 
-def pools_of(system: GameSystem, character, ratings: Mapping[str, int]) -> list[Pool]:
+def pools_of(system: GameSystem, access: CharacterAccess, ratings: Mapping[str, int]) -> list[Pool]:
+    character = access.character
     specs = system.resource_specs(ratings, character.details, character.campaign.rules)
     labels = {spec.key: spec.label for spec in specs}
     order = {spec.key: index for index, spec in enumerate(specs)}
     resources = sorted(character.resources.all(), key=lambda r: (order.get(r.key, 99), r.key))
-    return [Pool(r.key, labels.get(r.key, r.key), r.current, r.maximum) for r in resources]
+    return [
+        Pool(
+            r.key,
+            labels.get(r.key, r.key),
+            r.current,
+            r.maximum,
+            tuple(
+                (action, action.pending(character))
+                for action in system.pool_actions
+                if action.pool == r.key and getattr(access, action.permission)
+            ),
+        )
+        for r in resources
+    ]
 
 
 def _reads(sections: tuple[SheetSection, ...]) -> set[str]:
@@ -190,7 +206,7 @@ def sheet_context(access: CharacterAccess, **extra: Any) -> dict[str, Any]:
     context.update(
         trait_sections=_trait_sections(groups),
         trait_rows=rows,
-        pools=pools_of(system, character, ratings),
+        pools=pools_of(system, access, ratings),
         health=health,
         derived=system.derived(
             ratings, character.details, rules, items=items, wound_penalty=health.penalty

@@ -123,6 +123,25 @@ class Treatment:
         return f"mechanics:health_{self.key}"
 
 
+@dataclass(frozen=True)
+class PoolAction:
+    """A one-click action on one of the sheet's pools that a system declares (the GM hands
+    a destiny point back); one generic view serves them all, at
+    `characters:pool_action`. `perform(character=, user=)` is its service, returning the
+    message to show; `permission` names the `campaigns.permissions.CharacterAccess`
+    property a user needs. While `pending(character)` is true the sheet shows
+    `pending_label` by the pool instead of the button.
+    """
+
+    key: str
+    pool: str
+    label: str
+    perform: Callable[..., str]
+    pending: Callable[[Any], bool]
+    pending_label: str
+    permission: str = "can_raise_open_pools"
+
+
 # The time panel's quick choices: (hours, label).
 TIME_PRESETS = (
     (8, gettext_lazy("Rest 8 h")),
@@ -392,6 +411,7 @@ class GameSystem:
 
     treatments: tuple[Treatment, ...] = ()
     time_presets: tuple[tuple[int, str], ...] = TIME_PRESETS
+    pool_actions: tuple[PoolAction, ...] = ()
     # A question the time advance asks when rest changes what time does (a checkbox, on by
     # default); None asks nothing.
     rest_question: str | None = None

@@ -13,7 +13,7 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
-from mechanics.systems.objetivo import creation, demo, sheet
+from mechanics.systems.objetivo import creation, demo, destiny, sheet
 from mechanics.systems.objetivo import health as health_ui
 from mechanics.systems.objetivo.combat import ObjetivoCombat
 from mechanics.systems.objetivo.display import ObjetivoWords
@@ -147,6 +147,8 @@ class ObjetivoSystem(GameSystem):
         # Rest given in pieces adds up: the engine keeps the hours short of a day.
         new = health.rest(self.state(stored, ratings), hours)
         return HealthChange(new.to_dict(), f"{hours} h")
+
+    pool_actions = (destiny.HAND_BACK,)
 
     # --- Health ---
     damage_label = health_ui.DAMAGE_LABEL
