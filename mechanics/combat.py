@@ -89,6 +89,8 @@ class CombatRules:
     # Attack-form fields that spend something: cleared after a roll so the next one does
     # not spend again.
     spends: tuple[str, ...] = ()
+    # How many attacks a fighter makes in one round; None: as many as the GM lets them.
+    attacks_per_round: int | None = None
 
     def initiative_rule(self) -> str:
         """How initiative works, in words (the panel says it)."""

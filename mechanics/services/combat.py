@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from campaigns.models import Scene
 from campaigns.services.chronicle import participants_in
@@ -272,6 +273,18 @@ def combat_attack_record(
     _fighter(locked, target)
     if attacker.pk == target.pk:
         raise ValidationError(_("A character cannot attack itself."), code="self")
+    limit = _rules(locked.scene.campaign).attacks_per_round
+    made = CombatAttack.objects.filter(combat=locked, round=locked.round, attacker=attacker)
+    if limit is not None and made.count() >= limit:
+        raise ValidationError(
+            ngettext(
+                "%(name)s has already made %(count)d attack this round.",
+                "%(name)s has already made %(count)d attacks this round.",
+                limit,
+            )
+            % {"name": attacker.name, "count": limit},
+            code="attacks_per_round",
+        )
     labels = {
         attacker.pk: _("Attack on %(name)s") % {"name": target.name},
         target.pk: _("Defence against %(name)s") % {"name": attacker.name},

@@ -20,6 +20,7 @@ from mechanics.systems.base import DamageInput
 from mechanics.systems.registry import get_system, register, unregister
 from mechanics.systems.tinieblas.system import TinieblasSystem
 from tests.factories import CampaignFactory, MembershipFactory, make_character
+from tests.html import parse
 from tests.mechanics import rolling
 from tests.mechanics.rolling import FixedDice
 
@@ -706,6 +707,65 @@ def test_objetivo_attack_against_defensa_with_exploding_damage(client, gm, playe
     assert stored.damage["amount"] == 7
     combat_services.combat_attack_apply(attack=stored, user=gm)
     assert health_of(foe).lines == (("PV", "9/16"),)
+
+
+def test_objetivo_a_second_attack_in_the_same_round_is_refused_and_nothing_is_written(
+    client, gm, player, fixed_dice
+):
+    campaign = _system_campaign("objetivo", gm, player)
+    fred = make_character(campaign, None, user=gm, name="Fred", ratings={"fuerza": 5})
+    foe = make_character(campaign, None, user=gm, name="Forajido", ratings={"resistencia": 8})
+    scene = services.scene_create(campaign=campaign, title="Saloon", participants=[fred, foe])
+    combat = combat_services.combat_start(scene=scene, user=gm)
+    client.force_login(gm)
+    data = {"attacker": fred.pk, "target": foe.pk, "weapon": "espada"}
+    fixed_dice(7, 7, 7, 7)
+    assert client.post(url("combat_attack", combat), data).status_code == 302
+    rolls = Roll.objects.count()
+    fixed_dice(7, 7, 7, 7)
+    response = client.post(url("combat_attack", combat), data)
+    assert response.status_code == 200
+    assert (
+        "Fred ya ha hecho 1 ataque en este asalto."
+        in parse(response.text).one("div", class_="alert-danger").text()
+    )
+    assert CombatAttack.objects.count() == 1
+    assert Roll.objects.count() == rolls
+    # The next round, Fred attacks again.
+    combat_services.combat_roll_initiative(combat=combat, user=gm, rng=FixedDice([5, 5, 5] * 4))
+    combat.refresh_from_db()
+    round_now = combat.round
+    while combat.round == round_now:
+        combat = combat_services.combat_next_turn(combat=combat, user=gm)
+    fixed_dice(7, 7, 7, 7)
+    assert client.post(url("combat_attack", combat), data).status_code == 302
+    assert CombatAttack.objects.count() == 2
+
+
+def test_ndp_a_third_attack_in_a_round_is_refused(client, gm, player, fixed_dice):
+    campaign = _system_campaign("ndp", gm, player)
+    knight = make_character(campaign, None, user=gm, name="Caballero", ratings={"combate_c_a_c": 4})
+    bandit = make_character(campaign, None, user=gm, name="Bandido", ratings={"esquivar": 1})
+    scene = services.scene_create(campaign=campaign, title="Camino", participants=[knight, bandit])
+    combat = combat_services.combat_start(scene=scene, user=gm)
+    client.force_login(gm)
+    data = {
+        "attacker": knight.pk,
+        "target": bandit.pk,
+        "skill": "combate_c_a_c",
+        "dice": "3",
+        "damage": "1d8",
+        "damage_type": "cortante",
+        "part": "brazo_izquierdo",
+        "defence": "esquivar",
+    }
+    for _ in range(2):
+        fixed_dice(2, 2, 2, 5, 5, 5, 5)
+        assert client.post(url("combat_attack", combat), data).status_code == 302
+    fixed_dice(2, 2, 2, 5, 5, 5, 5)
+    response = client.post(url("combat_attack", combat), data)
+    assert response.status_code == 200
+    assert CombatAttack.objects.count() == 2
 
 
 # --- The end of a combat --------------------------------------------------------------------

@@ -69,6 +69,8 @@ def _adversity(target: Sheet, data) -> int | None:
 
 
 class NdpCombat(CombatRules):
+    # At most two attacks per turn (RULES 6).
+    attacks_per_round = 2
     phases = engine.PHASES
     default_phase = engine.DEFAULT_PHASE
     attack_fields = staticmethod(combat_forms.attack_fields)

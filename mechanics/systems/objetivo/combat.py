@@ -55,6 +55,8 @@ def _attack_data(data, defence: Defence) -> dict:
 
 class ObjetivoCombat(CombatRules):
     spends = ("destiny_point",)
+    # Seed: "un ataque por turno".
+    attacks_per_round = 1
     attack_fields = staticmethod(combat_forms.attack_fields)
     clean_attack = staticmethod(combat_forms.clean_attack)
 
