@@ -558,7 +558,7 @@ def _health_cycle(character) -> list[dict]:
             inputs = asdict(damage)
         else:
             change = system.advance_time(health, ratings, character.details, campaign.rules, value)
-            inputs = {"hours": value}
+            inputs = {"hours": value, "rested": True}
         cycle.append(
             {
                 "kind": kind,

@@ -325,3 +325,35 @@ class SceneNote(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scene} · {self.created_at:%Y-%m-%d}"
+
+
+class PlaySession(models.Model):
+    """A play session the GM has ended: what ran out with it (RULES 6, "Sessions").
+
+    A session is the play since the previous one ended; ending it lets each system expire
+    what lasts a session (`GameSystem.end_session`), and `notes` keep what that did."""
+
+    campaign = models.ForeignKey(
+        Campaign, verbose_name=_("campaign"), on_delete=models.CASCADE, related_name="sessions"
+    )
+    number = models.PositiveIntegerField(_("number"))
+    ended_at = models.DateTimeField(_("ended"), default=timezone.now)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("ended by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    notes = models.JSONField(_("notes"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("play session")
+        verbose_name_plural = _("play sessions")
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="session_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} · {self.number}"

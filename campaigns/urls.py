@@ -31,6 +31,7 @@ urlpatterns = [
     # The chronicle: stories, scenes, diaries and GM notes.
     path("<id:campaign_id>/scenes/", views_chronicle.timeline, name="timeline"),
     path("<id:campaign_id>/scenes/new/", views_chronicle.scene_create, name="scene_create"),
+    path("<id:campaign_id>/sessions/end/", views_chronicle.session_end, name="session_end"),
     path("<id:campaign_id>/scenes/<id:scene_id>/", views_chronicle.scene_detail, name="scene"),
     path(
         "<id:campaign_id>/scenes/<id:scene_id>/edit/",

@@ -21,6 +21,7 @@ from campaigns.services.chronicle import (
     scene_note_save,
     scene_reopen,
     scene_update,
+    session_end,
     story_create,
     story_update,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "scene_note_save",
     "scene_reopen",
     "scene_update",
+    "session_end",
     "story_create",
     "story_update",
 ]

@@ -11,7 +11,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaigns.models import Campaign, Scene, SceneNote, Story
+from campaigns.models import Campaign, PlaySession, Scene, SceneNote, Story
 
 if TYPE_CHECKING:
     # Annotations only: characters sits above campaigns.
@@ -109,12 +109,28 @@ def scene_update(
 
 
 @transaction.atomic
-def scene_close(*, scene: Scene) -> Scene:
-    """Close an open scene; closing a closed scene changes nothing."""
-    Scene.objects.filter(pk=scene.pk, status=Scene.Status.OPEN).update(
+def scene_close(*, scene: Scene, user=None) -> Scene:
+    """Close an open scene, and let its system expire what lasted the scene (Hitos
+    scene-long aspects); closing a closed scene changes nothing."""
+    closed = Scene.objects.filter(pk=scene.pk, status=Scene.Status.OPEN).update(
         status=Scene.Status.CLOSED, closed_at=timezone.now()
     )
-    return Scene.objects.get(pk=scene.pk)
+    scene = Scene.objects.select_related("campaign").get(pk=scene.pk)
+    if closed:
+        scene.campaign.game_system.end_scene(scene, user)
+    return scene
+
+
+@transaction.atomic
+def session_end(*, campaign: Campaign, user) -> PlaySession:
+    """The GM ends the play session: its system expires what lasted a session (Hitos
+    temporary and exhausted aspects), and the session is numbered and kept."""
+    Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
+    last = campaign.sessions.order_by("-number").values_list("number", flat=True).first()
+    notes = campaign.game_system.end_session(campaign, user)
+    return PlaySession.objects.create(
+        campaign=campaign, number=(last or 0) + 1, ended_by=user, notes=notes
+    )
 
 
 @transaction.atomic

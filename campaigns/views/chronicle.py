@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns import services
 from campaigns.chronicle import scene_list_extras, scene_timeline
+from campaigns.confirm import ask_first
 from campaigns.forms.chronicle import SceneForm, SceneNoteForm, StoryForm
 from campaigns.htmx import htmx_render
 from campaigns.models import Scene, SceneNote, Story
@@ -223,7 +224,7 @@ def _scene_status_change(request: HttpRequest, campaign_id: int, scene_id: int, 
     scene = scene_or_404(access, scene_id)
     require(access.can_run_scenes)
     if close:
-        changed = services.scene_close(scene=scene)
+        changed = services.scene_close(scene=scene, user=request.user)
         message = _("Scene closed.")
     else:
         changed = services.scene_reopen(scene=scene)
@@ -320,3 +321,21 @@ def scene_note_delete(
     services.scene_note_delete(note=note)
     messages.success(request, _("Note deleted."))
     return redirect(_scene_url(scene, "gm-notes"))
+
+
+@login_required
+@require_POST
+def session_end(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The GM ends the play session: what lasts a session runs out (`services.session_end`)."""
+    access = campaign_access(request.user, campaign_id)
+    require(access.can_run_scenes)
+    back = reverse("campaigns:detail", args=[campaign_id]) + "#scenes"
+    question = _("End the play session? What lasts a session runs out now.")
+    if asking := ask_first(request, question=question, button=_("End session"), cancel_url=back):
+        return asking
+    session = services.session_end(campaign=access.campaign, user=request.user)
+    messages.success(
+        request,
+        " ".join([_("Session %(number)d ended.") % {"number": session.number}, *session.notes]),
+    )
+    return redirect(back)

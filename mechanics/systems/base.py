@@ -459,6 +459,14 @@ class GameSystem:
     def after_health_change(self, character, user) -> None:
         """What else on the sheet follows a new health state (nothing by default)."""
 
+    def end_scene(self, scene, user) -> list[str]:
+        """What expires when a scene closes, in its transaction; one line per change."""
+        return []
+
+    def end_session(self, campaign, user) -> list[str]:
+        """What expires when the GM ends a play session; one line per change."""
+        return []
+
     def after_time_passes(self, character, user, hours: int, rested: bool) -> str:
         """What else on the sheet follows game time (nothing by default), in words for the
         event's summary ("" when nothing changed)."""

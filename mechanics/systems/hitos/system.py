@@ -15,7 +15,7 @@ from mechanics.systems.base import (
     hours_in_words,
 )
 from mechanics.systems.hitos import advancement as purchases
-from mechanics.systems.hitos import creation, demo, sheet
+from mechanics.systems.hitos import creation, demo, sessions, sheet
 from mechanics.systems.hitos import health as health_ui
 from mechanics.systems.hitos.combat import HitosCombat
 from mechanics.systems.hitos.display import HitosWords
@@ -143,6 +143,9 @@ class HitosSystem(GameSystem):
             periods=health.period_table(rules),
         )
         return HealthChange(new.to_dict(), f"{hours} h")
+
+    end_scene = sessions.end_scene
+    end_session = sessions.end_session
 
     # --- Health ---
     treatments = health_ui.TREATMENTS
