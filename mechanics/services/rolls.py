@@ -11,6 +11,7 @@ from campaigns.models import Scene
 from characters.services import roll_apply_effects
 from mechanics.models import Roll
 from mechanics.rules.dice import RollRecord
+from mechanics.systems.registry import get_system
 
 
 # One INSERT needs no savepoint of its own inside a caller's transaction.
@@ -69,7 +70,7 @@ def roll_perform(
         if side.character is not None:
             applied = roll_apply_effects(
                 character=side.character, user=user, record=record, scene=side.scene
-            )
+            ) + get_system(campaign.system).after_roll(side.character, user, record)
             if applied:
                 record = replace(record, details={**record.details, "applied": applied})
         rolls.append(

@@ -459,6 +459,11 @@ class GameSystem:
     def after_health_change(self, character, user) -> None:
         """What else on the sheet follows a new health state (nothing by default)."""
 
+    def after_roll(self, character, user, record) -> list[dict]:
+        """What a stored roll changes beyond its own sheet (in the roll's transaction), as
+        `roll_apply_effects` reports it: dicts of what, label, old, new."""
+        return []
+
     def end_scene(self, scene, user) -> list[str]:
         """What expires when a scene closes, in its transaction; one line per change."""
         return []

@@ -57,9 +57,7 @@ def test_the_gm_ends_a_session_and_what_lasted_it_runs_out(client, gm, hitos, ma
     assert list(PlaySession.objects.values_list("number", flat=True)) == [1, 2]
 
 
-def test_ending_a_session_asks_first_and_changes_nothing_until_confirmed(
-    client, gm, hitos, marcos
-):
+def test_ending_a_session_asks_first_and_changes_nothing_until_confirmed(client, gm, hitos, marcos):
     client.force_login(gm)
     response = end_session(client, hitos)
     assert response.status_code == 200

@@ -205,7 +205,7 @@ def test_tinieblas_odds_shown_equal_the_engines(client, player, lucia):
 
 def test_a_pool_at_zero_shows_the_chance_die_and_its_dramatic_failure(client, player, lucia):
     client.force_login(player)
-    data = {**POOL, "modifier_1": "-5", "modifier_2": "-5"}
+    data = {**POOL, "skill": "", "modifier_1": "-3"}  # Inteligencia 3 − 3
     response = client.get(roll_url(lucia), {**data, "part": "odds"}, HTTP_HX_REQUEST="true")
     shown = odds_values(response.text)
     chance = tinieblas_odds.odds_for_pool(0)

@@ -28,4 +28,10 @@ class HitosWords(RollWords):
     def applied_text(self, item: dict) -> str | None:
         if item.get("what") == "aspect":
             return _("Aspect exhausted: %(aspect)s") % {"aspect": item["label"]}
+        if item.get("what") == "drama_point_to_owner":
+            return _("%(name)s gains the drama point (%(old)s → %(new)s)") % {
+                "name": item["label"],
+                "old": item["old"],
+                "new": item["new"],
+            }
         return None

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from mechanics.forms.roll import RollForm, first_choice, int_choices
 from mechanics.rules.hitos.catalogue import DAMAGE_CATEGORIES
-from mechanics.systems.hitos.rolls import DRAMA_POINTS_POOL
+from mechanics.systems.hitos.rolls import DRAMA_POINTS_POOL, OTHER_PREFIX, others_aspects
 
 
 class HitosRollForm(RollForm):
@@ -87,13 +87,23 @@ class HitosRollForm(RollForm):
         self.fields["skill"].initial = first_choice(skills)
         self.fields["modifier"].choices = int_choices(-10, 10)
         usable = [a for a in sheet.aspects if not a.exhausted]
-        self.fields["aspect"].choices = [("", _("None"))] + [(str(a.pk), a.text) for a in usable]
+        # Another character's aspect, used against them, hands them the drama point paid.
+        others = [
+            (f"{OTHER_PREFIX}{a.pk}", f"{a.character.name}: {a.text}")
+            for a in others_aspects(sheet)
+        ]
+        choices = [("", _("None"))]
+        if usable:
+            choices.append((_("Your aspects"), [(str(a.pk), a.text) for a in usable]))
+        if others:
+            choices.append((_("Against another character (their drama point)"), others))
+        self.fields["aspect"].choices = choices
         if len(usable) < len(sheet.aspects):
             self.fields["aspect"].help_text = _("Exhausted aspects cannot be activated.")
         self.fields["pay"].help_text = _("Drama points: %(count)s") % {
             "count": sheet.pool_current(DRAMA_POINTS_POOL)
         }
-        if not sheet.aspects:
+        if not sheet.aspects and not others:
             del self.fields["aspect"]
             del self.fields["pay"]
 

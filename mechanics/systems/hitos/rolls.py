@@ -10,6 +10,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from characters.models import Aspect, Character
+from characters.services.sheet import resource_adjust
 from mechanics.rules.hitos import odds as engine_odds
 from mechanics.rules.hitos import rolls as engine
 from mechanics.rules.hitos import traits
@@ -26,16 +28,56 @@ from mechanics.setup import (
 )
 
 DRAMA_POINTS_POOL = "drama_points"
+# The aspect field's value for another character's aspect: "other:<aspect id>".
+OTHER_PREFIX = "other:"
+
+
+def others_aspects(sheet: Sheet):
+    """The aspects of the campaign's other characters, which this one may use against them."""
+    return (
+        Aspect.objects.filter(character__campaign_id=sheet.character.campaign_id)
+        .exclude(character_id=sheet.character.pk)
+        .select_related("character")
+        .order_by("character__name", "position", "pk")
+    )
+
+
+def _with_owner(record, owner):
+    """The record names whose aspect was used, so the drama point reaches them."""
+    if owner is None:
+        return record
+    details = {**record.details, "aspect_owner": owner.pk, "aspect_owner_name": owner.name}
+    return replace(record, details=details)
 
 
 class HitosSetup(RollSetup):
     sheet_extras = ("aspects",)
 
     def spec(self, sheet: Sheet, data: Mapping) -> engine.HitosSpec:
+        return self._spec(sheet, data)[0]
+
+    def _spec(self, sheet: Sheet, data: Mapping):
+        """The spec, and the character whose aspect is used against them (or None)."""
         check_can_act(sheet)
-        activation = None
-        aspect_id = data.get("aspect")
-        if aspect_id:
+        activation = owner = None
+        aspect_id = str(data.get("aspect") or "")
+        if aspect_id.startswith(OTHER_PREFIX):
+            aspect = others_aspects(sheet).filter(pk=aspect_id.removeprefix(OTHER_PREFIX)).first()
+            if aspect is None:
+                raise ValidationError(_("Choose one of the aspects offered."), code="aspect")
+            if data.get("pay") == "exhaust":
+                raise ValidationError(
+                    _("Only your own aspects can be exhausted: pay with a drama point."),
+                    code="aspect",
+                )
+            owner = aspect.character
+            activation = engine.AspectActivation(
+                aspect=aspect.text,
+                aspect_type="ajeno",
+                pay="drama_point",
+                drama_points=sheet.pool_current(DRAMA_POINTS_POOL),
+            )
+        elif aspect_id:
             aspect = next((a for a in sheet.aspects if str(a.pk) == str(aspect_id)), None)
             if aspect is None:
                 raise ValidationError(_("Choose one of this character's aspects."), code="aspect")
@@ -57,7 +99,7 @@ class HitosSetup(RollSetup):
             hinder=bool(data.get("hinder")),
             equal_succeeds=bool(sheet.rules.get("equal_succeeds")),
             activation=activation,
-        )
+        ), owner
 
     def odds(self, spec: engine.HitosSpec, *, attack: bool = False, names=None) -> OddsView:
         result = engine_odds.odds(spec)
@@ -82,12 +124,14 @@ class HitosSetup(RollSetup):
         return OddsView(rows=rows, summary=summary, steps=tuple(steps))
 
     def plan(self, sheet: Sheet, data: Mapping, **kwargs) -> Plan:
-        spec = self.spec(sheet, data)
+        spec, owner = self._spec(sheet, data)
         if data["kind"] != "attack":
             return Plan(
                 kind="check",
                 odds=self.odds(spec, names=trait_names(sheet, data)),
-                roll=single(sheet, lambda rng: engine.roll_check(spec, rng), data),
+                roll=single(
+                    sheet, lambda rng: _with_owner(engine.roll_check(spec, rng), owner), data
+                ),
             )
         category = DAMAGE_CATEGORIES_BY_KEY[data["weapon"]]
         fortaleza, combate = sheet.rating("fortaleza"), sheet.rating("combate")
@@ -109,15 +153,39 @@ class HitosSetup(RollSetup):
             odds=replace(odds, notes=(note,)),
             roll=single(
                 sheet,
-                lambda rng: engine.roll_attack(
-                    spec,
-                    category,
-                    weapon_constant=constant,
-                    damage_bonus=bonus,
-                    target_rd=rd,
-                    damage_shift=shift,
-                    rng=rng,
+                lambda rng: _with_owner(
+                    engine.roll_attack(
+                        spec,
+                        category,
+                        weapon_constant=constant,
+                        damage_bonus=bonus,
+                        target_rd=rd,
+                        damage_shift=shift,
+                        rng=rng,
+                    ),
+                    owner,
                 ),
                 data,
             ),
         )
+
+
+def hand_drama_point_to_owner(system, character, user, record) -> list[dict]:
+    """Another character's aspect used against them gives them the drama point paid."""
+    owner_id = record.details.get("aspect_owner")
+    if not record.details.get("drama_point_to_owner") or owner_id is None:
+        return []
+    owner = Character.objects.filter(pk=owner_id, campaign_id=character.campaign_id).first()
+    if owner is None:
+        return []
+    pool = resource_adjust(
+        character=owner, user=user, key=DRAMA_POINTS_POOL, delta=1, may_raise_open=True
+    )
+    return [
+        {
+            "what": "drama_point_to_owner",
+            "label": owner.name,
+            "old": pool.current - 1,
+            "new": pool.current,
+        }
+    ]

@@ -20,7 +20,7 @@ from mechanics.systems.hitos import health as health_ui
 from mechanics.systems.hitos.combat import HitosCombat
 from mechanics.systems.hitos.display import HitosWords
 from mechanics.systems.hitos.forms import HitosRollForm
-from mechanics.systems.hitos.rolls import HitosSetup
+from mechanics.systems.hitos.rolls import HitosSetup, hand_drama_point_to_owner
 
 DRAMA_POINTS = "drama_points"
 
@@ -144,6 +144,7 @@ class HitosSystem(GameSystem):
         )
         return HealthChange(new.to_dict(), f"{hours} h")
 
+    after_roll = hand_drama_point_to_owner
     end_scene = sessions.end_scene
     end_session = sessions.end_session
 
