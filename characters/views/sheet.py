@@ -130,7 +130,8 @@ def _pool_answer(
             **sheet_context_base(access),
             "pool": pool,
             "pool_error": error,
-            "pool_notice": notice,
+            # A pending action says it by the pool already.
+            "pool_notice": None if any(pending for _a, pending in pool.actions) else notice,
         }
         return render(request, f"{TEMPLATE}#pool", context)
     if error:
