@@ -64,3 +64,14 @@ def backdate(record, when) -> None:
     from django.db.models import QuerySet
 
     QuerySet(type(record)).filter(pk=record.pk).update(created_at=when)
+
+
+def campaign_with(system: str, gm, *, players=(), observers=(), **fields):
+    """A campaign of `system` run by `gm`, with these players and observers as members."""
+    campaign = CampaignFactory(system=system, created_by=gm, **fields)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    for user in players:
+        MembershipFactory(campaign=campaign, user=user, role="player")
+    for user in observers:
+        MembershipFactory(campaign=campaign, user=user, role="observer")
+    return campaign

@@ -8,7 +8,7 @@ from campaigns import services
 from campaigns.models import PlaySession
 from characters.models import Aspect
 from characters.services.sheet import aspect_add, aspect_set_exhausted
-from tests.factories import CampaignFactory, MembershipFactory, make_character
+from tests.factories import campaign_with, make_character
 from tests.html import parse
 
 pytestmark = pytest.mark.django_db
@@ -16,11 +16,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def hitos(gm, player, observer):
-    campaign = CampaignFactory(system="hitos", created_by=gm)
-    MembershipFactory(campaign=campaign, user=gm, role="gm")
-    MembershipFactory(campaign=campaign, user=player, role="player")
-    MembershipFactory(campaign=campaign, user=observer, role="observer")
-    return campaign
+    return campaign_with("hitos", gm, players=[player], observers=[observer])
 
 
 @pytest.fixture

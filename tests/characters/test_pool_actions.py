@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from characters.models import Character, Resource, SheetChange
 from mechanics.models import Roll
-from tests.factories import CampaignFactory, MembershipFactory, make_character
+from tests.factories import campaign_with, make_character
 from tests.html import parse
 from tests.mechanics.rolling import fixed_dice  # noqa: F401  (fixture)
 
@@ -18,11 +18,7 @@ SKILL_ROLL = {"kind": "skill", "attribute": "fuerza", "skill": "pelea", "difficu
 
 @pytest.fixture
 def table(gm, player, observer):
-    campaign = CampaignFactory(system="objetivo", created_by=gm)
-    MembershipFactory(campaign=campaign, user=gm, role="gm")
-    MembershipFactory(campaign=campaign, user=player, role="player")
-    MembershipFactory(campaign=campaign, user=observer, role="observer")
-    return campaign
+    return campaign_with("objetivo", gm, players=[player], observers=[observer])
 
 
 @pytest.fixture

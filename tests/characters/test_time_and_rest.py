@@ -9,7 +9,7 @@ from mechanics.rules.hitos import health as hitos_health
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
 from mechanics.systems.registry import get_system
-from tests.factories import CampaignFactory, MembershipFactory, make_character
+from tests.factories import campaign_with, make_character
 from tests.html import parse
 
 pytestmark = pytest.mark.django_db
@@ -19,10 +19,7 @@ STEADY = {"aplomo": 3, "compostura": 3, "fuerza_de_voluntad": 6}
 
 
 def table(system, gm, player):
-    campaign = CampaignFactory(system=system, created_by=gm)
-    MembershipFactory(campaign=campaign, user=gm, role="gm")
-    MembershipFactory(campaign=campaign, user=player, role="player")
-    return campaign
+    return campaign_with(system, gm, players=[player])
 
 
 def pool(character, key) -> Resource:

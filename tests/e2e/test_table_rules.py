@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from characters.models import Aspect, Resource
 from characters.services.sheet import aspect_add
 from mechanics.models import Roll
-from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.factories import UserFactory, campaign_with, make_character
 from tests.mechanics import rolling
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -18,10 +18,7 @@ fixed_dice = rolling.fixed_dice
 def table(system):
     gm = UserFactory(username="narradora")
     player = UserFactory(username="jugadora")
-    campaign = CampaignFactory(name="Mesa", system=system, created_by=gm)
-    MembershipFactory(campaign=campaign, user=gm, role="gm")
-    MembershipFactory(campaign=campaign, user=player, role="player")
-    return campaign, gm, player
+    return campaign_with(system, gm, players=[player], name="Mesa"), gm, player
 
 
 @pytest.mark.parametrize("width", [360, 1280])
@@ -63,7 +60,7 @@ def test_objetivo_gm_hands_a_destiny_point_back_and_the_next_roll_goes_down(
 def test_hitos_rivals_aspect_then_the_gm_ends_the_session(open_as, screenshot, fixed_dice):
     campaign, gm, player = table("hitos")
     rival_player = UserFactory(username="rival")
-    MembershipFactory(campaign=campaign, user=rival_player, role="player")
+    campaign.memberships.create(user=rival_player, role="player")
     pepa = make_character(campaign, player, name="Pepa", ratings={"reflejos": 4, "combate": 3})
     rocco = make_character(campaign, rival_player, name="Rocco")
     Aspect.objects.create(character=rocco, kind="complicacion", text="Confiado en exceso")

@@ -8,7 +8,7 @@ from characters.models import Aspect, Resource
 from mechanics.models import Roll
 from mechanics.rules.hitos import odds as hitos_odds
 from mechanics.rules.hitos.rolls import HitosSpec
-from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.factories import CampaignFactory, UserFactory, campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
 from tests.mechanics.rolling import odds_values
@@ -20,11 +20,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def table(gm, player):
-    campaign = CampaignFactory(created_by=gm, system="hitos")
-    MembershipFactory(campaign=campaign, user=gm, role="gm")
-    MembershipFactory(campaign=campaign, user=player, role="player")
     rival_player = UserFactory(username="rivera")
-    MembershipFactory(campaign=campaign, user=rival_player, role="player")
+    campaign = campaign_with("hitos", gm, players=[player, rival_player])
     pepa = make_character(campaign, player, name="Pepa", ratings={"reflejos": 4, "combate": 3})
     rival = make_character(campaign, rival_player, name="Rocco")
     aspect = Aspect.objects.create(character=rival, kind="complicacion", text="Confiado en exceso")

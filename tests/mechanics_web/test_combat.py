@@ -621,6 +621,20 @@ def test_hitos_attack_damage_comes_from_the_same_dice(client, gm, player, fixed_
     assert event.roll.scene == scene
 
 
+def ndp_attack(attacker, target) -> dict:
+    """A sword thrust at the left arm, the defender dodging."""
+    return {
+        "attacker": attacker.pk,
+        "target": target.pk,
+        "skill": "combate_c_a_c",
+        "dice": "3",
+        "damage": "1d8",
+        "damage_type": "cortante",
+        "part": "brazo_izquierdo",
+        "defence": "esquivar",
+    }
+
+
 def test_ndp_target_rolls_its_defence_and_the_wound_goes_to_the_part_hit(
     client, gm, player, fixed_dice
 ):
@@ -632,19 +646,7 @@ def test_ndp_target_rolls_its_defence_and_the_wound_goes_to_the_part_hit(
     client.force_login(gm)
     # Defence 2+2+2 + 1 = 7; attack 5+5+5 + 4 = 19 > 7; damage 1d8 → 5 against RD 0: grave.
     fixed_dice(2, 2, 2, 5, 5, 5, 5)
-    response = client.post(
-        url("combat_attack", combat),
-        {
-            "attacker": knight.pk,
-            "target": bandit.pk,
-            "skill": "combate_c_a_c",
-            "dice": "3",
-            "damage": "1d8",
-            "damage_type": "cortante",
-            "part": "brazo_izquierdo",
-            "defence": "esquivar",
-        },
-    )
+    response = client.post(url("combat_attack", combat), ndp_attack(knight, bandit))
     assert response.status_code == 302
     stored = CombatAttack.objects.get()
     assert stored.defence_roll.character == bandit
@@ -749,16 +751,7 @@ def test_ndp_a_third_attack_in_a_round_is_refused(client, gm, player, fixed_dice
     scene = services.scene_create(campaign=campaign, title="Camino", participants=[knight, bandit])
     combat = combat_services.combat_start(scene=scene, user=gm)
     client.force_login(gm)
-    data = {
-        "attacker": knight.pk,
-        "target": bandit.pk,
-        "skill": "combate_c_a_c",
-        "dice": "3",
-        "damage": "1d8",
-        "damage_type": "cortante",
-        "part": "brazo_izquierdo",
-        "defence": "esquivar",
-    }
+    data = ndp_attack(knight, bandit)
     for _ in range(2):
         fixed_dice(2, 2, 2, 5, 5, 5, 5)
         assert client.post(url("combat_attack", combat), data).status_code == 302
