@@ -88,6 +88,28 @@ def _panel_form(sheet: Sheet, data, *, is_gm: bool, open_actions: dict):
     return form_class(data, **kwargs)
 
 
+def _asked_data(sheet: Sheet, query: QueryDict, *, is_gm: bool, open_actions: dict):
+    """A GET's choices and the field the player is asked for. With `kind` the query is a
+    whole set-up (the panel's own, or the one kept after a roll); without it, each field it
+    names is an initial value over the defaults (a plain link can preselect a trait).
+    `trait` then sets what a click on that trait sets (`GameSystem.trait_roll`)."""
+    spec = sheet.specs.get(query.get("trait", ""))
+    trait = sheet.system.trait_roll(spec) if spec is not None else None
+    if "kind" in query:
+        data = query.copy()
+    else:
+        blank = sheet.system.roll_form(None, sheet=sheet, is_gm=is_gm, open_actions=open_actions)
+        given = {name: query[name] for name in blank.fields if name in query}
+        if not given and trait is None:
+            return None, ""
+        data = {**default_data(blank), **given}
+    if trait is None:
+        return data, ""
+    for name, value in trait.choices.items():
+        data[name] = value
+    return data, trait.ask
+
+
 def _plan(sheet: Sheet, form, open_actions: dict):
     """The plan of a valid form, or None with the problem added to the form."""
     if not form.is_valid():
@@ -99,9 +121,12 @@ def _plan(sheet: Sheet, form, open_actions: dict):
         return None
 
 
-def _panel_context(request, access, sheet, form, plan, result=None) -> dict:
+def _panel_context(request, access, sheet, form, plan, result=None, ask: str = "") -> dict:
     character = sheet.character
     return {
+        # What gets the focus when the panel opens from a trait: the field the player still
+        # picks, or the roll button (one more tap rolls).
+        "focus_id": form[ask].id_for_label if ask in form.fields else f"roll-submit-{character.pk}",
         "access": access,
         "campaign": access.campaign,
         "character": character,
@@ -207,7 +232,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
         template = f"{PANEL}#panel" if request.htmx else PANEL
         return _respond(request, template, _panel_context(request, access, sheet, form, None))
 
-    data = request.GET if "kind" in request.GET else None
+    data, ask = _asked_data(sheet, request.GET, is_gm=is_gm, open_actions=open_actions)
     form = _panel_form(sheet, data, is_gm=is_gm, open_actions=open_actions)
     plan = _plan(sheet, form, open_actions)
     result = None
@@ -217,7 +242,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
             .filter(pk=int(request.GET["result"]))
             .first()
         )
-    context = _panel_context(request, access, sheet, form, plan, result)
+    context = _panel_context(request, access, sheet, form, plan, result, ask)
     if request.htmx:
         part = "odds" if request.GET.get("part") == "odds" else "panel"
         return _respond(request, f"{PANEL}#{part}", context)
