@@ -236,7 +236,8 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
     form = _panel_form(sheet, data, is_gm=is_gm, open_actions=open_actions)
     plan = _plan(sheet, form, open_actions)
     result = None
-    if request.GET.get("result", "").isdigit():
+    part = "odds" if request.GET.get("part") == "odds" else "panel"
+    if part == "panel" and request.GET.get("result", "").isdigit():
         result = (
             visible_rolls(access, Roll.objects.filter(character=character))
             .filter(pk=int(request.GET["result"]))
@@ -244,7 +245,6 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
         )
     context = _panel_context(request, access, sheet, form, plan, result, ask)
     if request.htmx:
-        part = "odds" if request.GET.get("part") == "odds" else "panel"
         return _respond(request, f"{PANEL}#{part}", context)
     return _respond(request, PANEL, context)
 

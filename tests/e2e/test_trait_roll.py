@@ -2,6 +2,8 @@
 view with it chosen and its odds, one more tap rolls, and the result shows without the page
 moving (at phone and laptop widths)."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -83,3 +85,9 @@ def test_player_clicks_a_skill_sees_the_odds_rolls_and_the_result_stays_in_view(
     expect(dock).not_to_have_attribute("role", "dialog")
     expect(skill).to_be_focused()
     assert scroll_y(page) == before
+
+    # The result stays until the next roll: another trait changes the set-up, not the result.
+    page.get_by_role("link", name="Tirar Astucia").click()
+    expect(panel.get_by_label("Atributo", exact=True)).to_have_value("astucia")
+    expect(result).to_have_attribute("data-roll", str(roll.pk))
+    expect(panel.locator(".odds-success .odds-value")).to_have_text(re.compile(r"^\d+,\d %$"))

@@ -158,3 +158,28 @@ def test_the_toy_system_maps_its_attribute_to_a_roll(client, gm, player):
         assert panel.one(id=f"roll-odds-{hero.pk}").find_all(class_="odds-value")
     finally:
         unregister(toy.key)
+
+
+def test_the_last_result_stays_when_the_panel_reloads_until_the_next_roll(client, gm, player):
+    _campaign, pepa = game("tinieblas", gm, player)
+    client.force_login(player)
+    pool = {"kind": "pool", "attribute": "fuerza", "skill": "", "again": "10"}
+    rolled = parse(client.post(roll_url(pepa), pool, **HTMX).content)
+    [first] = rolled.find_all("article", class_="roll-card")
+    # What the panel's form sends when it reloads (a trait clicked, a health change).
+    sent = {
+        i.attrs["name"]: i.attrs.get("value", "")
+        for i in rolled.find_all("input", type="hidden")
+        if i.attrs.get("name") != "csrfmiddlewaretoken"
+    }
+    reloaded = parse(client.get(roll_url(pepa, **pool, **sent, trait="astucia"), **HTMX).content)
+    assert [c.attrs["data-roll"] for c in reloaded.find_all("article", class_="roll-card")] == [
+        first.attrs["data-roll"]
+    ]
+    # The odds alone do not read the roll again.
+    odds = client.get(roll_url(pepa, **pool, **sent, part="odds"), **HTMX)
+    assert "roll-card" not in odds.text
+    # The next roll replaces it.
+    again = parse(client.post(roll_url(pepa), {**pool, **sent}, **HTMX).content)
+    [second] = again.find_all("article", class_="roll-card")
+    assert second.attrs["data-roll"] != first.attrs["data-roll"]
