@@ -26,10 +26,11 @@ from django_htmx.http import trigger_client_event
 from campaigns.permissions import campaign_access, character_access, require, visible_rolls
 from characters import services
 from characters.views.sheet import sheet_context
-from mechanics.forms.roll import TwoSidedForm, default_data
+from mechanics.forms.roll import RollSceneForm, TwoSidedForm, default_data
 from mechanics.models import Roll
 from mechanics.presentation import roll_display
 from mechanics.rules.errors import RuleError
+from mechanics.selectors import roll_scenes
 from mechanics.services.rolls import RollSide, roll_perform
 from mechanics.setup import Sheet, load_sheet, load_sheets
 
@@ -110,9 +111,29 @@ def _asked_data(sheet: Sheet, query: QueryDict, *, is_gm: bool, open_actions: di
     return data, trait.ask
 
 
-def _plan(sheet: Sheet, form, open_actions: dict):
+def _scene_form(sheet: Sheet, data) -> RollSceneForm:
+    """Which open scene the roll goes to, from the choices sent (the default when none is):
+    the sheet's scene follows it."""
+    character = sheet.character
+    scenes, default = roll_scenes(character.campaign, character)
+    form = RollSceneForm(
+        data if data is not None and data.get("scene") else None,
+        campaign=character.campaign,
+        scenes=scenes,
+        default=default,
+        auto_id=f"roll{character.pk}_%s",
+    )
+    sheet.scene = form.chosen
+    return form
+
+
+def _plan(sheet: Sheet, form, open_actions: dict, scene_form: RollSceneForm):
     """The plan of a valid form, or None with the problem added to the form."""
     if not form.is_valid():
+        return None
+    if scene_form.is_bound and not scene_form.is_valid():
+        for error in scene_form.errors["scene"]:
+            form.add_error(None, error)
         return None
     try:
         return sheet.system.roll_setup.plan(sheet, form.cleaned_data, open_actions=open_actions)
@@ -121,9 +142,12 @@ def _plan(sheet: Sheet, form, open_actions: dict):
         return None
 
 
-def _panel_context(request, access, sheet, form, plan, result=None, ask: str = "") -> dict:
+def _panel_context(
+    request, access, sheet, form, scene_form, plan, result=None, ask: str = ""
+) -> dict:
     character = sheet.character
     return {
+        "scene_form": scene_form,
         # What gets the focus when the panel opens from a trait: the field the player still
         # picks, or the roll button (one more tap rolls).
         "focus_id": form[ask].id_for_label if ask in form.fields else f"roll-submit-{character.pk}",
@@ -178,15 +202,17 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
     access = char_access.access
     character = char_access.character
     is_gm = access.is_gm
-    sheet = load_sheet(character, access.campaign)
+    # The scene comes from the roller's choice (_scene_form), not the sheet's loader.
+    sheet = load_sheet(character, access.campaign, with_scene=False)
     setup = sheet.system.roll_setup
     if setup is None:
         raise Http404("This rule system has no rolls.")
     open_actions = setup.open_actions(character)
 
     if request.method == "POST":
+        scene_form = _scene_form(sheet, request.POST)
         form = _panel_form(sheet, request.POST, is_gm=is_gm, open_actions=open_actions)
-        plan = _plan(sheet, form, open_actions)
+        plan = _plan(sheet, form, open_actions, scene_form)
         if plan is not None:
             try:
                 [side] = plan.roll(None)  # None: the engine's cryptographic source
@@ -216,12 +242,14 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                 changed = bool(stored.record.get("details", {}).get("applied"))
                 if changed:
                     character.refresh_from_db(fields=["details", "health"])
-                    sheet = load_sheet(character, access.campaign)
+                    scene = sheet.scene
+                    sheet = load_sheet(character, access.campaign, with_scene=False)
+                    sheet.scene = scene
                 if changed or stored.group is not None:
                     open_actions = setup.open_actions(character)
                 form = _panel_form(sheet, kept, is_gm=is_gm, open_actions=open_actions)
-                plan = _plan(sheet, form, open_actions)
-                context = _panel_context(request, access, sheet, form, plan, stored)
+                plan = _plan(sheet, form, open_actions, scene_form)
+                context = _panel_context(request, access, sheet, form, scene_form, plan, stored)
                 response = _respond(request, f"{PANEL}#panel", context)
                 if changed:
                     _refresh_sheet_section(request, response, char_access, "resources")
@@ -230,11 +258,13 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                 )
                 return response
         template = f"{PANEL}#panel" if request.htmx else PANEL
-        return _respond(request, template, _panel_context(request, access, sheet, form, None))
+        context = _panel_context(request, access, sheet, form, scene_form, None)
+        return _respond(request, template, context)
 
     data, ask = _asked_data(sheet, request.GET, is_gm=is_gm, open_actions=open_actions)
+    scene_form = _scene_form(sheet, data)
     form = _panel_form(sheet, data, is_gm=is_gm, open_actions=open_actions)
-    plan = _plan(sheet, form, open_actions)
+    plan = _plan(sheet, form, open_actions, scene_form)
     result = None
     part = "odds" if request.GET.get("part") == "odds" else "panel"
     if part == "panel" and request.GET.get("result", "").isdigit():
@@ -243,7 +273,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
             .filter(pk=int(request.GET["result"]))
             .first()
         )
-    context = _panel_context(request, access, sheet, form, plan, result, ask)
+    context = _panel_context(request, access, sheet, form, scene_form, plan, result, ask)
     if request.htmx:
         return _respond(request, f"{PANEL}#{part}", context)
     return _respond(request, PANEL, context)

@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from campaigns.models import Scene
 from mechanics.models import Roll
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_accessibility import axe_violations
@@ -28,6 +29,10 @@ def in_view(page, name: str) -> None:
 @pytest.mark.parametrize("width", [360, 1280])
 def test_player_clicks_a_skill_sees_the_odds_rolls_and_the_result_stays_in_view(open_as, width):
     campaign, character = lucia()
+    # Two open scenes: the roll goes to Lucía's unless she picks the other.
+    library = Scene.objects.create(campaign=campaign, title="La biblioteca")
+    character.scenes.add(library)
+    Scene.objects.create(campaign=campaign, title="El claustro")
     page = open_as("jugadora", width=width, height=800)
     page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/")
     panel = page.locator(f"#roll-panel-{character.pk}")
@@ -60,6 +65,7 @@ def test_player_clicks_a_skill_sees_the_odds_rolls_and_the_result_stays_in_view(
     odds = page.locator(f"#roll-odds-{character.pk}")
     expect(odds.locator(".roll-summary")).to_have_text("6 dados")
     expect(odds).to_be_in_viewport()
+    expect(panel.get_by_label("Escena de la tirada")).to_have_value(str(library.pk))
     in_view(page, f"docked-{width}")
     # The docked panel (a dialog over the sheet) passes axe's WCAG 2.1 AA rules.
     assert axe_violations(page) == []
@@ -78,6 +84,7 @@ def test_player_clicks_a_skill_sees_the_odds_rolls_and_the_result_stays_in_view(
     roll = Roll.objects.get(character=character)
     expect(result).to_have_attribute("data-roll", str(roll.pk))
     assert roll.record["details"]["pool"] == 6
+    assert roll.scene == library
     in_view(page, f"rolled-{width}")
 
     # Esc closes the panel and gives the focus back to the trait that opened it.
