@@ -12,6 +12,7 @@ from mechanics.models import Roll
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_accessibility import axe_violations
 from tests.e2e.test_roll import lucia
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -98,3 +99,57 @@ def test_player_clicks_a_skill_sees_the_odds_rolls_and_the_result_stays_in_view(
     expect(panel.get_by_label("Atributo", exact=True)).to_have_value("astucia")
     expect(result).to_have_attribute("data-roll", str(roll.pk))
     expect(panel.locator(".odds-success .odds-value")).to_have_text(re.compile(r"^\d+,\d %$"))
+
+
+SKILLS = {
+    "hitos": ("combate", {"reflejos": 5, "combate": 4}),
+    "ndp": ("pelea", {"pelea": 4}),
+    "objetivo": ("armas_cc", {"fuerza": 7, "armas_cc": 5}),
+}
+
+
+@pytest.mark.parametrize("system", list(SKILLS))
+def test_a_skill_of_every_other_system_rolls_in_one_more_tap_on_a_phone(open_as, system):
+    key, ratings = SKILLS[system]
+    gm = UserFactory(username="narradora")
+    player = UserFactory(username="jugadora")
+    campaign = CampaignFactory(name="Prueba", system=system, created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    MembershipFactory(campaign=campaign, user=player, role="player")
+    character = make_character(campaign, player, name="Rufo", ratings=ratings)
+    page = open_as(player, width=360, height=800)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/")
+    panel = page.locator(f"#roll-panel-{character.pk}")
+    expect(panel).to_be_attached()
+
+    page.locator(f'a[data-roll-trait="{key}"]').click()
+    expect(page.locator(f"#roll-dock-{character.pk}")).to_have_attribute("role", "dialog")
+    expect(panel.get_by_label("Habilidad", exact=True)).to_have_value(key)
+    expect(panel.locator(".roll-summary")).to_be_in_viewport()
+    before = scroll_y(page)
+    panel.get_by_role("button", name="Tirar los dados").click()
+    result = page.locator(f"#roll-result-{character.pk} .roll-card")
+    expect(result).to_be_in_viewport()
+    assert scroll_y(page) == before
+    roll = Roll.objects.get(character=character)
+    skill = campaign.game_system.trait_spec(campaign, key)
+    assert roll.record["details"]["traits"]["skill"] == skill.name
+    in_view(page, f"{system}-360")
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_rolling_from_the_panel_in_the_sheet_keeps_the_page_still(open_as, width):
+    campaign, character = lucia()
+    page = open_as("jugadora", width=width, height=800)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/")
+    panel = page.locator(f"#sheet-rolls #roll-panel-{character.pk}")
+    button = panel.get_by_role("button", name="Tirar los dados")
+    button.scroll_into_view_if_needed()
+    expect(button).to_be_in_viewport()
+    before = scroll_y(page)
+    button.click()
+    result = page.locator(f"#roll-result-{character.pk} .roll-card")
+    expect(result).to_be_visible()
+    expect(result).to_be_in_viewport()
+    assert scroll_y(page) == before
+    in_view(page, f"in-sheet-{width}")
