@@ -10,9 +10,11 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
+from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, visible_rolls
+from characters.models import Character
 from mechanics.models import Roll
 
 FEED_SIZE = 10
@@ -81,3 +83,16 @@ def feed_etag(access: CampaignAccess, version: str, language: str) -> str:
     the reader sees secret rolls, and on the language."""
     audience = "gm" if access.is_gm else "members"
     return f'W/"rolls-{access.campaign.pk}-{version}-{audience}-{language}"'
+
+
+def roll_scenes(campaign, character) -> tuple[list[Scene], Scene | None]:
+    """The campaign's open scenes a character's roll may go to, newest first, and the one
+    it goes to unless the roller picks another: the newest the character takes part in
+    (as `campaigns.selectors.active_scene`), or none. One query."""
+    joined = Character.scenes.through.objects.filter(scene=OuterRef("pk"), character=character)
+    scenes = list(
+        Scene.objects.filter(campaign=campaign, status=Scene.Status.OPEN)
+        .annotate(joined=Exists(joined))
+        .order_by("-created_at", "-pk")
+    )
+    return scenes, next((scene for scene in scenes if scene.joined), None)

@@ -15,6 +15,7 @@ import re
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.models import Scene
 from mechanics.setup import Sheet
 
 DAMAGE_RE = re.compile(r"^\s*(?:(\d{1,2})\s*[dD]\s*(\d{1,3}))?\s*(?:([+-]?)\s*(\d{1,3}))?\s*$")
@@ -198,3 +199,57 @@ class TwoSidedForm(forms.Form):
         self.fields["kind"].initial = kinds[0]
         self.fields["label"].widget.attrs["class"] = "form-control"
         self.fields["secret"].widget.attrs["class"] = "form-check-input"
+
+
+# --- Which scene a roll goes to -------------------------------------------------------------
+
+NO_SCENE = "none"
+
+
+class RollSceneForm(forms.Form):
+    """The open scene a character's roll goes to, beside the system's panel form. Left out
+    (an older page, a script) it is the default; a scene that is not open in the campaign
+    is refused, saying why."""
+
+    scene = forms.CharField(label=_("Scene of the roll"), required=False, widget=forms.Select)
+
+    def __init__(self, data=None, *, campaign, scenes, default, **kwargs):
+        super().__init__(data, **kwargs)
+        self.campaign = campaign
+        self.scenes = {str(scene.pk): scene for scene in scenes}
+        self.default = default
+        field = self.fields["scene"]
+        field.widget.choices = [(key, scene.title) for key, scene in self.scenes.items()] + [
+            (NO_SCENE, _("No scene: the roll log only"))
+        ]
+        field.initial = str(default.pk) if default is not None else NO_SCENE
+        field.widget.attrs["class"] = "form-select"
+
+    def clean_scene(self):
+        value = self.cleaned_data["scene"]
+        if not value:
+            return self.default
+        if value == NO_SCENE:
+            return None
+        if value in self.scenes:
+            return self.scenes[value]
+        # Not open here: closed, or not a scene of this campaign (a short number: a bigint).
+        closed = (
+            value.isdigit()
+            and len(value) <= 18
+            and Scene.objects.filter(campaign=self.campaign, pk=int(value)).exists()
+        )
+        if closed:
+            raise forms.ValidationError(
+                _("That scene is closed: choose an open scene."), code="scene_closed"
+            )
+        raise forms.ValidationError(
+            _("That scene is not one of this campaign's."), code="scene_elsewhere"
+        )
+
+    @property
+    def chosen(self):
+        """The scene the roll goes to (the default until the form is valid)."""
+        if self.is_bound and self.is_valid():
+            return self.cleaned_data["scene"]
+        return self.default

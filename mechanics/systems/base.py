@@ -32,6 +32,16 @@ class TraitSpec:
 
 
 @dataclass(frozen=True)
+class TraitRoll:
+    """How a click on a trait of the sheet sets up the roll panel: `choices` are roll form
+    values the trait sets (the others keep what the panel shows, or their defaults); `ask`
+    names the field the player still picks (focused first), or "" when one tap rolls."""
+
+    choices: Mapping[str, str]
+    ask: str = ""
+
+
+@dataclass(frozen=True)
 class ResourceSpec:
     key: str
     label: str
@@ -298,6 +308,10 @@ class GameSystem:
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         raise NotImplementedError
+
+    def trait_roll(self, spec: TraitSpec) -> TraitRoll | None:
+        """The roll panel set-up a click on this trait opens; None: the trait is not rolled."""
+        return None
 
     def trait_groups(self, campaign) -> list[tuple[str, tuple[TraitSpec, ...]]]:
         """Traits grouped for display, in catalogue order."""

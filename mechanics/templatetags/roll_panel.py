@@ -2,23 +2,47 @@
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
+from urllib.parse import urlencode
+
 from django import template
+from django.urls import reverse
 from django.utils.formats import number_format
+
+from campaigns.permissions import CharacterAccess
+from mechanics.systems.base import TraitSpec
 
 register = template.Library()
 
 
+@register.simple_tag
+def trait_roll_url(access: CharacterAccess, spec: TraitSpec) -> str:
+    """The roll panel with this trait chosen (the trait's link on the sheet), or "" when
+    a click on it rolls nothing: the user may not roll for the sheet, or its system does
+    not roll that trait."""
+    character = access.character
+    system = character.campaign.game_system
+    if not access.can_roll or system.roll_setup is None or system.trait_roll(spec) is None:
+        return ""
+    url = reverse("mechanics:roll", args=[character.campaign_id, character.pk])
+    return f"{url}?{urlencode({'trait': spec.key})}"
+
+
 @register.filter
 def percent(p: float) -> str:
-    """A probability as a localised percentage: 0.6234 → "62,3 %" (never "0 %" for a
-    possible outcome nor "100 %" for an uncertain one)."""
+    """A probability as a localised percentage rounded to a tenth: 0.91765 → "91,8 %".
+    Never "0 %" for a possible outcome nor "100 %" for an uncertain one: under 0.1 % shows
+    "< 0,1 %", over 99.9 % "> 99,9 %"."""
     if p is None:
         return ""
-    if 0 < p < 0.0005:
-        return "< " + number_format(0.1, 1) + " %"
-    if 0.9995 < p < 1:
-        return "> " + number_format(99.9, 1) + " %"
-    return number_format(p * 100, 1) + " %"
+    if 0 < p < 0.001:
+        return "< " + number_format(Decimal("0.1"), 1) + " %"
+    if 0.999 < p < 1:
+        return "> " + number_format(Decimal("99.9"), 1) + " %"
+    # Through the decimal the float prints as (repr), so 0.91765 is 91.765 and rounds up,
+    # where the float's binary value (91.76499…) would round down; formats truncate.
+    tenths = (Decimal(repr(p)) * 100).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return number_format(tenths, 1) + " %"
 
 
 @register.filter

@@ -26,10 +26,11 @@ from django_htmx.http import trigger_client_event
 from campaigns.permissions import campaign_access, character_access, require, visible_rolls
 from characters import services
 from characters.views.sheet import sheet_context
-from mechanics.forms.roll import TwoSidedForm, default_data
+from mechanics.forms.roll import RollSceneForm, TwoSidedForm, default_data
 from mechanics.models import Roll
 from mechanics.presentation import roll_display
 from mechanics.rules.errors import RuleError
+from mechanics.selectors import roll_scenes
 from mechanics.services.rolls import RollSide, roll_perform
 from mechanics.setup import Sheet, load_sheet, load_sheets
 
@@ -88,9 +89,51 @@ def _panel_form(sheet: Sheet, data, *, is_gm: bool, open_actions: dict):
     return form_class(data, **kwargs)
 
 
-def _plan(sheet: Sheet, form, open_actions: dict):
+def _asked_data(sheet: Sheet, query: QueryDict, *, is_gm: bool, open_actions: dict):
+    """A GET's choices and the field the player is asked for. With `kind` the query is a
+    whole set-up (the panel's own, or the one kept after a roll); without it, each field it
+    names is an initial value over the defaults (a plain link can preselect a trait).
+    `trait` then sets what a click on that trait sets (`GameSystem.trait_roll`)."""
+    spec = sheet.specs.get(query.get("trait", ""))
+    trait = sheet.system.trait_roll(spec) if spec is not None else None
+    if "kind" in query:
+        data = query.copy()
+    else:
+        blank = sheet.system.roll_form(None, sheet=sheet, is_gm=is_gm, open_actions=open_actions)
+        given = {name: query[name] for name in blank.fields if name in query}
+        if not given and trait is None:
+            return None, ""
+        data = {**default_data(blank), **given}
+    if trait is None:
+        return data, ""
+    for name, value in trait.choices.items():
+        data[name] = value
+    return data, trait.ask
+
+
+def _scene_form(sheet: Sheet, data) -> RollSceneForm:
+    """Which open scene the roll goes to, from the choices sent (the default when none is):
+    the sheet's scene follows it."""
+    character = sheet.character
+    scenes, default = roll_scenes(character.campaign, character)
+    form = RollSceneForm(
+        data if data is not None and data.get("scene") else None,
+        campaign=character.campaign,
+        scenes=scenes,
+        default=default,
+        auto_id=f"roll{character.pk}_%s",
+    )
+    sheet.scene = form.chosen
+    return form
+
+
+def _plan(sheet: Sheet, form, open_actions: dict, scene_form: RollSceneForm):
     """The plan of a valid form, or None with the problem added to the form."""
     if not form.is_valid():
+        return None
+    if scene_form.is_bound and not scene_form.is_valid():
+        for error in scene_form.errors["scene"]:
+            form.add_error(None, error)
         return None
     try:
         return sheet.system.roll_setup.plan(sheet, form.cleaned_data, open_actions=open_actions)
@@ -99,9 +142,15 @@ def _plan(sheet: Sheet, form, open_actions: dict):
         return None
 
 
-def _panel_context(request, access, sheet, form, plan, result=None) -> dict:
+def _panel_context(
+    request, access, sheet, form, scene_form, plan, result=None, ask: str = ""
+) -> dict:
     character = sheet.character
     return {
+        "scene_form": scene_form,
+        # What gets the focus when the panel opens from a trait: the field the player still
+        # picks, or the roll button (one more tap rolls).
+        "focus_id": form[ask].id_for_label if ask in form.fields else f"roll-submit-{character.pk}",
         "access": access,
         "campaign": access.campaign,
         "character": character,
@@ -153,15 +202,17 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
     access = char_access.access
     character = char_access.character
     is_gm = access.is_gm
-    sheet = load_sheet(character, access.campaign)
+    # The scene comes from the roller's choice (_scene_form), not the sheet's loader.
+    sheet = load_sheet(character, access.campaign, with_scene=False)
     setup = sheet.system.roll_setup
     if setup is None:
         raise Http404("This rule system has no rolls.")
     open_actions = setup.open_actions(character)
 
     if request.method == "POST":
+        scene_form = _scene_form(sheet, request.POST)
         form = _panel_form(sheet, request.POST, is_gm=is_gm, open_actions=open_actions)
-        plan = _plan(sheet, form, open_actions)
+        plan = _plan(sheet, form, open_actions, scene_form)
         if plan is not None:
             try:
                 [side] = plan.roll(None)  # None: the engine's cryptographic source
@@ -191,12 +242,14 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                 changed = bool(stored.record.get("details", {}).get("applied"))
                 if changed:
                     character.refresh_from_db(fields=["details", "health"])
-                    sheet = load_sheet(character, access.campaign)
+                    scene = sheet.scene
+                    sheet = load_sheet(character, access.campaign, with_scene=False)
+                    sheet.scene = scene
                 if changed or stored.group is not None:
                     open_actions = setup.open_actions(character)
                 form = _panel_form(sheet, kept, is_gm=is_gm, open_actions=open_actions)
-                plan = _plan(sheet, form, open_actions)
-                context = _panel_context(request, access, sheet, form, plan, stored)
+                plan = _plan(sheet, form, open_actions, scene_form)
+                context = _panel_context(request, access, sheet, form, scene_form, plan, stored)
                 response = _respond(request, f"{PANEL}#panel", context)
                 if changed:
                     _refresh_sheet_section(request, response, char_access, "resources")
@@ -205,21 +258,23 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                 )
                 return response
         template = f"{PANEL}#panel" if request.htmx else PANEL
-        return _respond(request, template, _panel_context(request, access, sheet, form, None))
+        context = _panel_context(request, access, sheet, form, scene_form, None)
+        return _respond(request, template, context)
 
-    data = request.GET if "kind" in request.GET else None
+    data, ask = _asked_data(sheet, request.GET, is_gm=is_gm, open_actions=open_actions)
+    scene_form = _scene_form(sheet, data)
     form = _panel_form(sheet, data, is_gm=is_gm, open_actions=open_actions)
-    plan = _plan(sheet, form, open_actions)
+    plan = _plan(sheet, form, open_actions, scene_form)
     result = None
-    if request.GET.get("result", "").isdigit():
+    part = "odds" if request.GET.get("part") == "odds" else "panel"
+    if part == "panel" and request.GET.get("result", "").isdigit():
         result = (
             visible_rolls(access, Roll.objects.filter(character=character))
             .filter(pk=int(request.GET["result"]))
             .first()
         )
-    context = _panel_context(request, access, sheet, form, plan, result)
+    context = _panel_context(request, access, sheet, form, scene_form, plan, result, ask)
     if request.htmx:
-        part = "odds" if request.GET.get("part") == "odds" else "panel"
         return _respond(request, f"{PANEL}#{part}", context)
     return _respond(request, PANEL, context)
 

@@ -9,7 +9,7 @@ from django import forms
 from mechanics.forms.roll import RollForm
 from mechanics.rules.dice import default_rng
 from mechanics.setup import OddsRow, OddsView, Plan, RollSetup, single
-from mechanics.systems.base import GameSystem, HealthChange, HealthView, TraitSpec
+from mechanics.systems.base import GameSystem, HealthChange, HealthView, TraitRoll, TraitSpec
 from tests.toy_system import rules
 
 BODY = TraitSpec("cuerpo", "Cuerpo", "attribute", "Atributos", 1, 5)
@@ -46,6 +46,9 @@ class ToySystem(GameSystem):
 
     def trait_specs(self, campaign):
         return (BODY,)
+
+    def trait_roll(self, spec):
+        return TraitRoll({"kind": "pool", "attribute": spec.key})
 
     def new_health(self, ratings, details, rules_):
         return {"lost": 0}

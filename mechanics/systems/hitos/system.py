@@ -11,6 +11,7 @@ from mechanics.systems.base import (
     HealthChange,
     HealthView,
     ResourceSpec,
+    TraitRoll,
     TraitSpec,
     hours_in_words,
 )
@@ -46,6 +47,15 @@ class HitosSystem(GameSystem):
     advancement = purchases.DramaSacrifice(pool=DRAMA_POINTS)
     campaign_options = MappingProxyType({purchases.SETTING: purchases.SETTING_HELP})
     stylesheet = "css/systems/hitos.css"
+
+    def trait_roll(self, spec: TraitSpec) -> TraitRoll | None:
+        """A check of the clicked characteristic or skill; a skill keeps the panel's
+        characteristic and asks for it (the situation decides which one applies)."""
+        if spec.kind == "characteristic":
+            return TraitRoll({"kind": "check", "characteristic": spec.key})
+        if spec.kind == "skill":
+            return TraitRoll({"kind": "check", "skill": spec.key}, ask="characteristic")
+        return None
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

@@ -10,6 +10,7 @@ from mechanics.systems.base import (
     HealthChange,
     HealthView,
     ResourceSpec,
+    TraitRoll,
     TraitSpec,
     hours_in_words,
 )
@@ -46,6 +47,12 @@ class NdpSystem(GameSystem):
     xp_sections = xp.SECTIONS
     add_progress = staticmethod(rolls.add_pdp)
     level_up_effect = "ndp"
+
+    def trait_roll(self, spec: TraitSpec) -> TraitRoll | None:
+        """Every NdP trait is a skill: a click rolls it."""
+        if spec.kind == "skill":
+            return TraitRoll({"kind": "check", "skill": spec.key})
+        return None
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

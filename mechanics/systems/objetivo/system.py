@@ -10,6 +10,7 @@ from mechanics.systems.base import (
     HealthChange,
     HealthView,
     ResourceSpec,
+    TraitRoll,
     TraitSpec,
     hours_in_words,
 )
@@ -51,6 +52,15 @@ class ObjetivoSystem(GameSystem):
     detail_labels = sheet.DETAIL_LABELS
     detail_fields = sheet.detail_fields
     specialization_once_per_scene = True
+
+    def trait_roll(self, spec: TraitSpec) -> TraitRoll | None:
+        """An attribute roll of the clicked attribute, or a skill roll of the clicked skill
+        with the panel's attribute, which the player is asked for."""
+        if spec.kind == ATTRIBUTE:
+            return TraitRoll({"kind": "attribute", "attribute": spec.key})
+        if spec.kind == SKILL:
+            return TraitRoll({"kind": "skill", "skill": spec.key}, ask="attribute")
+        return None
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         custom = list(campaign.trait_lists.all()) if campaign is not None else []

@@ -13,6 +13,7 @@ from mechanics.systems.base import (
     HealthChange,
     HealthView,
     ResourceSpec,
+    TraitRoll,
     TraitSpec,
     duration_in_words,
 )
@@ -55,6 +56,15 @@ class TinieblasSystem(GameSystem):
     stylesheet = "css/systems/tinieblas.css"
     detail_labels = sheet.DETAIL_LABELS
     detail_fields = sheet.detail_fields
+
+    def trait_roll(self, spec: TraitSpec) -> TraitRoll | None:
+        """A pool of the clicked attribute or skill; a skill keeps the panel's attribute and
+        asks for it (no skill has a fixed attribute: docs/rules.md#tinieblas-rolls)."""
+        if spec.kind == "attribute":
+            return TraitRoll({"kind": "pool", "attribute": spec.key})
+        if spec.kind == "skill":
+            return TraitRoll({"kind": "pool", "skill": spec.key}, ask="attribute")
+        return None
 
     def trait_specs(self, campaign) -> tuple[TraitSpec, ...]:
         return _SPECS

@@ -1,0 +1,62 @@
+// A click on a trait of the sheet (a[data-roll-trait]) docks the roll panel in view with
+// that trait chosen; without this file the link opens the full roll page instead.
+(function () {
+  var opener = null;
+
+  function panelOf(dock) {
+    return dock.querySelector(".roll-panel, .roll-panel-slot");
+  }
+
+  function open(dock) {
+    var place = dock.parentElement;
+    if (!dock.classList.contains("is-open")) {
+      // The place keeps its height so the page below does not move up.
+      place.style.minHeight = place.offsetHeight + "px";
+      dock.classList.add("is-open");
+      dock.setAttribute("role", "dialog");
+      dock.setAttribute("aria-modal", "false");
+    }
+    var panel = dock.querySelector(".roll-panel");
+    var target = panel && document.getElementById(panel.getAttribute("data-focus"));
+    (target || dock.querySelector("[data-roll-dock-close]")).focus({ preventScroll: true });
+  }
+
+  function close(dock) {
+    dock.classList.remove("is-open");
+    dock.removeAttribute("role");
+    dock.removeAttribute("aria-modal");
+    dock.parentElement.style.minHeight = "";
+    if (opener && document.contains(opener)) opener.focus({ preventScroll: true });
+    opener = null;
+  }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest("a[data-roll-trait]");
+    var dock = document.querySelector("[data-roll-dock]");
+    if (event.target.closest("[data-roll-dock-close]")) {
+      close(event.target.closest("[data-roll-dock]"));
+      return;
+    }
+    if (!link || !dock || !window.htmx || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    opener = link;
+    // The panel's current choices go along, so the trait changes only what it sets.
+    var form = dock.querySelector("form.roll-form");
+    var query = new URLSearchParams(form ? new FormData(form) : undefined);
+    query.delete("csrfmiddlewaretoken");
+    query.set("trait", link.getAttribute("data-roll-trait"));
+    htmx.ajax("GET", dock.getAttribute("data-roll-url") + "?" + query.toString(), {
+      target: panelOf(dock),
+      swap: "outerHTML",
+    }).then(function () { open(dock); });
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    var dock = document.querySelector("[data-roll-dock].is-open");
+    if (dock) {
+      event.preventDefault();
+      close(dock);
+    }
+  });
+})();
