@@ -13,3 +13,8 @@ SHORT_TEXT = 200  # concepts, aspects, merit notes, reasons
 MARKDOWN = 20_000  # campaign description, story and scene summaries, GM notes
 DIARY = 50_000  # one diary entry
 SHEET_TEXT = 20_000  # a character's description and notes
+
+
+def limit(model, field: str) -> int:
+    """The stored length limit of `model.field`, for a form or a check to use."""
+    return model._meta.get_field(field).max_length
