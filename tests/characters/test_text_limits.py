@@ -25,6 +25,8 @@ from characters.forms.sheet import ItemForm, SpecialtyForm
 from characters.forms.sheet import StoryForm as SheetStoryForm
 from characters.models import Aspect, Character, DiaryEntry, Item, Merit, Specialty
 from characters.transfer import FORMAT, MAX_FILE_BYTES, validate_import
+from mechanics.systems.hitos.sheet import AspectForm
+from mechanics.systems.tinieblas.sheet import MeritForm
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 
 pytestmark = pytest.mark.django_db
@@ -53,6 +55,9 @@ SYSTEMS = ("tinieblas", "hitos", "ndp", "objetivo")
         (SceneForm.base_fields["summary"], Scene, "summary"),
         (CampaignForm.base_fields["description"], Campaign, "description"),
         (CampaignForm.base_fields["name"], Campaign, "name"),
+        (MeritForm.base_fields["name"], Merit, "name"),
+        (MeritForm.base_fields["notes"], Merit, "notes"),
+        (AspectForm.base_fields["text"], Aspect, "text"),
     ],
 )
 def test_each_form_field_has_its_models_limit(form_field, model, field):
