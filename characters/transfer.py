@@ -64,8 +64,8 @@ MAX_ROWS = {
 }
 MAX_WEIGHT_KG = Decimal("9999.99")  # Item.weight_kg: 6 digits, 2 decimals
 # Texts are held to the lengths the sheet's forms allow (campaigns/limits.py), so an
-# export re-imports; at those lengths a sheet's file stays under MAX_FILE_BYTES even when
-# every character is written as a six-byte JSON escape.
+# export re-imports. At those lengths a description and notes written wholly in six-byte
+# JSON escapes ("\u0001") take 240 KB: still under MAX_FILE_BYTES.
 SPECIALTY = limit(Specialty, "name")
 MERIT = limit(Merit, "name")
 MERIT_NOTES = limit(Merit, "notes")
