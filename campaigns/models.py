@@ -10,6 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from campaigns import limits
+from campaigns.rendered import RenderedMarkdownField, RendersMarkdown
 from mechanics.rules.settings import resolve_values
 from mechanics.systems.base import GameSystem
 from mechanics.systems.registry import (
@@ -26,9 +28,10 @@ class Role(models.TextChoices):
     OBSERVER = "observer", _("Observer")
 
 
-class Campaign(models.Model):
-    name = models.CharField(_("name"), max_length=120)
-    description = models.TextField(_("description"), blank=True)
+class Campaign(RendersMarkdown):
+    name = models.CharField(_("name"), max_length=limits.NAME)
+    description = models.TextField(_("description"), blank=True, max_length=limits.MARKDOWN)
+    description_html = RenderedMarkdownField(source="description")
     # Checked against the registry, not a fixed list: a new system needs no migration.
     system = models.CharField(
         _("rule system"),
@@ -236,14 +239,15 @@ class Removal(models.Model):
         return f"{self.user} · {self.campaign}"
 
 
-class Story(models.Model):
+class Story(RendersMarkdown):
     """A story arc (historia): a run of scenes."""
 
     campaign = models.ForeignKey(
         Campaign, verbose_name=_("campaign"), on_delete=models.CASCADE, related_name="stories"
     )
-    title = models.CharField(_("title"), max_length=160)
-    summary = models.TextField(_("summary"), blank=True)
+    title = models.CharField(_("title"), max_length=limits.TITLE)
+    summary = models.TextField(_("summary"), blank=True, max_length=limits.MARKDOWN)
+    summary_html = RenderedMarkdownField(source="summary")
     position = models.PositiveIntegerField(_("position"), default=0)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -256,7 +260,7 @@ class Story(models.Model):
         return self.title
 
 
-class Scene(models.Model):
+class Scene(RendersMarkdown):
     class Status(models.TextChoices):
         OPEN = "open", _("Open")
         CLOSED = "closed", _("Closed")
@@ -272,11 +276,12 @@ class Scene(models.Model):
         blank=True,
         related_name="scenes",
     )
-    title = models.CharField(_("title"), max_length=160)
+    title = models.CharField(_("title"), max_length=limits.TITLE)
     date = models.DateField(_("date"), null=True, blank=True)
     session_number = models.PositiveIntegerField(_("session"), null=True, blank=True)
-    place = models.CharField(_("place"), max_length=160, blank=True)
-    summary = models.TextField(_("summary"), blank=True)
+    place = models.CharField(_("place"), max_length=limits.TITLE, blank=True)
+    summary = models.TextField(_("summary"), blank=True, max_length=limits.MARKDOWN)
+    summary_html = RenderedMarkdownField(source="summary")
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
     )
@@ -301,7 +306,7 @@ class Scene(models.Model):
         return reverse("campaigns:scene", args=[self.campaign_id, self.pk])
 
 
-class SceneNote(models.Model):
+class SceneNote(RendersMarkdown):
     """A GM's private note on a scene; players and observers never see it."""
 
     scene = models.ForeignKey(
@@ -314,7 +319,8 @@ class SceneNote(models.Model):
         null=True,
         related_name="+",
     )
-    body = models.TextField(_("text"), help_text=_("Markdown."))
+    body = models.TextField(_("text"), help_text=_("Markdown."), max_length=limits.MARKDOWN)
+    body_html = RenderedMarkdownField(source="body")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

@@ -69,6 +69,12 @@ class CampaignAccess:
         return self.is_gm
 
     @property
+    def can_hide_diaries(self) -> bool:
+        """Hide (and show again) any diary entry of the campaign they can read; its author
+        keeps it, marked hidden."""
+        return self.is_gm
+
+    @property
     def can_run_scenes(self) -> bool:
         """Create and edit stories and scenes, close and reopen scenes, keep GM notes."""
         return self.is_gm
@@ -243,12 +249,14 @@ def visible_diaries(access: CampaignAccess, queryset: QuerySet) -> QuerySet:
     """The diary entries this member may read, wherever they are listed or counted.
 
     Authors always see their own entries (drafts too). Otherwise only published entries
-    count: GMs read them all, players and observers only those shared with the group.
+    count: GMs read them all, players and observers only those shared with the group
+    that no GM has hidden.
     """
     diary = queryset.model
     published = Q(status=diary.Status.PUBLISHED)
     if not access.is_gm:
-        published &= Q(visibility=diary.Visibility.GROUP)
+        # An entry a GM hid stays readable only by GMs and its author.
+        published &= Q(visibility=diary.Visibility.GROUP, hidden_at__isnull=True)
     return queryset.filter(published | Q(author_id=access.membership.user_id))
 
 

@@ -14,7 +14,9 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from campaigns import limits
 from campaigns.append_only import AppendOnlyModel, AppendOnlyQuerySet
+from campaigns.rendered import RenderedMarkdownField, RendersMarkdown
 
 
 class Character(models.Model):
@@ -34,10 +36,10 @@ class Character(models.Model):
         help_text=_("The player who plays this character; empty for NPCs the GMs run."),
     )
     is_npc = models.BooleanField(_("NPC"), default=False)
-    name = models.CharField(_("name"), max_length=120)
-    concept = models.CharField(_("concept"), max_length=200, blank=True)
-    description = models.TextField(_("description"), blank=True)
-    notes = models.TextField(_("notes"), blank=True)
+    name = models.CharField(_("name"), max_length=limits.NAME)
+    concept = models.CharField(_("concept"), max_length=limits.SHORT_TEXT, blank=True)
+    description = models.TextField(_("description"), blank=True, max_length=limits.SHEET_TEXT)
+    notes = models.TextField(_("notes"), blank=True, max_length=limits.SHEET_TEXT)
     # System-specific single values: virtue/vice, tamaño, moralidad, specialization...
     details = models.JSONField(_("details"), default=dict, blank=True)
     # The engine's immutable health state, serialised with its to_dict().
@@ -538,7 +540,7 @@ class XpPurchase(models.Model):
         return self.kind == self.Kind.DRAMA
 
 
-class DiaryEntry(models.Model):
+class DiaryEntry(RendersMarkdown):
     """A player's diary (diario) for one scene and one of their characters."""
 
     class Status(models.TextChoices):
@@ -568,7 +570,8 @@ class DiaryEntry(models.Model):
         null=True,
         related_name="+",
     )
-    body = models.TextField(_("text"), help_text=_("Markdown."))
+    body = models.TextField(_("text"), help_text=_("Markdown."), max_length=limits.DIARY)
+    body_html = RenderedMarkdownField(source="body")
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
     )
@@ -579,6 +582,16 @@ class DiaryEntry(models.Model):
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     # First publication: where the entry sits in the scene's timeline.
     published_at = models.DateTimeField(_("published"), null=True, blank=True)
+    # A GM hid the entry: only GMs and its author still read it; the text stays.
+    hidden_at = models.DateTimeField(_("hidden by the GM"), null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("hidden by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
 
     class Meta:
         db_table = "campaigns_diaryentry"
@@ -605,3 +618,7 @@ class DiaryEntry(models.Model):
     @property
     def is_gm_only(self) -> bool:
         return self.visibility == self.Visibility.GM_ONLY
+
+    @property
+    def is_hidden(self) -> bool:
+        return self.hidden_at is not None

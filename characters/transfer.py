@@ -45,14 +45,14 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from characters.models import Character, Item
+from campaigns.limits import limit
+from characters.models import Aspect, Character, Item, Merit, Specialty
 from mechanics.rules.errors import RuleError
 from mechanics.systems.registry import get_system, system_choices
 
 FORMAT = "cronica-character"
 VERSION = 1
 MAX_FILE_BYTES = 256 * 1024
-MAX_TEXT = 20_000  # description and notes
 MAX_DETAILS_BYTES = 16 * 1024
 MAX_ROWS = {
     "traits": 300,
@@ -63,6 +63,14 @@ MAX_ROWS = {
     "items": 300,
 }
 MAX_WEIGHT_KG = Decimal("9999.99")  # Item.weight_kg: 6 digits, 2 decimals
+# Texts are held to the lengths the sheet's forms allow (campaigns/limits.py), so an
+# export re-imports. At those lengths a description and notes written wholly in six-byte
+# JSON escapes ("\u0001") take 240 KB: still under MAX_FILE_BYTES.
+SPECIALTY = limit(Specialty, "name")
+MERIT = limit(Merit, "name")
+MERIT_NOTES = limit(Merit, "notes")
+ASPECT = limit(Aspect, "text")
+ITEM = limit(Item, "name")
 
 
 def export_character(character: Character) -> dict[str, Any]:
@@ -345,8 +353,11 @@ class _Checker:
         for row in self.rows("specialties"):
             skill, name = row.get("skill"), row.get("name")
             spec = specs.get(skill) if isinstance(skill, str) else None
-            if not isinstance(name, str) or not name.strip() or len(name.strip()) > 80:
-                self.error(_("Each specialty needs a name of at most 80 characters."))
+            if not isinstance(name, str) or not name.strip() or len(name.strip()) > SPECIALTY:
+                self.error(
+                    _("Each specialty needs a name of at most %(max)s characters.")
+                    % {"max": SPECIALTY}
+                )
                 continue
             if spec is None or spec.kind != "skill":
                 self.error(
@@ -374,10 +385,12 @@ class _Checker:
         for row in rows:
             key, name = row.get("key") or "", row.get("name")
             rating, notes = row.get("rating"), row.get("notes") or ""
-            if not isinstance(name, str) or not name.strip() or len(name.strip()) > 80:
-                self.error(_("Each merit needs a name of at most 80 characters."))
+            if not isinstance(name, str) or not name.strip() or len(name.strip()) > MERIT:
+                self.error(
+                    _("Each merit needs a name of at most %(max)s characters.") % {"max": MERIT}
+                )
                 continue
-            if not isinstance(key, str) or not isinstance(notes, str) or len(notes) > 200:
+            if not isinstance(key, str) or not isinstance(notes, str) or len(notes) > MERIT_NOTES:
                 self.error(_("The merit “%(name)s” is malformed.") % {"name": name})
                 continue
             allowed = self.system.merit_ratings(key)
@@ -456,8 +469,10 @@ class _Checker:
             if kind not in slots:
                 self.error(_("Unknown kind of aspect “%(kind)s”.") % {"kind": kind})
                 continue
-            if not isinstance(text, str) or not text.strip() or len(text.strip()) > 200:
-                self.error(_("Each aspect needs a text of at most 200 characters."))
+            if not isinstance(text, str) or not text.strip() or len(text.strip()) > ASPECT:
+                self.error(
+                    _("Each aspect needs a text of at most %(max)s characters.") % {"max": ASPECT}
+                )
                 continue
             if not isinstance(exhausted, bool) or duration not in ("", "scene", "session"):
                 self.error(_("The aspect “%(text)s” is malformed.") % {"text": text})
@@ -476,8 +491,10 @@ class _Checker:
         found: list[tuple[str, str, Decimal, dict]] = []
         for row in self.rows("items"):
             kind, name, data = row.get("kind", Item.Kind.ITEM), row.get("name"), row.get("data")
-            if not isinstance(name, str) or not name.strip() or len(name.strip()) > 80:
-                self.error(_("Each item needs a name of at most 80 characters."))
+            if not isinstance(name, str) or not name.strip() or len(name.strip()) > ITEM:
+                self.error(
+                    _("Each item needs a name of at most %(max)s characters.") % {"max": ITEM}
+                )
                 continue
             name = name.strip()
             if kind not in Item.Kind.values:
@@ -505,10 +522,10 @@ class _Checker:
 
     def check(self) -> CharacterImport:
         self.header()
-        name = self.text("name", 120, required=True)
-        concept = self.text("concept", 200)
-        description = self.text("description", MAX_TEXT)
-        notes = self.text("notes", MAX_TEXT)
+        name = self.text("name", limit(Character, "name"), required=True)
+        concept = self.text("concept", limit(Character, "concept"))
+        description = self.text("description", limit(Character, "description"))
+        notes = self.text("notes", limit(Character, "notes"))
         before = len(self.errors)
         ratings, progress = self.traits()
         traits_ok = len(self.errors) == before

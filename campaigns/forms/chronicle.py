@@ -7,7 +7,8 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from campaigns.models import Campaign, Scene, Story
+from campaigns.limits import limit
+from campaigns.models import Campaign, Scene, SceneNote, Story
 
 
 class StoryForm(forms.ModelForm):
@@ -69,7 +70,7 @@ class SceneNoteForm(forms.Form):
     body = forms.CharField(
         label=_("GM note"),
         widget=forms.Textarea(attrs={"rows": 4}),
-        max_length=20_000,
+        max_length=limit(SceneNote, "body"),
         strip=False,
         help_text=_("Only GMs see these notes. Markdown."),
     )

@@ -51,8 +51,9 @@ def story_create(*, campaign: Campaign, title: str, summary: str = "") -> Story:
 
 @transaction.atomic
 def story_update(*, story: Story, title: str, summary: str = "") -> Story:
-    Story.objects.filter(pk=story.pk).update(title=title, summary=summary)
     story.title, story.summary = title, summary
+    # Only these two columns (and the summary's HTML): the position is not touched.
+    story.save(update_fields=["title", "summary"])
     return story
 
 
@@ -150,8 +151,8 @@ def scene_note_save(*, scene: Scene, author, body: str, note: SceneNote | None =
         return SceneNote.objects.create(scene=scene, author=author, body=body)
     if note.scene_id != scene.pk:
         raise ValidationError(_("That note belongs to another scene."), code="foreign_note")
-    SceneNote.objects.filter(pk=note.pk).update(body=body, updated_at=timezone.now())
     note.body = body
+    note.save(update_fields=["body", "updated_at"])
     return note
 
 

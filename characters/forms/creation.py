@@ -12,7 +12,9 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.limits import limit
 from campaigns.models import Role
+from characters.models import Character
 
 
 def _owner_field(campaign) -> forms.ModelChoiceField:
@@ -45,15 +47,18 @@ class CreationBaseForm(forms.Form):
     # partial) and on "Check points"; None: the form has no budgets to count.
     points_template: str | None = None
 
-    name = forms.CharField(label=_("Name"), max_length=120)
+    name = forms.CharField(label=_("Name"), max_length=limit(Character, "name"))
     concept = forms.CharField(
         label=_("Concept"),
-        max_length=200,
+        max_length=limit(Character, "concept"),
         required=False,
         help_text=_("A few words: who this character is."),
     )
     description = forms.CharField(
-        label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 3})
+        label=_("Description"),
+        required=False,
+        max_length=limit(Character, "description"),
+        widget=forms.Textarea(attrs={"rows": 3}),
     )
 
     def __init__(self, *args, campaign, access, **kwargs) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.limits import limit
 from characters.models import DiaryEntry
 
 
@@ -14,7 +15,7 @@ class DiaryForm(forms.Form):
     body = forms.CharField(
         label=_("Diary entry"),
         widget=forms.Textarea(attrs={"rows": 14}),
-        max_length=50_000,
+        max_length=limit(DiaryEntry, "body"),
         strip=False,
         help_text=_("Markdown: **bold**, *italics*, lists starting with “-”, > quotes."),
     )

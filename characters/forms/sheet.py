@@ -13,7 +13,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from characters.models import Character, Item
+from campaigns.limits import limit
+from characters.models import Character, Item, Specialty
 from mechanics.rules.errors import RuleError
 from mechanics.systems.base import GameSystem, TraitSpec
 
@@ -21,17 +22,21 @@ from mechanics.systems.base import GameSystem, TraitSpec
 class StoryForm(forms.Form):
     """What the owner writes: name, concept, description and notes."""
 
-    name = forms.CharField(label=_("Name"), max_length=120)
-    concept = forms.CharField(label=_("Concept"), max_length=200, required=False)
+    name = forms.CharField(label=_("Name"), max_length=limit(Character, "name"))
+    concept = forms.CharField(
+        label=_("Concept"), max_length=limit(Character, "concept"), required=False
+    )
     description = forms.CharField(
         label=_("Description"),
         required=False,
+        max_length=limit(Character, "description"),
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_("Other players see the name, concept and description."),
     )
     notes = forms.CharField(
         label=_("Notes"),
         required=False,
+        max_length=limit(Character, "notes"),
         widget=forms.Textarea(attrs={"rows": 5}),
         help_text=_("Only you and the GMs see the notes."),
     )
@@ -85,7 +90,7 @@ class DetailsForm(forms.Form):
 
 class SpecialtyForm(forms.Form):
     skill_key = forms.ChoiceField(label=_("Skill"))
-    name = forms.CharField(label=_("Specialty"), max_length=80)
+    name = forms.CharField(label=_("Specialty"), max_length=limit(Specialty, "name"))
 
     def __init__(self, *args, skills: list[TraitSpec], ratings: dict[str, int], **kwargs):
         super().__init__(*args, prefix="specialty", **kwargs)
@@ -110,7 +115,7 @@ class ItemForm(forms.Form):
 
     kind = Item.Kind.ITEM
     stat_fields: tuple[str, ...] = ()
-    name = forms.CharField(label=_("Name"), max_length=80)
+    name = forms.CharField(label=_("Name"), max_length=limit(Item, "name"))
     weight_kg = forms.DecimalField(
         label=_("Weight (kg)"),
         min_value=Decimal(0),

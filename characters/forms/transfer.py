@@ -9,7 +9,9 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.limits import limit
 from campaigns.models import Role
+from characters.models import CampaignTrait
 from characters.transfer import MAX_FILE_BYTES
 
 
@@ -59,16 +61,18 @@ class ImportForm(forms.Form):
 
 class TraitAddForm(forms.Form):
     kind = forms.CharField(widget=forms.HiddenInput)
-    name = forms.CharField(label=_("Name"), max_length=80)
-    description = forms.CharField(label=_("Description"), max_length=300, required=False)
+    name = forms.CharField(label=_("Name"), max_length=limit(CampaignTrait, "name"))
+    description = forms.CharField(
+        label=_("Description"), max_length=limit(CampaignTrait, "description"), required=False
+    )
 
 
 class TraitEditForm(forms.Form):
     key = forms.CharField(widget=forms.HiddenInput, max_length=60)
-    name = forms.CharField(label=_("Name"), max_length=80)
+    name = forms.CharField(label=_("Name"), max_length=limit(CampaignTrait, "name"))
     description = forms.CharField(
         label=_("Description"),
-        max_length=300,
+        max_length=limit(CampaignTrait, "description"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
     )

@@ -4,7 +4,7 @@ The sheet (`sheet`), imports and campaign trait lists (`transfer`), the XP ledge
 (`xp`) and diaries (`diary`). Import them from here: `from characters import services`.
 """
 
-from characters.services.diary import diary_save
+from characters.services.diary import diary_save, diary_set_hidden
 from characters.services.sheet import (
     STORY_FIELDS,
     aspect_add,
@@ -62,6 +62,7 @@ __all__ = [
     "character_set_details",
     "character_update",
     "diary_save",
+    "diary_set_hidden",
     "item_add",
     "item_remove",
     "merit_remove",

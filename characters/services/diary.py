@@ -58,3 +58,18 @@ def diary_save(
         entry.published_at = now
     entry.save()
     return entry
+
+
+@transaction.atomic
+def diary_set_hidden(*, entry: DiaryEntry, user, hidden: bool) -> DiaryEntry:
+    """A GM hides an entry from the group (its text stays), or shows it again.
+
+    Hiding twice keeps the first hide's time and GM; neither touches `updated_at`, so the
+    entry keeps its place in the timeline."""
+    rows = DiaryEntry.objects.filter(pk=entry.pk)
+    if hidden:
+        rows.filter(hidden_at__isnull=True).update(hidden_at=timezone.now(), hidden_by=user)
+    else:
+        rows.update(hidden_at=None, hidden_by=None)
+    entry.refresh_from_db(fields=["hidden_at", "hidden_by"])
+    return entry

@@ -1,4 +1,4 @@
-"""A player's diary for a scene: write, preview, save a draft or publish."""
+"""A player's diary for a scene: write, preview, save a draft or publish; a GM hides one."""
 
 from __future__ import annotations
 
@@ -9,11 +9,17 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import path
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
+from campaigns.confirm import ask_first
 from campaigns.htmx import htmx_render
 from campaigns.markdown import render_markdown
-from campaigns.permissions import campaign_access, may_write_diary, require
+from campaigns.permissions import (
+    campaign_access,
+    may_write_diary,
+    require,
+    visible_diaries,
+)
 from campaigns.selectors import scene_or_404
 from characters import services
 from characters.forms.diary import DiaryForm
@@ -77,6 +83,36 @@ def diary_edit(
     return htmx_render(request, "characters/diary_form.html", "diary-form", context)
 
 
+@login_required
+@require_POST
+def diary_hide(request: HttpRequest, campaign_id: int, entry_id: int) -> HttpResponse:
+    """A GM hides a diary entry from the group (`hidden=1`) or shows it again (`hidden=0`).
+
+    Its author still reads it, marked hidden, and keeps the text."""
+    access = campaign_access(request.user, campaign_id)
+    # Only an entry this member can read: a draft's existence is not given away.
+    entries = DiaryEntry.objects.filter(pk=entry_id, scene__campaign=access.campaign)
+    entry = visible_diaries(access, entries).select_related("scene", "character").first()
+    if entry is None:
+        raise Http404
+    require(access.can_hide_diaries)
+    hide = request.POST.get("hidden") != "0"
+    back = entry.scene.get_absolute_url() + f"#diary-{entry.pk}"
+    if hide:
+        question = _(
+            "Hide %(name)s's diary from the group? Its author keeps it and you can show it again."
+        ) % {"name": entry.character.name}
+        if asking := ask_first(request, question=question, button=_("Hide"), cancel_url=back):
+            return asking
+    services.diary_set_hidden(entry=entry, user=request.user, hidden=hide)
+    if hide:
+        messages.success(request, _("Diary entry hidden: only its author and the GMs see it."))
+    else:
+        messages.success(request, _("Diary entry shown to the group again."))
+    return redirect(back)
+
+
 urlpatterns = [
     path("<id:character_id>/diary/<id:scene_id>/", diary_edit, name="diary"),
+    path("diaries/<id:entry_id>/hide/", diary_hide, name="diary_hide"),
 ]

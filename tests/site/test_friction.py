@@ -26,9 +26,8 @@ def campaign_data(**overrides):
 
 @pytest.mark.parametrize("who", ["gm", "player", "observer"])
 def test_a_campaign_description_renders_its_markdown(client, campaign, who, request):
-    Campaign.objects.filter(pk=campaign.pk).update(
-        description="**Terror** en *Madrid*.\n\n- Niebla\n- Ecos<script>alert(1)</script>"
-    )
+    campaign.description = "**Terror** en *Madrid*.\n\n- Niebla\n- Ecos<script>alert(1)</script>"
+    campaign.save()
     client.force_login(request.getfixturevalue(who))
     page = client.get(campaign.get_absolute_url()).text
     assert "<strong>Terror</strong> en <em>Madrid</em>." in page

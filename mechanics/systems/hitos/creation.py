@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django import forms
 
+from campaigns.limits import limit
 from characters.forms.creation import TraitsCreationForm
+from characters.models import Aspect
 from mechanics.rules.hitos import catalogue
 
 
@@ -22,7 +24,9 @@ class HitosCreationForm(TraitsCreationForm):
             for index in range(kind.slots):
                 name = f"aspect_{kind.key}_{index}"
                 label = kind.name if kind.slots == 1 else f"{kind.name} {index + 1}"
-                self.fields[name] = forms.CharField(label=label, max_length=200, required=False)
+                self.fields[name] = forms.CharField(
+                    label=label, max_length=limit(Aspect, "text"), required=False
+                )
                 self.aspect_fields.append((kind.key, name))
 
     def aspect_bound_fields(self) -> list[forms.BoundField]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.limits import limit
+from characters.models import Aspect
 from mechanics.rules.hitos import catalogue
 from mechanics.systems.base import SheetSection
 
@@ -20,7 +22,7 @@ class AspectForm(forms.Form):
     kind = forms.ChoiceField(
         label=_("Kind"), choices=[(kind.key, kind.name) for kind in catalogue.ASPECT_KINDS]
     )
-    text = forms.CharField(label=_("Aspect"), max_length=200)
+    text = forms.CharField(label=_("Aspect"), max_length=limit(Aspect, "text"))
     duration = forms.ChoiceField(
         label=_("Lasts"),
         required=False,

@@ -15,7 +15,9 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.limits import limit
 from characters.forms.creation import CreationBaseForm
+from characters.models import Merit, Specialty
 from mechanics.rules.tinieblas import catalogue, traits
 from mechanics.rules.tinieblas.creation import (
     MERIT_DOTS,
@@ -171,7 +173,7 @@ class TinieblasCreationForm(CreationBaseForm):
             )
             self.fields[f"specialty_{index}_name"] = forms.CharField(
                 label=gettext("Specialty %(number)s: name") % number,
-                max_length=80,
+                max_length=limit(Specialty, "name"),
                 required=False,
             )
         merits = _merit_choices()
@@ -182,7 +184,7 @@ class TinieblasCreationForm(CreationBaseForm):
             )
             self.fields[f"merit_{index}_name"] = forms.CharField(
                 label=gettext("Merit %(number)s: name of another merit") % number,
-                max_length=80,
+                max_length=limit(Merit, "name"),
                 required=False,
             )
         self.fields["virtue"] = forms.ChoiceField(

@@ -6,7 +6,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.limits import limit
 from characters.forms.sheet import SpecialtyForm
+from characters.models import Merit
 from mechanics.rules.errors import RuleError
 from mechanics.rules.tinieblas import catalogue, traits
 from mechanics.systems.base import SheetSection
@@ -40,12 +42,12 @@ class MeritForm(forms.Form):
     key = forms.ChoiceField(label=_("Merit"), required=False)
     name = forms.CharField(
         label=_("Custom merit name"),
-        max_length=80,
+        max_length=limit(Merit, "name"),
         required=False,
         help_text=_("Only for a merit that is not in the list."),
     )
     rating = forms.IntegerField(label=_("Dots"), min_value=1, max_value=5, initial=1)
-    notes = forms.CharField(label=_("Notes"), max_length=200, required=False)
+    notes = forms.CharField(label=_("Notes"), max_length=limit(Merit, "notes"), required=False)
 
     def __init__(self, *args, system, **kwargs):
         super().__init__(*args, prefix="merit", **kwargs)
