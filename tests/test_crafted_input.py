@@ -6,8 +6,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from campaigns.models import Membership
 from characters.models import Character
 from tests.factories import make_character
+from tests.html import parse
 
 pytestmark = pytest.mark.django_db
 
@@ -149,3 +151,27 @@ def test_a_post_body_declared_as_utf8_is_read(client, campaign, gm, charset):
     )
     assert response.status_code == 200
     assert "Renombrada" in response.text
+
+
+def test_a_participant_id_too_large_for_the_database_is_refused(client, campaign, gm, player):
+    make_character(campaign, player, name="Lucía")
+    client.force_login(gm)
+    response = client.post(
+        reverse("campaigns:scene_create", args=[campaign.pk]),
+        {"title": "Prólogo", "participants": [BIG_ID]},
+    )
+    assert response.status_code == 200
+    assert parse(response.text).find_all(class_="invalid-feedback")
+    assert not campaign.scenes.exists()
+
+
+def test_an_admin_user_id_too_large_for_the_database_is_refused(client, campaign, gm):
+    client.force_login(gm)
+    before = Membership.objects.count()
+    response = client.post(
+        reverse("admin:campaigns_membership_add"),
+        {"campaign": campaign.pk, "user": BIG_ID, "role": "player"},
+    )
+    assert response.status_code == 200
+    assert "errorlist" in response.text
+    assert Membership.objects.count() == before
