@@ -6,7 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from campaigns.models import Membership
+from campaigns.models import Campaign, Membership
 from characters.models import Character
 from tests.factories import make_character
 from tests.html import parse
@@ -175,3 +175,16 @@ def test_an_admin_user_id_too_large_for_the_database_is_refused(client, campaign
     assert response.status_code == 200
     assert "errorlist" in response.text
     assert Membership.objects.count() == before
+
+
+@pytest.mark.parametrize("selected", ["1e309", "uno", "-0.5"])
+def test_an_admin_action_on_ids_that_are_not_ids_is_refused(client, campaign, gm, selected):
+    client.force_login(gm)
+    response = client.post(
+        reverse("admin:campaigns_campaign_changelist"),
+        {"action": "delete_selected", "index": "0", "_selected_action": [selected]},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert "Elige elementos de la lista" in response.text
+    assert Campaign.objects.filter(pk=campaign.pk).exists()
