@@ -188,3 +188,12 @@ def test_an_admin_action_on_ids_that_are_not_ids_is_refused(client, campaign, gm
     assert response.status_code == 200
     assert "Elige elementos de la lista" in response.text
     assert Campaign.objects.filter(pk=campaign.pk).exists()
+
+
+@pytest.mark.parametrize("system", [[], {"a": 1}, 7, None])
+def test_an_import_whose_system_is_not_a_name_is_refused(client, campaign, sheet_file, system):
+    raw = json.dumps({**sheet_file, "system": system}).encode()
+    response = post_import(client, campaign, raw)
+    assert response.status_code == 200
+    assert "Una ficha solo se importa en una campaña del mismo sistema" in response.text
+    assert not Character.objects.exists()
