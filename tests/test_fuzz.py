@@ -325,5 +325,5 @@ def test_no_hostile_request_is_a_server_error_or_a_partial_write():
                 walker.walk(route, method, role, examples)
     # The pages were read: most routes have forms to post or parameters to send.
     assert len(walker.table.forms) > 40
-    assert len(walker.table.queries) > 20
+    assert len(walker.table.queries) > 10
     assert walker.problems == [], "\n\n".join(walker.problems)
