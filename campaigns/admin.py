@@ -1,7 +1,9 @@
 from __future__ import annotations
 
-from django.contrib import admin
-from django.core.exceptions import PermissionDenied
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils.translation import gettext as _
 
 from campaigns.forms.campaign import CHARACTERS_PER_PLAYER
 from campaigns.models import Campaign, Invitation, Membership
@@ -60,6 +62,19 @@ class CampaignScopedAdmin(admin.ModelAdmin):
         if not self.admin_site.has_permission(request):
             return False
         return obj is None or may_administer_campaign(request.user, self._campaign_id(obj))
+
+    def response_action(self, request, queryset, **kwargs):
+        # Django filters on the ticked ids as posted: one that is not an id at all
+        # ("1e309") was a server error. Refused like an empty selection.
+        try:
+            for value in request.POST.getlist(ACTION_CHECKBOX_NAME):
+                self.model._meta.pk.to_python(value)
+        except ValidationError:
+            self.message_user(
+                request, _("Choose items from the list; nothing was changed."), messages.WARNING
+            )
+            return None
+        return super().response_action(request, queryset, **kwargs)
 
     def save_model(self, request, obj, form, change):
         # The campaign choices are already scoped; this guards forged POSTs.

@@ -275,19 +275,34 @@ def may_write_diary(access: CampaignAccess, character: Character) -> bool:
     return access.can_write and character.owner_id == access.membership.user_id
 
 
+def _sees_every_sheet(access: CampaignAccess) -> bool:
+    """GMs, and players when the campaign shares full sheets."""
+    return access.is_gm or (access.is_player and access.campaign.players_see_full_sheets)
+
+
 def sees_full_sheet(access: CampaignAccess, owner_id: int | None) -> bool:
-    """Whether this member sees the whole sheet (health included) of a character owned
-    by `owner_id` (None: an NPC): the rule of `CharacterAccess.can_view_full`, for
+    """Whether this member sees the whole sheet (health and XP included) of a character
+    owned by `owner_id` (None: an NPC): the rule of `CharacterAccess.can_view_full`, for
     places that only hold the owner's id (a stored combat summary)."""
-    if access.is_gm or (owner_id is not None and owner_id == access.membership.user_id):
+    if owner_id is not None and owner_id == access.membership.user_id:
         return True
-    return access.is_player and access.campaign.players_see_full_sheets
+    return _sees_every_sheet(access)
+
+
+def visible_sheet_rows(
+    access: CampaignAccess, queryset: QuerySet, *, character: str = "character"
+) -> QuerySet:
+    """`sees_full_sheet` as a filter, for lists, sums and charts of what belongs to a
+    sheet: its XP entries (balance, awards, spends and the ratings they bought) and its
+    health events. `character` names the field that points at the sheet ("" when the
+    rows are the characters themselves). GMs see every row; the owner theirs; other
+    players only when the campaign shares full sheets; observers only their own."""
+    if _sees_every_sheet(access):
+        return queryset
+    owner = f"{character}__owner_id" if character else "owner_id"
+    return queryset.filter(**{owner: access.membership.user_id})
 
 
 def visible_health_events(access: CampaignAccess, queryset: QuerySet) -> QuerySet:
-    """Damage, healing and undo events are sheet information: a member sees those of the
-    characters whose full sheet they may see (GMs all; the owner theirs; other players
-    only when the campaign shares full sheets; observers only characters they own)."""
-    if sees_full_sheet(access, None):
-        return queryset
-    return queryset.filter(character__owner_id=access.membership.user_id)
+    """Damage, healing and undo events are sheet information."""
+    return visible_sheet_rows(access, queryset)

@@ -259,7 +259,8 @@ class _Checker:
                     "A sheet imports only into a campaign of the same system."
                 )
                 % {
-                    "system": names.get(system, str(system)),
+                    # Whatever the file holds there (a list, a number), named as text.
+                    "system": names.get(str(system), str(system)[:40]),
                     "campaign": names[self.campaign.system],
                 },
                 code="other_system",

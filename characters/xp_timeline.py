@@ -1,12 +1,14 @@
 """XP awards in a scene's timeline ("Group review"), registered from CharactersConfig.ready().
 
-Awards and their corrections are part of the chronicle every member reads; spends
-never carry a scene, so a purchase never shows up here.
+Awards and their corrections show to the members who may see the character's full sheet
+(`permissions.visible_sheet_rows`), as on the XP pages; spends never carry a scene, so a
+purchase never shows up here.
 """
 
 from __future__ import annotations
 
 from campaigns.chronicle import TimelineItem, register_timeline_source
+from campaigns.permissions import visible_sheet_rows
 from characters import advancement
 from characters.models import XpEntry
 
@@ -14,7 +16,9 @@ from characters.models import XpEntry
 @register_timeline_source
 def xp_award_source(access, scene) -> list[TimelineItem]:
     entries = (
-        XpEntry.objects.filter(scene=scene, character__campaign_id=scene.campaign_id)
+        visible_sheet_rows(
+            access, XpEntry.objects.filter(scene=scene, character__campaign_id=scene.campaign_id)
+        )
         .exclude(kind=XpEntry.Kind.SPEND)
         .select_related("character", "created_by")
         .order_by("created_at", "pk")

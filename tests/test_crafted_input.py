@@ -6,8 +6,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from campaigns.models import Campaign, Membership
 from characters.models import Character
 from tests.factories import make_character
+from tests.html import parse
 
 pytestmark = pytest.mark.django_db
 
@@ -149,3 +151,49 @@ def test_a_post_body_declared_as_utf8_is_read(client, campaign, gm, charset):
     )
     assert response.status_code == 200
     assert "Renombrada" in response.text
+
+
+def test_a_participant_id_too_large_for_the_database_is_refused(client, campaign, gm, player):
+    make_character(campaign, player, name="Lucía")
+    client.force_login(gm)
+    response = client.post(
+        reverse("campaigns:scene_create", args=[campaign.pk]),
+        {"title": "Prólogo", "participants": [BIG_ID]},
+    )
+    assert response.status_code == 200
+    assert parse(response.text).find_all(class_="invalid-feedback")
+    assert not campaign.scenes.exists()
+
+
+def test_an_admin_user_id_too_large_for_the_database_is_refused(client, campaign, gm):
+    client.force_login(gm)
+    before = Membership.objects.count()
+    response = client.post(
+        reverse("admin:campaigns_membership_add"),
+        {"campaign": campaign.pk, "user": BIG_ID, "role": "player"},
+    )
+    assert response.status_code == 200
+    assert "errorlist" in response.text
+    assert Membership.objects.count() == before
+
+
+@pytest.mark.parametrize("selected", ["1e309", "uno", "-0.5"])
+def test_an_admin_action_on_ids_that_are_not_ids_is_refused(client, campaign, gm, selected):
+    client.force_login(gm)
+    response = client.post(
+        reverse("admin:campaigns_campaign_changelist"),
+        {"action": "delete_selected", "index": "0", "_selected_action": [selected]},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert "Elige elementos de la lista" in response.text
+    assert Campaign.objects.filter(pk=campaign.pk).exists()
+
+
+@pytest.mark.parametrize("system", [[], {"a": 1}, 7, None])
+def test_an_import_whose_system_is_not_a_name_is_refused(client, campaign, sheet_file, system):
+    raw = json.dumps({**sheet_file, "system": system}).encode()
+    response = post_import(client, campaign, raw)
+    assert response.status_code == 200
+    assert "Una ficha solo se importa en una campaña del mismo sistema" in response.text
+    assert not Character.objects.exists()

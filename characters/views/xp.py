@@ -30,10 +30,10 @@ from campaigns.keyset import keyset_page
 from campaigns.models import Scene
 from campaigns.permissions import (
     CampaignAccess,
-    CharacterAccess,
     campaign_access,
     character_access,
     require,
+    visible_sheet_rows,
 )
 from characters import advancement, services
 from characters.forms.xp import (
@@ -65,19 +65,13 @@ def _render(request: HttpRequest, template: str, partial: str, context: dict) ->
 def _chart(
     request: HttpRequest,
     characters: list[Character],
+    ledger,
     measure: str,
     chart_id: str,
-    *,
-    campaign=None,
 ) -> tuple[SafeString, dict]:
-    """The chart of one character's ledger, or of the whole `campaign`'s (`characters`
-    are then all of its characters), from a few hundred summed points, drawn once per
-    ledger version, names and measure; and the points it was drawn from."""
-    if campaign is not None:
-        ledger = XpEntry.objects.filter(campaign=campaign)
-    else:
-        [character] = characters
-        ledger = XpEntry.objects.filter(character=character)
+    """The chart of `ledger` (one character's entries, or those of every character of a
+    campaign the viewer may see: `characters`), from a few hundred summed points, drawn
+    once per ledger version, names and measure; and the points it was drawn from."""
     version, points = ledger_summary(ledger)
     names = [(c.pk, c.name) for c in characters]
 
@@ -89,11 +83,6 @@ def _chart(
 
     key = fragment_key("xp-chart", version, names, measure, chart_id)
     return cached_fragment(request, key, draw), points
-
-
-def _sees_sheet(access: CampaignAccess, character: Character) -> bool:
-    """CharacterAccess.can_view_full without a query per character."""
-    return CharacterAccess(access=access, character=character).can_view_full
 
 
 # The award panel ---------------------------------------------------------------------------
@@ -263,7 +252,6 @@ def scene_xp(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRespo
 class LedgerLine:
     entry: XpEntry
     lines: list = field(default_factory=list)
-    hidden: bool = False
 
 
 def _of(character: Character, entries) -> list[XpEntry]:
@@ -274,13 +262,9 @@ def _of(character: Character, entries) -> list[XpEntry]:
     return entries
 
 
-def _ledger_lines(entries, show_spends: bool) -> list[LedgerLine]:
+def _ledger_lines(entries) -> list[LedgerLine]:
     return [
-        LedgerLine(
-            entry=entry,
-            lines=advancement.rubric_lines(entry.breakdown.get("rubric")),
-            hidden=entry.kind == XpEntry.Kind.SPEND and not show_spends,
-        )
+        LedgerLine(entry=entry, lines=advancement.rubric_lines(entry.breakdown.get("rubric")))
         for entry in entries
     ]
 
@@ -300,16 +284,14 @@ def _xp_url(character: Character) -> str:
 @login_required
 @require_GET
 def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
-    """A character's XP: balance, ledger, chart, purchases (and the price of one)."""
+    """A character's XP: balance, ledger, chart, purchases (and the price of one). XP is
+    part of the full sheet: members who may not see that get a 403."""
     char_access = character_access(request.user, campaign_id, character_id)
+    require(char_access.can_view_full)
     access = char_access.access
     character = char_access.character
-    full = char_access.can_view_full
-    entries = (
-        XpEntry.objects.filter(character=character)
-        .select_related("scene", "created_by")
-        .order_by("-created_at", "-pk")
-    )
+    ledger = XpEntry.objects.filter(character=character)
+    entries = ledger.select_related("scene", "created_by").order_by("-created_at", "-pk")
     page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
     context = {
         "access": access,
@@ -317,28 +299,24 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
         "campaign": access.campaign,
         "character": character,
         "page": page,
-        "ledger": _ledger_lines(_of(character, page.object_list), full),
-        "chart": _chart(request, [character], "balance", "character-xp-chart")[0],
-        "purchases": [],
-        "xp_sections": (),
+        "ledger": _ledger_lines(_of(character, page.object_list)),
+        "chart": _chart(request, [character], ledger, "balance", "character-xp-chart")[0],
+        "purchases": list(
+            XpPurchase.objects.filter(character=character).select_related(
+                "requested_by", "decided_by"
+            )[:20]
+        ),
+        "xp_sections": access.campaign.game_system.xp_sections,
         "quote": None,
         "quote_error": "",
         "xp_url": _xp_url(character),
     }
-    if full:
-        context["purchases"] = list(
-            XpPurchase.objects.filter(character=character).select_related(
-                "requested_by", "decided_by"
-            )[:20]
-        )
     if char_access.can_spend_xp:
         context.update(_purchase_context(request, character))
     if access.can_award_xp:
         context["adjust_form"] = XpAdjustForm()
-    if full:
-        context["xp_sections"] = access.campaign.game_system.xp_sections
-        for section in context["xp_sections"]:
-            context.update(section.context(access, character))
+    for section in context["xp_sections"]:
+        context.update(section.context(access, character))
     return _render(request, "characters/xp_ledger.html", "quote", context)
 
 
@@ -524,17 +502,23 @@ def _totals(characters: list[Character], entries, points: dict | None) -> list[d
 @require_GET
 def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The campaign's XP entries, newest first with filters, the totals per character,
-    the latest scenes' awards and the chart over time."""
+    the latest scenes' awards and the chart over time: of the characters whose full
+    sheet the viewer may see, as everything else here."""
     access = campaign_access(request.user, campaign_id)
     campaign = access.campaign
-    characters = list(campaign.characters.select_related("owner").order_by("name", "pk"))
+    characters = list(
+        visible_sheet_rows(
+            access, campaign.characters.select_related("owner"), character=""
+        ).order_by("name", "pk")
+    )
     for character in characters:
         character.campaign = campaign
     # Only what the filter's menu shows: pk and title, no model instances.
     scenes = list(campaign.scenes.order_by("-created_at", "-pk").values_list("pk", "title"))
     filter_form = XpLogFilterForm(request.GET or None, scenes=scenes, characters=characters)
     filters = filter_form.filters() if request.GET else {}
-    entries = XpEntry.objects.filter(campaign=campaign)
+    visible = visible_sheet_rows(access, XpEntry.objects.filter(campaign=campaign))
+    entries = visible
     if "character" in filters:
         entries = entries.filter(character_id=filters["character"])
     if "scene" in filters:
@@ -549,15 +533,16 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         before=request.GET.get("before"),
     )
     by_id = {character.pk: character for character in characters}
-    visible = {c.pk for c in characters if _sees_sheet(access, c)}
-    ledger = []
     for entry in page.items:
         entry.character = by_id[entry.character_id]
-        ledger.extend(_ledger_lines([entry], entry.character_id in visible))
-    charted = [by_id[filters["character"]]] if filters.get("character") in by_id else characters
+    ledger = _ledger_lines(page.items)
+    charted, charted_ledger = characters, visible
+    if filters.get("character") in by_id:
+        # One character's line from its own index (it is one the viewer may see).
+        charted = [by_id[filters["character"]]]
+        charted_ledger = XpEntry.objects.filter(character=charted[0])
     measure = filters.get("measure", "balance")
-    whole = None if "character" in filters and filters["character"] in by_id else campaign
-    chart, points = _chart(request, charted, measure, "campaign-xp-chart", campaign=whole)
+    chart, points = _chart(request, charted, charted_ledger, measure, "campaign-xp-chart")
     # The latest scenes' awards only: the list must not grow with the campaign.
     shown_scenes = [pk for pk, _title in scenes[:LOG_SCENE_TOTALS]]
     scene_totals = {
