@@ -160,7 +160,8 @@ def verify_chain(model, campaign_id: int) -> ChainReport:
 
     for row in rows:
         if row.chain_seq > expected:
-            gap = f"{expected}" if row.chain_seq == expected + 1 else f"{expected}-{row.chain_seq - 1}"
+            last = row.chain_seq - 1
+            gap = f"{expected}" if last == expected else f"{expected}-{last}"
             return broken(row, f"removed: position {gap} is missing before it")
         if row.chain_seq < expected or row.pk < last_id:
             return broken(row, f"inserted out of order at position {row.chain_seq}")
