@@ -99,7 +99,12 @@ def history_append(rows: Sequence[models.Model]) -> None:
     for row in rows:
         by_campaign[row.campaign_id].append(row)
     for campaign_id in sorted(by_campaign):
-        list(campaign_model._base_manager.select_for_update().filter(pk=campaign_id).values("pk"))
+        # NO KEY: rows that merely reference the campaign (a new scene) need not wait.
+        list(
+            campaign_model._base_manager.select_for_update(no_key=True)
+            .filter(pk=campaign_id)
+            .values("pk")
+        )
         seq, previous = _tip(model, campaign_id)
         for row in by_campaign[campaign_id]:
             seq += 1

@@ -9,12 +9,12 @@ from campaigns.history import POSTGRES_FUNCTION, POSTGRES_FUNCTION_DROP
 
 def create_function(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(POSTGRES_FUNCTION)
+        schema_editor.execute(POSTGRES_FUNCTION, None)
 
 
 def drop_function(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(POSTGRES_FUNCTION_DROP)
+        schema_editor.execute(POSTGRES_FUNCTION_DROP, None)
 
 
 class Migration(migrations.Migration):

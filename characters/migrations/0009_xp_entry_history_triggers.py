@@ -15,12 +15,12 @@ LINKS = ("scene_id", "created_by_id")
 
 def create_triggers(apps, schema_editor):
     for statement in trigger_sql(schema_editor.connection.vendor, TABLE, FIXED, LINKS)[0]:
-        schema_editor.execute(statement)
+        schema_editor.execute(statement, None)
 
 
 def drop_triggers(apps, schema_editor):
     for statement in trigger_sql(schema_editor.connection.vendor, TABLE, FIXED, LINKS)[1]:
-        schema_editor.execute(statement)
+        schema_editor.execute(statement, None)
 
 
 class Migration(migrations.Migration):

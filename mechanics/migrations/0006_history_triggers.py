@@ -29,13 +29,13 @@ TABLES = {
 def create_triggers(apps, schema_editor):
     for table, (fixed, links) in TABLES.items():
         for statement in trigger_sql(schema_editor.connection.vendor, table, fixed, links)[0]:
-            schema_editor.execute(statement)
+            schema_editor.execute(statement, None)
 
 
 def drop_triggers(apps, schema_editor):
     for table, (fixed, links) in TABLES.items():
         for statement in trigger_sql(schema_editor.connection.vendor, table, fixed, links)[1]:
-            schema_editor.execute(statement)
+            schema_editor.execute(statement, None)
 
 
 class Migration(migrations.Migration):
