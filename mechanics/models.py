@@ -362,10 +362,11 @@ class HealthEvent(AppendOnlyModel):
         blank=True,
         related_name="+",
     )
+    # RESTRICT, not PROTECT: a campaign's deletion takes both events.
     undoes = models.OneToOneField(
         "self",
         verbose_name=_("undoes"),
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         null=True,
         blank=True,
         related_name="undone_by",

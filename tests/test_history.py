@@ -251,6 +251,8 @@ def test_a_character_without_history_can_be_deleted_and_its_rolls_stay(campaign,
 def test_deleting_a_whole_campaign_takes_its_history_and_leaves_the_others(history, gm, player):
     other = CampaignFactory(created_by=gm)
     play(other, gm, player, rounds=1)
+    lucia = history.characters.get()
+    health_services.health_event_undo(character=lucia, user=gm)
     history.delete()
     for model in TABLES:
         assert not model._base_manager.filter(campaign_id=history.pk).exists()

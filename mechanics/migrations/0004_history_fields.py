@@ -59,6 +59,18 @@ class Migration(migrations.Migration):
         ),
         migrations.AlterField(
             model_name="healthevent",
+            name="undoes",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.RESTRICT,
+                related_name="undone_by",
+                to="mechanics.healthevent",
+                verbose_name="undoes",
+            ),
+        ),
+        migrations.AlterField(
+            model_name="healthevent",
             name="created_at",
             field=models.DateTimeField(
                 default=django.utils.timezone.now, editable=False, verbose_name="when"
