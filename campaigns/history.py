@@ -20,9 +20,14 @@ chain: `verify_history` prints each chain's length and head so a copy kept elsew
 (a nightly log) shows it.
 
 Every creation goes through `history_append`, called by `AppendOnlyModel.save()` and
-`AppendOnlyQuerySet.bulk_create()`: it locks the campaign row (SELECT ... FOR UPDATE on
-PostgreSQL; SQLite's IMMEDIATE transactions already serialise writers), reads the tip and
-numbers the new rows after it, so concurrent writers queue and the chain stays linear.
+`AppendOnlyQuerySet.bulk_create()`: it locks the campaign row (SELECT ... FOR NO KEY
+UPDATE on PostgreSQL; SQLite's IMMEDIATE transactions already serialise writers), reads
+the tip and numbers the new rows after it, so concurrent writers queue and the chain
+stays linear.
+
+The triggers (`trigger_sql`) let a row be deleted only while its campaign is marked
+`deleting` (set by the campaign's pre_delete signal, in the deletion's transaction) or
+is already gone (Django deletes the campaign first when a cycle leaves it no order).
 """
 
 from __future__ import annotations
