@@ -598,6 +598,7 @@ def _health(characters, gm, scenes, windows, total: int):
             rows.append(
                 HealthEvent(
                     character=character,
+                    campaign_id=character.campaign_id,
                     scene=scenes[scene_index] if model["kind"] == "damage" else None,
                     created_by=gm,
                     created_at=windows[scene_index][0] + timedelta(seconds=step),

@@ -1,12 +1,16 @@
 """Append-only records (rolls, XP entries, health events): written once, never changed.
 
-Corrections are new records. Deleting a whole campaign or character still cascades:
-Django's collector deletes rows without going through these methods.
+Corrections are new records. Every new record joins its campaign's history chain
+(`campaigns.history`) on the way in. Database triggers refuse what these guards cannot
+see (a plain queryset, `_base_manager`, SQL): an UPDATE other than a link set to NULL, and
+a DELETE unless the whole campaign is being deleted.
 """
 
 from __future__ import annotations
 
-from django.db import models
+from django.db import models, router, transaction
+
+from campaigns.history import history_append
 
 MESSAGE = "%s records are append-only: record a correction instead."
 
@@ -18,8 +22,24 @@ class AppendOnlyQuerySet(models.QuerySet):
     def delete(self):
         raise TypeError(MESSAGE % self.model._meta.object_name)
 
+    def bulk_create(self, objs, *args, **kwargs):
+        objs = list(objs)
+        with transaction.atomic(using=self.db, savepoint=False):
+            history_append(objs)
+            return super().bulk_create(objs, *args, **kwargs)
+
 
 class AppendOnlyModel(models.Model):
+    """Subclasses have a `campaign` foreign key and list the fields their history hash
+    covers in HISTORY_FIELDS (with the history fields below)."""
+
+    HISTORY_FIELDS: tuple[str, ...] = ()
+
+    # The row's place in its campaign's chain and its hashes (campaigns.history).
+    chain_seq = models.PositiveIntegerField(editable=False)
+    content_hash = models.CharField(max_length=64, editable=False)
+    chain_hash = models.CharField(max_length=64, editable=False)
+
     objects = AppendOnlyQuerySet.as_manager()
 
     class Meta:
@@ -28,7 +48,10 @@ class AppendOnlyModel(models.Model):
     def save(self, *args, **kwargs):
         if not self._state.adding:
             raise TypeError(MESSAGE % type(self).__name__)
-        super().save(*args, **kwargs)
+        using = kwargs.get("using") or router.db_for_write(type(self), instance=self)
+        with transaction.atomic(using=using, savepoint=False):
+            history_append([self])
+            super().save(*args, **kwargs)
 
     def delete(self, *args, **kwargs):
         raise TypeError(MESSAGE % type(self).__name__)

@@ -6,6 +6,8 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.signals import pre_delete
+from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -70,6 +72,9 @@ class Campaign(RendersMarkdown):
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    # Set in the transaction that deletes the campaign, before its rows go: the database
+    # triggers let rolls, XP entries and health events be deleted only then.
+    deleting = models.BooleanField(default=False, editable=False)
 
     class Meta:
         verbose_name = _("campaign")
@@ -101,6 +106,14 @@ class Campaign(RendersMarkdown):
         if self.xp_rubric is None:
             return self.game_system.xp_rubric_default
         return self.xp_rubric
+
+
+@receiver(pre_delete, sender=Campaign, dispatch_uid="campaign_marked_deleting")
+def _campaign_marked_deleting(sender, instance: Campaign, using: str, **kwargs) -> None:
+    """Django's collector sends this in its transaction before it deletes any row, so the
+    campaign is marked while its rolls, XP entries and health events go (the database
+    triggers check the mark)."""
+    Campaign._base_manager.using(using).filter(pk=instance.pk).update(deleting=True)
 
 
 def system_options() -> dict[str, str]:

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from campaigns import limits
@@ -327,13 +328,19 @@ class XpEntry(AppendOnlyModel):
     line and the chart of XP over time needs no running sums.
     """
 
+    HISTORY_FIELDS = (
+        "character", "kind", "amount", "balance_after", "reason", "breakdown", "created_at"
+    )  # fmt: skip
+
     class Kind(models.TextChoices):
         AWARD = "award", _("Award")
         SPEND = "spend", _("Spend")
         CORRECTION = "correction", _("Correction")
 
+    # The ledger goes only with the campaign: deleting the character alone is refused
+    # while it has entries.
     character = models.ForeignKey(
-        Character, verbose_name=_("character"), on_delete=models.CASCADE, related_name="xp_entries"
+        Character, verbose_name=_("character"), on_delete=models.RESTRICT, related_name="xp_entries"
     )
     # The character's campaign, copied in when the entry is written, so the campaign's XP
     # log reads one index (campaign, newest first) instead of sorting every entry of
@@ -367,7 +374,8 @@ class XpEntry(AppendOnlyModel):
         null=True,
         related_name="+",
     )
-    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+    # Set when the row is made (not by the INSERT): the history hash covers it.
+    created_at = models.DateTimeField(_("when"), default=timezone.now, editable=False)
 
     objects = XpEntryQuerySet.as_manager()
 
@@ -391,6 +399,9 @@ class XpEntry(AppendOnlyModel):
                 | Q(kind="spend", amount__lt=0)
                 | Q(kind="correction"),
                 name="xp_entry_sign_matches_kind",
+            ),
+            models.UniqueConstraint(
+                fields=["campaign", "chain_seq"], name="xp_entry_chain_position"
             ),
         ]
 

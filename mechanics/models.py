@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.append_only import AppendOnlyModel
@@ -11,6 +12,10 @@ from campaigns.append_only import AppendOnlyModel
 
 class Roll(AppendOnlyModel):
     """One roll as the engine recorded it. Never updated or deleted (append-only log)."""
+
+    HISTORY_FIELDS = (
+        "group", "system", "kind", "label", "record", "result", "outcome", "secret", "created_at"
+    )  # fmt: skip
 
     campaign = models.ForeignKey(
         "campaigns.Campaign",
@@ -51,7 +56,10 @@ class Roll(AppendOnlyModel):
     result = models.IntegerField(_("result"))
     outcome = models.CharField(_("outcome"), max_length=30)
     secret = models.BooleanField(_("secret"), default=False)
-    created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+    # Set when the row is made (not by the INSERT): the history hash covers it.
+    created_at = models.DateTimeField(
+        _("when"), default=timezone.now, editable=False, db_index=True
+    )
 
     class Meta:
         verbose_name = _("roll")
@@ -70,6 +78,9 @@ class Roll(AppendOnlyModel):
                 condition=Q(kind="extended", group__isnull=False),
                 name="roll_extended_actions",
             ),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "chain_seq"], name="roll_chain_position"),
         ]
 
     def __str__(self) -> str:
@@ -299,17 +310,33 @@ class HealthEvent(AppendOnlyModel):
     """One change to a character's health: damage, time passing, a treatment, or the
     undo of an earlier event (a new, compensating event). Never changed afterwards."""
 
+    HISTORY_FIELDS = (
+        "character", "kind", "inputs", "summary", "reason", "health_before", "health_after",
+        "undoes", "created_at",
+    )  # fmt: skip
+
     class Kind(models.TextChoices):
         DAMAGE = "damage", _("Damage")
         TIME = "time", _("Time passes")
         TREATMENT = "treatment", _("Treatment")
         UNDO = "undo", _("Undo")
 
+    # A character's history goes only with its campaign: deleting the character alone is
+    # refused while it has any.
     character = models.ForeignKey(
         "characters.Character",
         verbose_name=_("character"),
-        on_delete=models.CASCADE,
+        on_delete=models.RESTRICT,
         related_name="health_events",
+    )
+    # The character's campaign, copied in when the event is written: the history chain is
+    # per campaign.
+    campaign = models.ForeignKey(
+        "campaigns.Campaign",
+        verbose_name=_("campaign"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
     )
     scene = models.ForeignKey(
         "campaigns.Scene",
@@ -335,10 +362,11 @@ class HealthEvent(AppendOnlyModel):
         blank=True,
         related_name="+",
     )
+    # RESTRICT, not PROTECT: a campaign's deletion takes both events.
     undoes = models.OneToOneField(
         "self",
         verbose_name=_("undoes"),
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         null=True,
         blank=True,
         related_name="undone_by",
@@ -350,7 +378,7 @@ class HealthEvent(AppendOnlyModel):
         null=True,
         related_name="+",
     )
-    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+    created_at = models.DateTimeField(_("when"), default=timezone.now, editable=False)
 
     class Meta:
         db_table = "characters_healthevent"
@@ -370,7 +398,15 @@ class HealthEvent(AppendOnlyModel):
                 condition=Q(kind="undo", undoes__isnull=False) | ~Q(kind="undo"),
                 name="health_event_undo_has_target",
             ),
+            models.UniqueConstraint(
+                fields=["campaign", "chain_seq"], name="health_event_chain_position"
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.character}: {self.summary}"
+
+    def save(self, *args, **kwargs):
+        if self.campaign_id is None and self.character_id is not None:
+            self.campaign_id = self.character.campaign_id
+        super().save(*args, **kwargs)

@@ -1,3 +1,5 @@
+from contextlib import contextmanager
+
 import factory
 from django.contrib.auth.models import User
 
@@ -56,14 +58,25 @@ def make_character(campaign, owner=None, *, name="Lucía", user=None, **kwargs):
     )
 
 
-def backdate(record, when) -> None:
-    """Set created_at on an append-only record, as rows committed at that time would have.
+@contextmanager
+def backdated(when):
+    """Rolls, XP entries and health events made inside get `when` as their time, as rows
+    committed then would have. Their time cannot change afterwards: the database refuses
+    it, and the history hash covers it."""
+    from characters.models import XpEntry
+    from mechanics.models import HealthEvent, Roll
 
-    Tests only: the site never changes these rows (their manager refuses updates).
-    """
-    from django.db.models import QuerySet
-
-    QuerySet(type(record)).filter(pk=record.pk).update(created_at=when)
+    fields = [model._meta.get_field("created_at") for model in (Roll, XpEntry, HealthEvent)]
+    saved = [field.default for field in fields]
+    for field in fields:
+        field.default = lambda: when
+        field.__dict__.pop("_get_default", None)  # Field caches the default's callable
+    try:
+        yield
+    finally:
+        for field, default in zip(fields, saved, strict=True):
+            field.default = default
+            field.__dict__.pop("_get_default", None)
 
 
 def campaign_with(system: str, gm, *, players=(), observers=(), **fields):

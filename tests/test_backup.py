@@ -22,6 +22,7 @@ from campaigns import services as campaign_services
 from campaigns.models import Campaign, Scene
 from characters import services
 from characters.models import Character
+from mechanics.models import Roll
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
 from ops.backup import MANIFEST, database_digests
@@ -131,6 +132,17 @@ def test_a_backup_restores_into_a_fresh_database_with_every_row(tmp_path, settin
     finally:
         restored.close()
     assert (restored_media / "retratos" / "lucia.png").read_bytes() == b"\x89PNG fake portrait"
+
+    # The restored history checks out, chain for chain the same as the live site's.
+    live = StringIO()
+    call_command("verify_history", stdout=live)
+    checked = manage("verify_history", database=fresh_database, media_root=restored_media)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout == live.getvalue()
+    played = Campaign.objects.get(system="tinieblas")
+    rolls = Roll.objects.filter(campaign=played).count()
+    assert rolls > 1
+    assert f"Campaign {played.pk} ({played.name}): OK: Roll {rolls} " in checked.stdout
 
 
 @pytest.mark.django_db(transaction=True)

@@ -95,7 +95,9 @@ def scene_update(
     summary: str = "",
     participants: Iterable[Character] = (),
 ) -> Scene:
-    locked = Scene.objects.select_for_update().select_related("campaign").get(pk=scene.pk)
+    locked = (
+        Scene.objects.select_for_update(no_key=True).select_related("campaign").get(pk=scene.pk)
+    )
     chosen = participants_in(locked.campaign, participants)
     locked.story = _story_in(locked.campaign, story)
     locked.title = title

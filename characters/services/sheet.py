@@ -32,14 +32,23 @@ from mechanics.systems.registry import get_system
 STORY_FIELDS = ("name", "concept", "description", "notes")
 
 
+# FOR NO KEY UPDATE (here and wherever a row that history rows point to is locked): it
+# serialises writers as FOR UPDATE does, but lets another transaction insert a row that
+# references the locked one. With FOR UPDATE, a roll holding its campaign's history lock
+# (campaigns.history) and inserting a row that points to a sheet locked by an XP spend
+# waiting for that campaign would deadlock on PostgreSQL.
 def _lock(character: Character) -> Character:
-    return Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+    return (
+        Character.objects.select_for_update(no_key=True)
+        .select_related("campaign")
+        .get(pk=character.pk)
+    )
 
 
 def _lock_characters(ids: Iterable[int]) -> dict[int, Character]:
     """Lock several sheets, always in primary-key order so two writers never deadlock."""
     rows = (
-        Character.objects.select_for_update()
+        Character.objects.select_for_update(no_key=True)
         .select_related("campaign")
         .filter(pk__in=sorted(set(ids)))
         .order_by("pk")

@@ -41,7 +41,11 @@ def _rules(campaign) -> CombatRules:
 
 
 def _lock_combat(combat: Combat) -> Combat:
-    locked = Combat.objects.select_for_update().select_related("scene__campaign").get(pk=combat.pk)
+    locked = (
+        Combat.objects.select_for_update(no_key=True)
+        .select_related("scene__campaign")
+        .get(pk=combat.pk)
+    )
     if not locked.is_active:
         raise ValidationError(_("This combat has ended."), code="ended")
     return locked
@@ -71,7 +75,9 @@ def _fighter(combat: Combat, character: Character) -> CombatParticipant:
 def combat_start(*, scene: Scene, user) -> Combat:
     """Start a fight in an open scene, with every character of the scene in it."""
 
-    locked = Scene.objects.select_for_update().select_related("campaign").get(pk=scene.pk)
+    locked = (
+        Scene.objects.select_for_update(no_key=True).select_related("campaign").get(pk=scene.pk)
+    )
     phase = _rules(locked.campaign).default_phase
     if locked.status != Scene.Status.OPEN:
         raise ValidationError(_("Reopen the scene to start a combat."), code="closed")

@@ -24,7 +24,7 @@ from tests.factories import (
     CampaignFactory,
     MembershipFactory,
     UserFactory,
-    backdate,
+    backdated,
     make_character,
 )
 
@@ -1025,8 +1025,8 @@ def test_the_scene_page_shows_its_rolls_a_page_at_a_time_with_the_diaries_in_bet
     start = timezone.now() - timedelta(hours=1)
     rolls = []
     for minute in range(7):
-        roll = store_roll(campaign, scene, lucia, player)
-        backdate(roll, start + timedelta(minutes=minute))
+        with backdated(start + timedelta(minutes=minute)):
+            roll = store_roll(campaign, scene, lucia, player)
         rolls.append(roll)
     entry = publish(scene, lucia, player, "Entre tirada y tirada")
     DiaryEntry.objects.filter(pk=entry.pk).update(

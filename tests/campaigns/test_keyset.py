@@ -13,7 +13,7 @@ from campaigns.keyset import decode, encode, keyset_page
 from mechanics.models import Roll
 from mechanics.rules.tinieblas.rolls import roll_dice
 from mechanics.services.rolls import roll_store
-from tests.factories import backdate
+from tests.factories import backdated
 
 START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 
@@ -23,8 +23,8 @@ def rolls(campaign, gm):
     """23 rolls; several share a timestamp, so only the pk tells them apart."""
     made = []
     for n in range(23):
-        roll = roll_store(campaign=campaign, user=gm, record=roll_dice(3, rng=random.Random(n)))
-        backdate(roll, START + timedelta(seconds=n // 3))
+        with backdated(START + timedelta(seconds=n // 3)):
+            roll = roll_store(campaign=campaign, user=gm, record=roll_dice(3, rng=random.Random(n)))
         made.append(roll)
     return Roll.objects.filter(campaign=campaign)
 
@@ -91,8 +91,9 @@ def test_a_cursor_past_the_top_gives_the_first_page(rolls):
     assert _keys(page.items) == _keys(keyset_page(rolls, size=5).items)
 
 
-def test_a_cursor_keeps_the_microseconds(rolls):
-    roll = rolls.first()
-    backdate(roll, START.replace(microsecond=123456))
+def test_a_cursor_keeps_the_microseconds(campaign, gm):
+    with backdated(START.replace(microsecond=123456)):
+        roll = roll_store(campaign=campaign, user=gm, record=roll_dice(3, rng=random.Random(1)))
     roll.refresh_from_db()
+    assert roll.created_at.microsecond == 123456
     assert decode(encode(roll)) == (roll.created_at, roll.pk)

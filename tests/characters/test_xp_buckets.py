@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from characters.models import XpEntry
 from characters.services import xp_adjust
 from characters.xp_buckets import POINT_BUDGET, bucket_unit, ledger_points
-from tests.factories import backdate, make_character
+from tests.factories import backdated, make_character
 
 START = datetime(2025, 1, 6, 20, 0, tzinfo=UTC)
 
@@ -40,8 +40,8 @@ def test_each_point_is_the_balance_left_by_the_last_entry_of_its_group(campaign,
     for day in range(400):  # more than a year of entries, a few per day
         for n, character in enumerate(characters):
             amount = -1 if day % 5 == 4 and n == 0 else 2 + n
-            entry = xp_adjust(character=character, user=gm, amount=amount, reason="Sesión")
-            backdate(entry, START + timedelta(days=day, hours=n))
+            with backdated(START + timedelta(days=day, hours=n)):
+                entry = xp_adjust(character=character, user=gm, amount=amount, reason="Sesión")
             made.append(entry)
     entries = XpEntry.objects.filter(character__in=characters)
     with CaptureQueriesContext(connection) as queries:

@@ -4,6 +4,7 @@ engine, the approval queue, the balance guard, and the Hitos drama-point sacrifi
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import RestrictedError
 from django.utils import translation
 
 from campaigns.models import Scene
@@ -210,9 +211,12 @@ def test_the_database_refuses_a_positive_spend(lucia, gm):
         XpEntry.objects.create(character=lucia, kind="spend", amount=3, balance_after=3)
 
 
-def test_deleting_a_character_takes_its_ledger_with_it(lucia, gm):
+def test_a_character_with_a_ledger_goes_only_with_its_campaign(lucia, gm):
     give(lucia, gm, 5)
-    lucia.delete()
+    with pytest.raises(RestrictedError):
+        lucia.delete()
+    assert XpEntry.objects.filter(character=lucia).exists()
+    lucia.campaign.delete()
     assert not XpEntry.objects.exists()
 
 

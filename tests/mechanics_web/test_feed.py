@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from mechanics.selectors import feed_version
-from tests.factories import backdate, make_character
+from tests.factories import backdated, make_character
 from tests.mechanics_web.rolls import store_roll
 
 pytestmark = pytest.mark.django_db
@@ -115,8 +115,8 @@ def test_the_etag_differs_for_gms_who_see_secret_rolls_and_by_language(
 def test_a_roll_committed_late_with_an_older_time_still_changes_the_version(campaign, player):
     newest = store_roll(campaign, player)
     version = feed_version([newest.pk])
-    late = store_roll(campaign, player)
-    backdate(late, newest.created_at - datetime.timedelta(seconds=1))
+    with backdated(newest.created_at - datetime.timedelta(seconds=1)):
+        late = store_roll(campaign, player)
     assert feed_version([newest.pk, late.pk]) != version
     assert feed_version([]) == "0"
 

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import backdate, make_character
+from tests.factories import backdated, make_character
 from tests.mechanics_web.rolls import make_scene, store_roll
 
 pytestmark = pytest.mark.django_db
@@ -147,12 +147,13 @@ def test_the_log_filters_by_who_rolled(client, campaign, gm, player, observer):
 
 
 def test_the_log_filters_by_whole_days_in_the_sites_time_zone(client, campaign, player):
-    old, middle, new = (store_roll(campaign, player, seed=n) for n in range(3))
     tz = timezone.get_current_timezone()
-    for roll, day in ((old, 1), (middle, 2), (new, 3)):
+    rolls = []
+    for day in (1, 2, 3):
         # Late in the evening: the UTC date is the next day, the local date is not.
-        when = datetime.datetime(2025, 3, day, 23, 30, tzinfo=tz)
-        backdate(roll, when)
+        with backdated(datetime.datetime(2025, 3, day, 23, 30, tzinfo=tz)):
+            rolls.append(store_roll(campaign, player, seed=day))
+    old, middle, new = rolls
     client.force_login(player)
     response = client.get(log_url(campaign, date_from="2025-03-02", date_to="2025-03-02"))
     assert shown_rolls(response) == [middle.pk]

@@ -1,0 +1,257 @@
+"""The history chain: rolls, XP entries and health events carry hashes that show a change.
+
+One chain per table per campaign (a campaign's rolls, its XP entries and its health events
+are three chains). Each table's chain is ordered by `chain_seq` (1, 2, 3... per campaign)
+and each row stores
+
+    content_hash  SHA-256 of the row's canonical content (its `HISTORY_FIELDS`, with its
+                  campaign and table), as JSON with sorted keys
+    chain_hash    SHA-256 of the previous row's chain_hash (64 zeros for the first row)
+                  followed by this row's content_hash
+
+Per table rather than one chain across the three tables: a unique constraint on
+(campaign, chain_seq) then keeps each chain linear even if a writer forgot the lock, and
+finding a chain's tip is one index lookup.
+
+Links to rows that may be deleted without the campaign (the scene, a roll's character,
+the user) are outside the hash: deleting them sets the link to NULL, the one change the
+database triggers allow. Removing the newest rows of a chain leaves a shorter, valid
+chain: `verify_history` prints each chain's length and head so a copy kept elsewhere
+(a nightly log) shows it.
+
+Every creation goes through `history_append`, called by `AppendOnlyModel.save()` and
+`AppendOnlyQuerySet.bulk_create()`: it locks the campaign row (SELECT ... FOR NO KEY
+UPDATE on PostgreSQL; SQLite's IMMEDIATE transactions already serialise writers), reads
+the tip and numbers the new rows after it, so concurrent writers queue and the chain
+stays linear.
+
+The triggers (`trigger_sql`) let a row be deleted only while its campaign is marked
+`deleting` (set by the campaign's pre_delete signal, in the deletion's transaction) or
+is already gone (Django deletes the campaign first when a cycle leaves it no order).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from django.db import models
+
+GENESIS = "0" * 64
+
+
+def _plain(field: models.Field, value):
+    """The value as JSON sees it, the same before the INSERT and after reading it back."""
+    if value is None:
+        return None
+    if isinstance(field, models.JSONField):
+        return json.loads(json.dumps(value, cls=field.encoder))
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).isoformat()
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(field, models.CharField | models.TextField):
+        return str(value)
+    return value
+
+
+def canonical(row: models.Model, fields: Sequence[str] | None = None) -> bytes:
+    """The bytes `content_hash` is taken of: the campaign and `fields` (by default the
+    model's HISTORY_FIELDS), with the table's name."""
+    model = type(row)
+    content = {"table": model._meta.db_table}
+    for name in ("campaign", *(model.HISTORY_FIELDS if fields is None else fields)):
+        field = model._meta.get_field(name)
+        content[field.attname] = _plain(field, getattr(row, field.attname))
+    text = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return text.encode("utf-8", "surrogatepass")
+
+
+def content_hash(row: models.Model, fields: Sequence[str] | None = None) -> str:
+    return hashlib.sha256(canonical(row, fields)).hexdigest()
+
+
+def chain_link(previous: str, content: str) -> str:
+    return hashlib.sha256((previous + content).encode()).hexdigest()
+
+
+def _tip(model, campaign_id: int) -> tuple[int, str]:
+    tip = (
+        model._base_manager.filter(campaign_id=campaign_id)
+        .order_by("-chain_seq")
+        .values_list("chain_seq", "chain_hash")
+        .first()
+    )
+    return tip or (0, GENESIS)
+
+
+def history_append(rows: Sequence[models.Model]) -> None:
+    """Number and hash new rows of one model after their campaign's chain tip.
+
+    Call inside the transaction that inserts them: the campaign row stays locked until it
+    commits. Campaigns are locked in id order, so two writers never wait for each other.
+    """
+    if not rows:
+        return
+    model = type(rows[0])
+    campaign_model = model._meta.get_field("campaign").related_model
+    by_campaign: dict[int, list[models.Model]] = defaultdict(list)
+    for row in rows:
+        by_campaign[row.campaign_id].append(row)
+    for campaign_id in sorted(by_campaign):
+        # NO KEY: rows that merely reference the campaign (a new scene) need not wait.
+        list(
+            campaign_model._base_manager.select_for_update(no_key=True)
+            .filter(pk=campaign_id)
+            .values("pk")
+        )
+        seq, previous = _tip(model, campaign_id)
+        for row in by_campaign[campaign_id]:
+            seq += 1
+            row.chain_seq = seq
+            row.content_hash = content_hash(row)
+            row.chain_hash = previous = chain_link(previous, row.content_hash)
+
+
+def backfill(model, fields: Sequence[str], batch: int = 2000) -> None:
+    """Chain the rows a table already has, in id order (the order they were written), for
+    the migration that adds the chain (`model` is its historical model)."""
+    tips: dict[int, tuple[int, str]] = {}
+    pending = []
+    for row in model._base_manager.order_by("pk").iterator(chunk_size=batch):
+        seq, previous = tips.get(row.campaign_id, (0, GENESIS))
+        row.chain_seq = seq + 1
+        row.content_hash = content_hash(row, fields)
+        row.chain_hash = chain_link(previous, row.content_hash)
+        tips[row.campaign_id] = (row.chain_seq, row.chain_hash)
+        pending.append(row)
+        if len(pending) >= batch:
+            model._base_manager.bulk_update(pending, ["chain_seq", "content_hash", "chain_hash"])
+            pending = []
+    if pending:
+        model._base_manager.bulk_update(pending, ["chain_seq", "content_hash", "chain_hash"])
+
+
+# --- Checking -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    """One chain's check: its length and head, and the first row that breaks it."""
+
+    model: type[models.Model]
+    campaign_id: int
+    length: int
+    head: str
+    broken_at: int | None = None  # the row's id
+    problem: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.broken_at is None
+
+
+def verify_chain(model, campaign_id: int) -> ChainReport:
+    """Walk one campaign's chain in order; stop at the first row that does not follow."""
+    rows = (
+        model._base_manager.filter(campaign_id=campaign_id)
+        .order_by("chain_seq", "pk")
+        .iterator(chunk_size=2000)
+    )
+    previous, expected, last_id, length = GENESIS, 1, 0, 0
+
+    def broken(row, problem: str) -> ChainReport:
+        return ChainReport(model, campaign_id, length, previous, row.pk, problem)
+
+    for row in rows:
+        if row.chain_seq > expected:
+            last = row.chain_seq - 1
+            gap = f"{expected}" if last == expected else f"{expected}-{last}"
+            return broken(row, f"removed: position {gap} is missing before it")
+        if row.chain_seq < expected or row.pk < last_id:
+            return broken(row, f"inserted out of order at position {row.chain_seq}")
+        if content_hash(row) != row.content_hash:
+            return broken(
+                row, f"edited: its content does not match its hash (position {row.chain_seq})"
+            )
+        if chain_link(previous, row.content_hash) != row.chain_hash:
+            return broken(
+                row,
+                "edited or inserted out of order: it does not follow the row before it "
+                f"(position {row.chain_seq})",
+            )
+        previous, expected, last_id, length = row.chain_hash, expected + 1, row.pk, length + 1
+    return ChainReport(model, campaign_id, length, previous)
+
+
+# --- Database triggers --------------------------------------------------------------------
+
+REFUSAL = "history rows are append-only: record a correction instead"
+
+# PostgreSQL: one function for the three tables; the trigger passes the link columns.
+POSTGRES_FUNCTION = f"""
+CREATE OR REPLACE FUNCTION history_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    link text;
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        -- Only a campaign being deleted (campaigns.Campaign.deleting) takes its history.
+        IF EXISTS (SELECT 1 FROM campaigns_campaign WHERE id = OLD.campaign_id AND NOT deleting)
+        THEN
+            RAISE EXCEPTION '{REFUSAL} (%)', TG_TABLE_NAME USING ERRCODE = '23000';
+        END IF;
+        RETURN OLD;
+    END IF;
+    -- UPDATE: a link may become NULL (its row was deleted); nothing else may change.
+    FOREACH link IN ARRAY TG_ARGV LOOP
+        IF to_jsonb(NEW) -> link <> 'null'::jsonb
+           AND to_jsonb(NEW) -> link IS DISTINCT FROM to_jsonb(OLD) -> link THEN
+            RAISE EXCEPTION '{REFUSAL} (%)', TG_TABLE_NAME USING ERRCODE = '23000';
+        END IF;
+    END LOOP;
+    IF to_jsonb(NEW) - TG_ARGV IS DISTINCT FROM to_jsonb(OLD) - TG_ARGV THEN
+        RAISE EXCEPTION '{REFUSAL} (%)', TG_TABLE_NAME USING ERRCODE = '23000';
+    END IF;
+    RETURN NEW;
+END
+$$;
+"""
+POSTGRES_FUNCTION_DROP = "DROP FUNCTION IF EXISTS history_append_only();"
+
+
+def trigger_sql(vendor: str, table: str, fixed: Sequence[str], links: Sequence[str]):
+    """(create, drop) statements of the triggers that keep `table` append-only.
+
+    `fixed` are the columns no UPDATE may change (SQLite names them; PostgreSQL compares
+    the whole row but `links`), `links` those that may only become NULL.
+    """
+    if vendor == "postgresql":
+        arguments = ", ".join(f"'{link}'" for link in links)
+        create = [
+            f'CREATE TRIGGER "{table}_append_only" BEFORE UPDATE OR DELETE ON "{table}" '
+            f"FOR EACH ROW EXECUTE FUNCTION history_append_only({arguments});"
+        ]
+        return create, [f'DROP TRIGGER IF EXISTS "{table}_append_only" ON "{table}";']
+    if vendor != "sqlite":
+        return [], []
+    unchanged = [f'NEW."{column}" IS OLD."{column}"' for column in fixed]
+    unchanged += [f'(NEW."{link}" IS OLD."{link}" OR NEW."{link}" IS NULL)' for link in links]
+    create = [
+        f'CREATE TRIGGER "{table}_no_update" BEFORE UPDATE ON "{table}" '
+        f"WHEN NOT ({' AND '.join(unchanged)}) "
+        f"BEGIN SELECT RAISE(ABORT, '{REFUSAL} ({table})'); END;",
+        f'CREATE TRIGGER "{table}_no_delete" BEFORE DELETE ON "{table}" '
+        "WHEN EXISTS (SELECT 1 FROM campaigns_campaign "
+        "WHERE id = OLD.campaign_id AND NOT deleting) "
+        f"BEGIN SELECT RAISE(ABORT, '{REFUSAL} ({table})'); END;",
+    ]
+    drop = [
+        f'DROP TRIGGER IF EXISTS "{table}_no_update";',
+        f'DROP TRIGGER IF EXISTS "{table}_no_delete";',
+    ]
+    return create, drop
