@@ -91,16 +91,22 @@ def test_gm_awards_xp_with_the_rubric_and_a_player_spends_it(open_as, screenshot
     assert Trait.objects.get(character=lucia, key="sigilo").rating == 3
     screenshot(player_page, "character-xp-360")
 
-    # The XP log shows both awards and the spend; the chart draws one line per character.
+    # Pablo's XP log shows his character's award and spend, not Mateo's: XP follows the
+    # sheet's visibility. The chart draws one line per character he may see.
     player_page.get_by_role("link", name="Registro de PX").first.click()
     expect(player_page.get_by_role("heading", name="Registro de PX")).to_be_visible()
-    expect(player_page.locator("#ledger [data-entry-kind]")).to_have_count(3)
+    expect(player_page.locator("#ledger [data-entry-kind]")).to_have_count(2)
     chart = player_page.locator("#campaign-xp-chart svg:visible")
     expect(chart).to_be_visible()
-    expect(chart.locator("polyline")).to_have_count(2)
-    expect(chart.locator("desc")).to_have_text("Lucía: 3 PX ahora; Mateo: 7 PX ahora")
+    expect(chart.locator("polyline")).to_have_count(1)
+    expect(chart.locator("desc")).to_have_text("Lucía: 3 PX ahora")
     screenshot(player_page, "xp-log-360")
 
+    # The GM sees both awards and the spend, one line per character.
     gm_page.goto(f"/campaigns/{campaign.pk}/xp/")
+    expect(gm_page.locator("#ledger [data-entry-kind]")).to_have_count(3)
+    gm_chart = gm_page.locator("#campaign-xp-chart svg:visible")
+    expect(gm_chart.locator("polyline")).to_have_count(2)
+    expect(gm_chart.locator("desc")).to_have_text("Lucía: 3 PX ahora; Mateo: 7 PX ahora")
     expect(gm_page.locator("#character-totals")).to_contain_text("Lucía")
     screenshot(gm_page, "xp-log-1280")
