@@ -250,8 +250,14 @@ def resource_adjust(
         raise ValidationError(_("There are no points left to spend."), code="empty")
     if resource.maximum is not None and new > resource.maximum:
         raise ValidationError(_("The pool is already full."), code="full")
+    return _resource_write(locked, user, resource, delta)
+
+
+def _resource_write(locked: Character, user, resource: Resource, delta: int) -> Resource:
+    """Store a checked change of a locked sheet's pool and its history line."""
+    new = resource.current + delta
     Resource.objects.filter(pk=resource.pk).update(current=F("current") + delta)
-    _record(locked, user, f"resource:{key}", resource.current, new)
+    _record(locked, user, f"resource:{resource.key}", resource.current, new)
     resource.current = new
     return resource
 
@@ -266,7 +272,7 @@ def resource_regain(*, character: Character, user, key: str, points: int) -> int
         return 0
     gained = min(points, resource.maximum - resource.current)
     if gained > 0:
-        resource_adjust(character=locked, user=user, key=key, delta=gained)
+        _resource_write(locked, user, resource, gained)
     return max(gained, 0)
 
 
