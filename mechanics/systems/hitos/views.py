@@ -109,7 +109,15 @@ def _scene_page(request, access, scene, *, fact_form=None, situation_form=None, 
     if chosen is not None and fact_form is None:
         fact_form = FactForm(character=chosen)
     pool = Resource.objects.filter(character=chosen, key=DRAMA_POINTS_POOL).first()
+    # A refusal shows at the top of the page, even when its form is no longer offered.
+    refusals = [
+        message
+        for form in (fact_form, situation_form)
+        if form is not None and form.is_bound
+        for message in form.non_field_errors()
+    ]
     context = {
+        "refusals": refusals,
         "access": access,
         "campaign": access.campaign,
         "scene": scene,
