@@ -153,8 +153,11 @@ def test_a_player_declares_a_fact_with_their_own_aspect_and_pays_a_drama_point(
         pepa, "El barco zarpa.", "Hija del puerto", "drama_point"
     )  # fmt: skip
     assert drama(pepa) == mine - 1
-    # Logged in the scene: its timeline shows it to every member.
+    # Listed on the scene's Hitos page, and logged in the scene: its timeline shows it to
+    # every member.
     client.force_login(observer)
+    listed = parse(client.get(url("scene", scene)).text).one(id="narrative-facts")
+    assert listed.one("p", class_="fact-text").text() == "El barco zarpa."
     timeline = parse(client.get(scene.get_absolute_url()).text)
     item = timeline.one("article", id=f"fact-{fact.pk}")
     assert "El barco zarpa." in item.text()

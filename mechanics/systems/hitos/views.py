@@ -34,6 +34,7 @@ from mechanics.systems.hitos.rolls import (
     situation_aspects,
 )
 from mechanics.systems.hitos.sheet import SecuelaForm
+from mechanics.systems.hitos.timeline import narrative_facts
 
 KEY = "hitos"
 TEXT = forms.Textarea(attrs={"rows": 2})
@@ -122,7 +123,7 @@ def _scene_page(request, access, scene, *, fact_form=None, situation_form=None, 
         "campaign": access.campaign,
         "scene": scene,
         "situation_aspects": scene.situation_aspects.all(),
-        "facts": scene.narrative_facts.select_related("character", "drama_point_to"),
+        "facts": narrative_facts(access, scene),
         "declarers": [d.character for d in declarers],
         "chosen": chosen,
         "drama_points": pool.current if pool else 0,
