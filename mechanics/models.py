@@ -410,3 +410,85 @@ class HealthEvent(AppendOnlyModel):
         if self.campaign_id is None and self.character_id is not None:
             self.campaign_id = self.character.campaign_id
         super().save(*args, **kwargs)
+
+
+class SituationAspect(models.Model):
+    """An aspect of the situation in one scene (Hitos *de situación*): the GM writes it,
+    any character may activate it while the scene is open, and it ends with the scene
+    (docs/rules.md#hitos-situation-aspects)."""
+
+    scene = models.ForeignKey(
+        "campaigns.Scene",
+        verbose_name=_("scene"),
+        on_delete=models.CASCADE,
+        related_name="situation_aspects",
+    )
+    text = models.CharField(_("text"), max_length=200)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # When its scene closed (or the GM took it away); None while it can be activated.
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("situation aspect")
+        verbose_name_plural = _("situation aspects")
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class NarrativeFact(models.Model):
+    """A narrative fact a character declared by activating an aspect (Hitos), logged in
+    its scene (docs/rules.md#hitos-narrative-facts). Never changed once written."""
+
+    scene = models.ForeignKey(
+        "campaigns.Scene",
+        verbose_name=_("scene"),
+        on_delete=models.CASCADE,
+        related_name="narrative_facts",
+    )
+    # RESTRICT as for health events: a character's history goes only with its campaign.
+    character = models.ForeignKey(
+        "characters.Character",
+        verbose_name=_("character"),
+        on_delete=models.RESTRICT,
+        related_name="narrative_facts",
+    )
+    text = models.TextField(_("fact"), max_length=2000)
+    # The aspect activated, as it read then, and whose it was (propio, ajeno, de_situacion).
+    aspect = models.CharField(_("aspect"), max_length=200)
+    aspect_type = models.CharField(_("aspect type"), max_length=20)
+    # "drama_point" or "exhaust".
+    paid = models.CharField(_("paid with"), max_length=20)
+    # Whose pool the drama point went to (another character's aspect), if anyone's.
+    drama_point_to = models.ForeignKey(
+        "characters.Character",
+        verbose_name=_("drama point to"),
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("narrative fact")
+        verbose_name_plural = _("narrative facts")
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.text[:60]

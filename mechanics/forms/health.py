@@ -64,6 +64,7 @@ class DamageForm(forms.Form):
             rd=data.get("rd") or 0,
             part=data.get("part", ""),
             armour_integrity=data.get("armour_integrity"),
+            critical=data.get("critical") or "",
         )
 
 

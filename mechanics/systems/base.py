@@ -73,7 +73,8 @@ class DamageInput:
 
     `amount`: levels (tinieblas), points (hitos), the weapon roll or net damage (ndp),
     PV (objetivo). `damage_type`: B/L/A (tinieblas), contundente/cortante (ndp).
-    `rd`: armour reduction (hitos, ndp). `part`: body part (ndp).
+    `rd`: armour reduction (hitos, ndp). `part`: body part (ndp). `critical`: how long
+    a critical hit's secuela lasts, "scene" or "session" (hitos), "" for none.
     """
 
     amount: int
@@ -81,6 +82,7 @@ class DamageInput:
     rd: int = 0
     part: str = ""
     armour_integrity: int | None = None
+    critical: str = ""
 
 
 @dataclass(frozen=True)
@@ -247,6 +249,12 @@ class GameSystem:
     demo_characters: tuple[dict, ...] | list[dict] = ()
     # Whether a GM edits the campaign's attribute and skill lists (CampaignTrait rows).
     editable_trait_lists: bool = False
+    # Pages of this system's own (Django `path`s), served under
+    # /campaigns/<campaign_id>/<key>/ in the URL namespace `<key>`; () = none.
+    urlpatterns: tuple = ()
+    # Links the scene page shows to those pages: (URL name, label), the URL taking the
+    # campaign and the scene; () = none.
+    scene_pages: tuple[tuple[str, str], ...] = ()
 
     # --- Combat ---
     # The combat panel's hooks (`mechanics.combat.CombatRules`: initiative, phases, the

@@ -84,6 +84,12 @@ _COMPLICATION_TEXT = (
     "posiblemente cerrándose a esa ganancia."
 )
 
+_SECUELA_TEXT = (
+    "Un personaje que ha estado moribundo y se recupera nunca llega a hacerlo del todo. El "
+    "daño sufrido le habrá dejado un doloroso e indeleble recuerdo en forma de secuela "
+    "permanente, que a todos los efectos es una nueva complicación."
+)
+
 ASPECT_KINDS: tuple[AspectKind, ...] = (
     AspectKind("concepto", "Concepto", 1),
     AspectKind("cita", "Cita", 1),
@@ -91,6 +97,8 @@ ASPECT_KINDS: tuple[AspectKind, ...] = (
     AspectKind("complicacion", "Complicación", 1, _COMPLICATION_TEXT),
     AspectKind("libre", "Libre", None),
     AspectKind("temporal", "Temporal", None, _TEMPORARY_TEXT),
+    # The permanent secuelas recovering from Moribundo leaves, named by the player.
+    AspectKind("secuela", "Secuela", None, _SECUELA_TEXT),
 )
 
 # Durations a temporary aspect (or a secuela) can have.

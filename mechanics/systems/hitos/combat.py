@@ -74,4 +74,5 @@ class HitosCombat(CombatRules):
             return AttackRoll([side], False, None, "", notes)
         if dealt <= 0:
             return AttackRoll([side], True, None, _("no damage"), notes)
-        return AttackRoll([side], True, DamageInput(dealt), str(dealt), notes)
+        critical = side.record.details.get("secuela") or ""
+        return AttackRoll([side], True, DamageInput(dealt, critical=critical), str(dealt), notes)

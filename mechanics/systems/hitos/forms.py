@@ -8,7 +8,25 @@ from django.utils.translation import gettext_lazy as _
 
 from mechanics.forms.roll import RollForm, first_choice, int_choices
 from mechanics.rules.hitos.catalogue import DAMAGE_CATEGORIES
-from mechanics.systems.hitos.rolls import DRAMA_POINTS_POOL, OTHER_PREFIX, others_aspects
+from mechanics.systems.hitos.rolls import (
+    DRAMA_POINTS_POOL,
+    OTHER_PREFIX,
+    SITUATION_PREFIX,
+    others_aspects,
+    situation_aspects,
+)
+
+
+def aspect_choices(usable, others, situation) -> list:
+    """The aspects a character may activate, grouped by whose they are."""
+    choices: list = [("", _("None"))]
+    if usable:
+        choices.append((_("Your aspects"), [(str(a.pk), a.text) for a in usable]))
+    if others:
+        choices.append((_("Against another character (their drama point)"), others))
+    if situation:
+        choices.append((_("Of the situation (the drama point is spent)"), situation))
+    return choices
 
 
 class HitosRollForm(RollForm):
@@ -92,18 +110,18 @@ class HitosRollForm(RollForm):
             (f"{OTHER_PREFIX}{a.pk}", f"{a.character.name}: {a.text}")
             for a in others_aspects(sheet)
         ]
-        choices = [("", _("None"))]
-        if usable:
-            choices.append((_("Your aspects"), [(str(a.pk), a.text) for a in usable]))
-        if others:
-            choices.append((_("Against another character (their drama point)"), others))
-        self.fields["aspect"].choices = choices
+        # The open scenes' situation aspects: the drama point paid goes to no one.
+        situation = [
+            (f"{SITUATION_PREFIX}{a.pk}", f"{a.scene.title}: {a.text}")
+            for a in situation_aspects(sheet.character.campaign_id)
+        ]
+        self.fields["aspect"].choices = aspect_choices(usable, others, situation)
         if len(usable) < len(sheet.aspects):
             self.fields["aspect"].help_text = _("Exhausted aspects cannot be activated.")
         self.fields["pay"].help_text = _("Drama points: %(count)s") % {
             "count": sheet.pool_current(DRAMA_POINTS_POOL)
         }
-        if not sheet.aspects and not others:
+        if not sheet.aspects and not others and not situation:
             del self.fields["aspect"]
             del self.fields["pay"]
 

@@ -43,6 +43,17 @@ def damage_fields(system, character) -> dict[str, forms.Field]:
     return {
         **GameSystem.damage_fields(system, character),
         "rd": rd_field(_("The highest RD the target wears; it is subtracted from the damage.")),
+        # A crítico that hits leaves a secuela for a scene (double 10) or a session (triple).
+        "critical": forms.ChoiceField(
+            label=_("Critical hit"),
+            choices=[
+                ("", _("No")),
+                ("scene", _("Double 10: a secuela for the scene")),
+                ("session", _("Triple 10: a secuela for the session")),
+            ],
+            required=False,
+            initial="",
+        ),
     }
 
 
@@ -67,6 +78,20 @@ def sync_health_aspects(system, character: Character, user) -> None:
 
 
 REST_QUESTION = gettext_lazy("Rested at least 75 % of the time")
+
+
+def secuela_lines(state: engine.HitosHealth) -> tuple[tuple[str, str], ...]:
+    """The secuelas the health card lists (docs/rules.md#hitos-secuelas)."""
+    lines = []
+    if state.temporary_secuela:
+        lines.append(("Secuela temporal", _("until Sano")))
+    if state.critical_secuela == "scene":
+        lines.append(("Secuela de crítico", _("for the scene")))
+    elif state.critical_secuela == "session":
+        lines.append(("Secuela de crítico", _("for the session")))
+    if state.permanent_secuelas:
+        lines.append(("Secuelas permanentes", str(state.permanent_secuelas)))
+    return tuple(lines)
 
 
 class SupervisionForm(HealerForm):
@@ -202,6 +227,78 @@ def character_take_drug(
     )
 
 
+class ActivityForm(TreatmentForm):
+    """The week's test of an Incapacitado character who keeps up normal activity."""
+
+    prefix = "activity"
+    aspect = forms.ChoiceField(
+        label=gettext_lazy("An aspect acts on the loss"),
+        choices=[
+            ("", gettext_lazy("None: a failure loses C")),
+            ("positive", gettext_lazy("A positive one: a failure loses m")),
+            ("negative", gettext_lazy("A negative one: a failure loses M")),
+        ],
+        widget=radio(),
+        initial="",
+        required=False,
+    )
+    reason = reason_field()
+
+    def arguments(self) -> dict:
+        return {
+            "aspect": self.cleaned_data["aspect"] or None,
+            "reason": self.cleaned_data["reason"],
+        }
+
+
+def _incapacitado(character: Character) -> bool:
+    system, ratings, _details, _rules = health_inputs(character)
+    return system.state(character.health, ratings).state.key == "incapacitado"
+
+
+@transaction.atomic
+def character_activity_test(
+    *, character: Character, user, aspect: str | None = None, reason: str = "", scene=None, rng=None
+) -> HealthEvent:
+    """One week of normal activity while Incapacitado, rolled on the server: Aguante + C
+    against 15; a failure loses C (m with a positive aspect, M with a negative one)."""
+
+    locked = character_lock(character=character)
+    system, ratings, _details, rules = health_inputs(locked)
+    try:
+        new, record = engine.activity_test(
+            system.state(locked.health, ratings),
+            rng,
+            aspect=aspect,
+            equal_succeeds=bool(rules.get("equal_succeeds")),
+        )
+    except RuleError as error:
+        raise rule_refusal(error) from error
+    roll = treatment_roll_store(
+        healer=locked,
+        user=user,
+        record=record,
+        scene=scene,
+        label=_("Weekly activity test of %(name)s") % {"name": locked.name},
+    )
+    values = {"total": record.result, "loss": record.details["loss"]}
+    if record.succeeded:
+        summary = _("Weekly activity test: %(total)s against 15, success") % values
+    else:
+        summary = _("Weekly activity test: %(total)s against 15, loses %(loss)s") % values
+    return health_event_record(
+        character=locked,
+        user=user,
+        kind=HealthEvent.Kind.TREATMENT,
+        after=new.to_dict(),
+        summary=summary,
+        inputs={"treatment": "activity", "aspect": aspect or ""},
+        reason=reason,
+        scene=scene,
+        roll=roll,
+    )
+
+
 TREATMENTS = (
     Treatment(
         key="supervision",
@@ -224,5 +321,17 @@ TREATMENTS = (
             "They act after an hour of game time (advance time) and last about seven hours."
         ),
         submit=gettext_lazy("Take it"),
+    ),
+    Treatment(
+        key="activity",
+        form=ActivityForm,
+        perform=character_activity_test,
+        label=gettext_lazy("A week of activity while Incapacitado"),
+        help_text=gettext_lazy(
+            "An Incapacitado character who keeps up normal activity rolls Aguante + C against "
+            "15 each week; a failure loses C points of Resistencia."
+        ),
+        submit=gettext_lazy("Roll the week's test"),
+        offered=_incapacitado,
     ),
 )

@@ -10,8 +10,10 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from campaigns.models import Scene
 from characters.models import Aspect, Character
 from characters.services.sheet import resource_adjust
+from mechanics.models import SituationAspect
 from mechanics.rules.hitos import odds as engine_odds
 from mechanics.rules.hitos import rolls as engine
 from mechanics.rules.hitos import traits
@@ -28,8 +30,10 @@ from mechanics.setup import (
 )
 
 DRAMA_POINTS_POOL = "drama_points"
-# The aspect field's value for another character's aspect: "other:<aspect id>".
+# The aspect field's value for another character's aspect: "other:<aspect id>", and for
+# a situation aspect of an open scene: "situation:<id>".
 OTHER_PREFIX = "other:"
+SITUATION_PREFIX = "situation:"
 
 
 def others_aspects(sheet: Sheet):
@@ -40,6 +44,73 @@ def others_aspects(sheet: Sheet):
         .select_related("character")
         .order_by("character__name", "position", "pk")
     )
+
+
+def situation_aspects(campaign_id: int):
+    """The situation aspects of the campaign's open scenes, which anyone may activate
+    until their scene ends (docs/rules.md#hitos-situation-aspects)."""
+    return (
+        SituationAspect.objects.filter(
+            scene__campaign_id=campaign_id, scene__status=Scene.Status.OPEN, ended_at__isnull=True
+        )
+        .select_related("scene")
+        .order_by("scene_id", "pk")
+    )
+
+
+def activation_for(character: Character, own: list[Aspect], drama_points: int, data: Mapping):
+    """The activation of the aspect the form names ("", an own aspect's id, "other:<id>"
+    or "situation:<id>") paid as it says: (activation or None, the character whose aspect
+    it is when used against them, the own aspect to exhaust). The engine refuses what the
+    rules forbid (no drama point left, an exhausted own aspect, exhausting another's)."""
+    value = str(data.get("aspect") or "")
+    pay = data.get("pay") or "drama_point"
+    if not value:
+        return None, None, None
+    if value.startswith((OTHER_PREFIX, SITUATION_PREFIX)):
+        if value.startswith(OTHER_PREFIX):
+            found = (
+                Aspect.objects.filter(character__campaign_id=character.campaign_id)
+                .exclude(character_id=character.pk)
+                .select_related("character")
+                .filter(pk=_id(value.removeprefix(OTHER_PREFIX)))
+                .first()
+            )
+            kind, owner = "ajeno", found.character if found else None
+        else:
+            found = (
+                situation_aspects(character.campaign_id)
+                .filter(pk=_id(value.removeprefix(SITUATION_PREFIX)))
+                .first()
+            )
+            kind, owner = "de_situacion", None
+        if found is None:
+            raise ValidationError(_("Choose one of the aspects offered."), code="aspect")
+        if pay == "exhaust":
+            raise ValidationError(
+                _("Only your own aspects can be exhausted: pay with a drama point."),
+                code="aspect",
+            )
+        activation = engine.AspectActivation(
+            aspect=found.text, aspect_type=kind, pay="drama_point", drama_points=drama_points
+        )
+        return activation, owner, None
+    aspect = next((a for a in own if str(a.pk) == value), None)
+    if aspect is None:
+        raise ValidationError(_("Choose one of this character's aspects."), code="aspect")
+    activation = engine.AspectActivation(
+        aspect=aspect.text,
+        aspect_type="propio",
+        pay=pay,
+        drama_points=drama_points,
+        exhausted=aspect.exhausted,
+    )
+    return activation, None, aspect
+
+
+def _id(text: str) -> int:
+    """An id from a form value; 0 (no row) when it is not a short number."""
+    return int(text) if text.isdigit() and len(text) <= 18 else 0
 
 
 def _with_owner(record, owner):
@@ -59,35 +130,9 @@ class HitosSetup(RollSetup):
     def _spec(self, sheet: Sheet, data: Mapping):
         """The spec, and the character whose aspect is used against them (or None)."""
         check_can_act(sheet)
-        activation = owner = None
-        aspect_id = str(data.get("aspect") or "")
-        if aspect_id.startswith(OTHER_PREFIX):
-            aspect = others_aspects(sheet).filter(pk=aspect_id.removeprefix(OTHER_PREFIX)).first()
-            if aspect is None:
-                raise ValidationError(_("Choose one of the aspects offered."), code="aspect")
-            if data.get("pay") == "exhaust":
-                raise ValidationError(
-                    _("Only your own aspects can be exhausted: pay with a drama point."),
-                    code="aspect",
-                )
-            owner = aspect.character
-            activation = engine.AspectActivation(
-                aspect=aspect.text,
-                aspect_type="ajeno",
-                pay="drama_point",
-                drama_points=sheet.pool_current(DRAMA_POINTS_POOL),
-            )
-        elif aspect_id:
-            aspect = next((a for a in sheet.aspects if str(a.pk) == str(aspect_id)), None)
-            if aspect is None:
-                raise ValidationError(_("Choose one of this character's aspects."), code="aspect")
-            activation = engine.AspectActivation(
-                aspect=aspect.text,
-                aspect_type="propio",
-                pay=data.get("pay") or "drama_point",
-                drama_points=sheet.pool_current(DRAMA_POINTS_POOL),
-                exhausted=aspect.exhausted,
-            )
+        activation, owner, _own = activation_for(
+            sheet.character, sheet.aspects, sheet.pool_current(DRAMA_POINTS_POOL), data
+        )
         skill = data.get("skill") or ""
         return engine.HitosSpec(
             characteristic=sheet.rating(data["characteristic"]),

@@ -14,6 +14,21 @@ from mechanics.systems.base import SheetSection
 # temporary) and its name.
 _KINDS = {kind.key: (index, kind.name) for index, kind in enumerate(catalogue.ASPECT_KINDS)}
 TEMPORARY = "temporal"
+SECUELA = "secuela"
+
+
+class SecuelaForm(forms.Form):
+    """The name a player gives a permanent secuela (a new complication)."""
+
+    prefix = "secuela"
+    text = forms.CharField(
+        label=_("The permanent secuela"),
+        max_length=limit(Aspect, "text"),
+        help_text=_(
+            "A complication fitting the harm that left the character Moribundo: a limp, a "
+            "lost eye, a scar…"
+        ),
+    )
 
 
 class AspectForm(forms.Form):
@@ -58,7 +73,14 @@ class AspectsSection(SheetSection):
             character.aspects.all(),
             key=lambda a: (_KINDS.get(a.kind, (len(_KINDS), ""))[0], a.position, a.pk),
         )
-        return {"aspects": [(kind_name(aspect.kind), aspect) for aspect in aspects]}
+        # Recovering from Moribundo owes a permanent secuela the player names.
+        named = sum(1 for aspect in aspects if aspect.kind == SECUELA)
+        owed = int((character.health or {}).get("permanent_secuelas", 0))
+        return {
+            "aspects": [(kind_name(aspect.kind), aspect) for aspect in aspects],
+            "unnamed_secuelas": max(0, owed - named),
+            "secuela_form": SecuelaForm(),
+        }
 
     def row_context(self, row) -> dict:
         return {"aspect": row, "kind_name": kind_name(row.kind)}

@@ -4,6 +4,8 @@ import dataclasses
 from fractions import Fraction
 from types import MappingProxyType
 
+from django.utils.translation import gettext_lazy
+
 from mechanics.rules.hitos import catalogue, health, traits
 from mechanics.rules.hitos.settings import SETTINGS
 from mechanics.systems.base import (
@@ -16,7 +18,7 @@ from mechanics.systems.base import (
     hours_in_words,
 )
 from mechanics.systems.hitos import advancement as purchases
-from mechanics.systems.hitos import creation, demo, sessions, sheet
+from mechanics.systems.hitos import creation, demo, sessions, sheet, views
 from mechanics.systems.hitos import health as health_ui
 from mechanics.systems.hitos.combat import HitosCombat
 from mechanics.systems.hitos.display import HitosWords
@@ -47,6 +49,8 @@ class HitosSystem(GameSystem):
     advancement = purchases.DramaSacrifice(pool=DRAMA_POINTS)
     campaign_options = MappingProxyType({purchases.SETTING: purchases.SETTING_HELP})
     stylesheet = "css/systems/hitos.css"
+    urlpatterns = views.urlpatterns
+    scene_pages = (("hitos:scene", gettext_lazy("Situation aspects and narrative facts")),)
 
     def trait_roll(self, spec: TraitSpec) -> TraitRoll | None:
         """A check of the clicked characteristic or skill; a skill keeps the panel's
@@ -130,6 +134,7 @@ class HitosSystem(GameSystem):
             lines=(
                 ("Resistencia", f"{state.resistencia}/{state.resistencia_max}"),
                 ("Aguante", str(state.aguante)),
+                *health_ui.secuela_lines(state),
             ),
             states=state.temporary_aspects,
         )
@@ -140,6 +145,7 @@ class HitosSystem(GameSystem):
             self.state(stored, ratings),
             net,
             rng,
+            critical=damage.critical or None,
             equal_succeeds=bool(rules.get("equal_succeeds")),
         )
         return HealthChange(new.to_dict(), f"{net} (RD {damage.rd})", test)

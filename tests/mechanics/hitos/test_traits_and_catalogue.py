@@ -65,6 +65,7 @@ def test_aspect_kinds_and_types():
         "complicacion": 1,
         "libre": None,
         "temporal": None,
+        "secuela": None,
     }
     assert [t.name for t in catalogue.ASPECT_TYPES] == [
         "Propio",
