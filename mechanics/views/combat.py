@@ -155,8 +155,12 @@ def _attack_form(
         return form, None, ""
     attacker = sheets[form.cleaned_data["attacker"]]
     target = sheets[form.cleaned_data["target"]]
+    data = {
+        **form.cleaned_data,
+        **services.attack_counts(combat, attacker.character.pk, target.character.pk),
+    }
     try:
-        return form, rules.plan_attack(attacker, target, form.cleaned_data), ""
+        return form, rules.plan_attack(attacker, target, data), ""
     except (RuleError, ValidationError) as error:
         return form, None, _error_text(error)
 
@@ -489,8 +493,9 @@ def combat_attack(request: HttpRequest, campaign_id: int, scene_id: int, combat_
         fighters = {c.pk: c for c in Character.objects.filter(pk__in=ids)}
         sheets = load_sheets([fighters[pk] for pk in ids], access.campaign, with_scene=False)
         attacker, target = (sheets[pk] for pk in ids)
+        data = {**form.cleaned_data, **services.attack_counts(combat, *ids)}
         try:
-            rolled = rules.roll_attack(attacker, target, form.cleaned_data, default_rng())
+            rolled = rules.roll_attack(attacker, target, data, default_rng())
             attack = services.combat_attack_record(
                 combat=combat,
                 user=request.user,
