@@ -127,7 +127,7 @@ def attack_fields(sheet: Sheet | None) -> dict[str, forms.Field]:
 
 
 def clean_attack(form: forms.Form, data: dict) -> None:
-    if not data.get("weapon"):
+    if not data.get("weapon") and "weapon" not in form.errors:
         try:
             count, sides, fixed = parse_damage(data.get("damage") or "")
         except forms.ValidationError as error:

@@ -58,7 +58,7 @@ def roll_fields(sheet: Sheet) -> dict[str, forms.Field]:
         fractured = ", ".join(catalogue.body_part(p).name for p in health.fractured_limbs)
         fields["limb"] = forms.ChoiceField(
             label=gettext_lazy("Limb the action uses"),
-            choices=limb_choices(_("No limb")),
+            choices=limb_choices(_("No limb named")),
             required=False,
             help_text=_("Fracturado (%(limbs)s): 2 Desgracias for each fractured limb used.")
             % {"limbs": fractured},
