@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -151,6 +152,20 @@ def _attack_form(
         data = data.copy()
         data["target"] = str(target)
     form = AttackForm(data, **kwargs)
+    if adjust and data is not None and not form.is_valid():
+        # Choices offered by the previous attacker's sheet (a weapon) go back to the new
+        # attacker's defaults instead of showing an error while the GM is still choosing.
+        stale = [
+            name
+            for name in form.system_fields
+            if name in form.errors and isinstance(form.fields[name], forms.ChoiceField)
+        ]
+        if stale:
+            defaults = _default_data(AttackForm(**kwargs))
+            data = data.copy()
+            for name in stale:
+                data[name] = defaults.get(name, "")
+            form = AttackForm(data, **kwargs)
     if not fighters or not form.is_valid():
         return form, None, ""
     attacker = sheets[form.cleaned_data["attacker"]]

@@ -445,3 +445,17 @@ def test_a_contused_defender_defends_five_lower(client, gm, combat, knight, band
     defence = CombatAttack.objects.get().defence_roll
     assert spec_of(defence)["bonus"] == -5
     assert defence.record["result"] == 12 + 1 - 5
+
+
+def test_switching_the_attacker_offers_its_own_weapons_without_an_error(
+    client, gm, combat, knight, bandit
+):
+    dagger = wear(bandit, "weapon", "Daga", sides=4, damage_type="cortante", integrity=5)
+    client.force_login(gm)
+    # The GM picks the bandit as attacker while the knight's sword is still selected.
+    data = sword(knight, bandit, attacker=bandit.pk, target=knight.pk)
+    response = client.get(url("combat_attack", combat), data, HTTP_HX_REQUEST="true")
+    page = parse(response.text)
+    assert not page.find_all("div", class_="invalid-feedback")
+    selected = page.one("select", name="weapon").one("option", selected=True)
+    assert selected.attrs["value"] == str(dagger.pk)
