@@ -13,7 +13,10 @@ names a system.
 - `defence(attacker, target, data)`: what the attack roll has to beat, in words (the
   GM's number when typed).
 - `plan_attack(...)`, `roll_attack(...)`: the odds before rolling, and the attack with
-  the damage the engine computed, ready to confirm.
+  the damage the engine computed, ready to confirm. Their `data` also holds
+  `attacks_made` (by the attacker) and `defences_made` (rolled by the target) earlier in
+  the round, for rules that count them.
+- `write_back(...)`: what the attack changes on the sheets besides the damage.
 """
 
 from __future__ import annotations
@@ -63,6 +66,11 @@ class AttackRoll:
     damage_text: str
     notes: tuple[str, ...] = ()
     group: uuid.UUID | None = None
+    # What else the roll changes on the sheets, for the system's `write_back` hook.
+    writes: tuple[Mapping, ...] = ()
+    # The attacker's attacks and the target's defences this round the roll counted on
+    # (`attacks_made`, `defences_made`); the fight must not have moved on when it is stored.
+    counted: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +137,10 @@ class CombatRules:
 
     def clean_attack(self, form: forms.Form, data: dict) -> None:
         """Checks across the attack form's fields; adds errors to `form`, fills `data`."""
+
+    def write_back(self, attack: AttackRoll, user, scene) -> None:
+        """Write what an attack changes beyond the target's damage (`attack.writes`: worn
+        weapons, the attacker's own wound), in the transaction that stores it."""
 
     def new_round(self, combat: Combat, participants: list[CombatParticipant], user) -> list[str]:
         """What a new round does to the fighters (in its transaction); the names of

@@ -430,6 +430,21 @@ def item_remove(*, item: Item, user) -> None:
     item.delete()
 
 
+@transaction.atomic
+def item_wear(*, item: Item, user, loss: int = 1) -> int:
+    """An item loses integrity (a blow, an interception), never below 0; returns what is
+    left. The sheet's lock serialises it with every other edit of the sheet's items."""
+    locked = _lock(item.character)
+    current = Item.objects.filter(pk=item.pk, character=locked).first()
+    if current is None or not isinstance(current.data.get("integrity"), int):
+        raise ValidationError(_("%(name)s has no integrity to lose.") % {"name": item.name})
+    old = current.data["integrity"]
+    new = max(0, old - loss)
+    Item.objects.filter(pk=current.pk).update(data={**current.data, "integrity": new})
+    _record(locked, user, f"item:{current.name}:integrity", old, new)
+    return new
+
+
 # Resource pools a roll can spend, by the engine's Effects field.
 _ROLL_POOLS = (
     ("willpower_spent", "willpower"),

@@ -266,6 +266,15 @@ def combat_next_turn(*, combat: Combat, user=None) -> Combat:
     return locked
 
 
+def attack_counts(combat: Combat, attacker_id: int, target_id: int) -> dict[str, int]:
+    """The attacker's attacks and the target's rolled defences so far this round."""
+    this_round = CombatAttack.objects.filter(combat=combat, round=combat.round)
+    return {
+        "attacks_made": this_round.filter(attacker_id=attacker_id).count(),
+        "defences_made": this_round.filter(target_id=target_id, defence_roll__isnull=False).count(),
+    }
+
+
 @transaction.atomic
 def combat_attack_record(
     *, combat: Combat, user, attacker: Character, target: Character, attack
@@ -291,6 +300,13 @@ def combat_attack_record(
             % {"name": attacker.name, "count": limit},
             code="attacks_per_round",
         )
+    if attack.counted is not None:
+        now = attack_counts(locked, attacker.pk, target.pk)
+        if attack.counted != (now["attacks_made"], now["defences_made"]):
+            raise ValidationError(
+                _("The fight moved on while you chose: check the attack and roll again."),
+                code="stale",
+            )
     labels = {
         attacker.pk: _("Attack on %(name)s") % {"name": target.name},
         target.pk: _("Defence against %(name)s") % {"name": attacker.name},
@@ -309,6 +325,7 @@ def combat_attack_record(
         ],
         group=attack.group,
     )
+    _rules(locked.scene.campaign).write_back(attack, user, locked.scene)
     pending = attack.damage is not None
     created = CombatAttack.objects.create(
         combat=locked,

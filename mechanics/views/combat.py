@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -151,12 +152,30 @@ def _attack_form(
         data = data.copy()
         data["target"] = str(target)
     form = AttackForm(data, **kwargs)
+    if adjust and data is not None and not form.is_valid():
+        # Choices offered by the previous attacker's sheet (a weapon) go back to the new
+        # attacker's defaults instead of showing an error while the GM is still choosing.
+        stale = [
+            name
+            for name in form.system_fields
+            if name in form.errors and isinstance(form.fields[name], forms.ChoiceField)
+        ]
+        if stale:
+            defaults = _default_data(AttackForm(**kwargs))
+            data = data.copy()
+            for name in stale:
+                data[name] = defaults.get(name, "")
+            form = AttackForm(data, **kwargs)
     if not fighters or not form.is_valid():
         return form, None, ""
     attacker = sheets[form.cleaned_data["attacker"]]
     target = sheets[form.cleaned_data["target"]]
+    data = {
+        **form.cleaned_data,
+        **services.attack_counts(combat, attacker.character.pk, target.character.pk),
+    }
     try:
-        return form, rules.plan_attack(attacker, target, form.cleaned_data), ""
+        return form, rules.plan_attack(attacker, target, data), ""
     except (RuleError, ValidationError) as error:
         return form, None, _error_text(error)
 
@@ -489,8 +508,9 @@ def combat_attack(request: HttpRequest, campaign_id: int, scene_id: int, combat_
         fighters = {c.pk: c for c in Character.objects.filter(pk__in=ids)}
         sheets = load_sheets([fighters[pk] for pk in ids], access.campaign, with_scene=False)
         attacker, target = (sheets[pk] for pk in ids)
+        data = {**form.cleaned_data, **services.attack_counts(combat, *ids)}
         try:
-            rolled = rules.roll_attack(attacker, target, form.cleaned_data, default_rng())
+            rolled = rules.roll_attack(attacker, target, data, default_rng())
             attack = services.combat_attack_record(
                 combat=combat,
                 user=request.user,

@@ -6,18 +6,28 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import replace
+from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from characters.models import Character, Item
+from characters.services.sheet import item_wear, ratings_of
 from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
-from mechanics.rules.ndp import catalogue, rolls
+from mechanics.rules.errors import RuleError
+from mechanics.rules.ndp import catalogue, equipment, rolls
 from mechanics.rules.ndp import combat as engine
-from mechanics.setup import Sheet, SideRecord
+from mechanics.rules.ndp import odds as engine_odds
+from mechanics.rules.ndp.equipment import ArmourPiece, Shield, Weapon
+from mechanics.setup import OddsRow, Sheet, SideRecord
 from mechanics.systems.base import DamageInput
-from mechanics.systems.ndp import combat_forms
+from mechanics.systems.ndp import combat_forms, wounds
 from mechanics.systems.ndp.combat_forms import DEFENCES
-from mechanics.systems.ndp.health import character_bleed_round
+from mechanics.systems.ndp.health import (
+    character_bleed_round,
+    character_overload_turn,
+    character_wound,
+)
 from mechanics.systems.registry import get_system
 
 
@@ -29,29 +39,122 @@ def _rolls_defence(target: Sheet, data) -> bool:
     return (data.get("defence") or "") in DEFENCES and not target.cannot_act
 
 
-def _attack_data(data, adversity: int) -> dict:
-    return {
+def _stats(item, kind):
+    """The engine's view of a sheet item; None when its stats do not fit (the sheet says)."""
+    try:
+        return kind.from_dict({**item.data, "name": item.name})
+    except (RuleError, TypeError):
+        return None
+
+
+def _items(sheet: Sheet, kind: str, stats) -> list:
+    pairs = [(item, _stats(item, stats)) for item in sheet.items if item.kind == kind]
+    return [(item, found) for item, found in pairs if found is not None]
+
+
+def _weapon(attacker: Sheet, data):
+    """The sheet weapon the attack uses, (item, Weapon), or None for typed damage."""
+    key = str(data.get("weapon") or "")
+    if not key:
+        return None
+    found = next(
+        (pair for pair in _items(attacker, "weapon", Weapon) if str(pair[0].pk) == key), None
+    )
+    if found is None:
+        raise ValidationError(
+            _("That weapon is not on %(name)s's sheet.") % {"name": attacker.character.name},
+            code="weapon",
+        )
+    return found
+
+
+def _armour(target: Sheet, part: str):
+    """The armour worn on the part hit, (item, ArmourPiece): the piece with the highest
+    RD when several cover it (docs/rules.md#ndp-armour-worn); None when bare."""
+    pieces = [pair for pair in _items(target, "armour", ArmourPiece) if pair[1].part == part]
+    return max(pieces, key=lambda pair: pair[1].current_rd, default=None)
+
+
+def _interceptor(target: Sheet):
+    """What the target intercepts with: its best shield, else its first weapon, else
+    nothing (docs/rules.md#ndp-interceptar)."""
+    shields = _items(target, "shield", Shield)
+    if shields:
+        return max(shields, key=lambda pair: (pair[1].integrity > 0, pair[1].gdc))
+    weapons = _items(target, "weapon", Weapon)
+    return weapons[0] if weapons else None
+
+
+def _attack_data(attacker: Sheet, target: Sheet, data, adversity: int | None) -> dict:
+    weapon = _weapon(attacker, data)
+    armour = _armour(target, data.get("part") or "torso")
+    second = rolls.attack_desgracias(data.get("attacks_made", 0) + 1)
+    attack = {
         "kind": "attack",
-        "skill": data["skill"],
+        "skill": weapon[1].skill if weapon else data["skill"],
         "dice": int(data.get("dice") or 3),
         "gracias": data.get("gracias") or 0,
         "desgracias": data.get("desgracias") or 0,
+        "added_desgracias": [(_("Second attack this turn"), second)],
+        "limb": data.get("limb") or "",
         "adversity": adversity,
-        "damage_count": data["damage_count"],
-        "damage_sides": data["damage_sides"],
-        "damage_fixed": data.get("damage_fixed") or 0,
-        "damage_type": data["damage_type"],
-        "target_rd": data.get("target_rd") or 0,
+        "target_rd": armour[1].rd if armour else 0,
+        "armour_integrity": armour[1].integrity if armour else None,
     }
+    if weapon:
+        stats = weapon[1]
+        attack.update(
+            damage_count=stats.count,
+            damage_sides=stats.sides,
+            damage_fixed=stats.fixed,
+            damage_type=stats.damage_type,
+        )
+    else:
+        attack.update(
+            damage_count=data["damage_count"],
+            damage_sides=data["damage_sides"],
+            damage_fixed=data.get("damage_fixed") or 0,
+            damage_type=data["damage_type"],
+        )
+    return attack
 
 
-def _defence_data(data) -> dict:
-    return {
+def _defence_data(target: Sheet, data) -> dict:
+    """The defence roll: a quick action, with a Desgracia for each earlier defence this
+    round and one after a feint; Interceptar adds a shield's GdC bonus."""
+    added = [
+        (
+            _("Earlier defences this round"),
+            rolls.defence_desgracias(data.get("defences_made", 0) + 1),
+        )
+    ]
+    if data.get("feint"):
+        added.append((_("Feint"), rolls.FEINT_DESGRACIAS))
+    defence = {
         "kind": "check",
         "skill": data["defence"],
         "dice": 3,
         "desgracias": data.get("defence_desgracias") or 0,
+        "added_desgracias": added,
+        "quick": True,
     }
+    used = _interceptor(target) if data["defence"] == "interceptar" else None
+    if used and isinstance(used[1], Shield):
+        bonus = used[1].interceptar_bonus
+        defence.update(bonus=bonus, bonus_steps=[(f"{used[0].name} (GdC {used[1].gdc})", bonus)])
+    return defence
+
+
+def _damage_spec(attack: dict) -> rolls.DamageSpec:
+    return rolls.DamageSpec(
+        sides=attack["damage_sides"],
+        count=attack["damage_count"] if attack["damage_sides"] else 0,
+        fixed=attack["damage_fixed"],
+        damage_type=attack["damage_type"],
+        rd=attack["target_rd"],
+        pelea=attack["skill"] == "pelea",
+        armour_integrity=attack["armour_integrity"],
+    )
 
 
 def _adversity(target: Sheet, data) -> int | None:
@@ -66,6 +169,17 @@ def _adversity(target: Sheet, data) -> int | None:
             code="adversity",
         )
     return adversity
+
+
+def _wear(item, owner: Sheet) -> dict:
+    return {"kind": "wear", "item": item.pk, "character": owner.character.pk}
+
+
+def _wear_note(item, stats) -> str:
+    return _("%(item)s loses 1 integrity (%(left)s left).") % {
+        "item": item.name,
+        "left": max(0, stats.integrity - 1),
+    }
 
 
 class NdpCombat(CombatRules):
@@ -104,50 +218,112 @@ class NdpCombat(CombatRules):
     def plan_attack(self, attacker, target, data, defence) -> AttackPlan:
         setup = attacker.system.roll_setup
         adversity = _adversity(target, data)
+        attack = _attack_data(attacker, target, data, adversity)
         if adversity is not None:
-            plan = setup.plan(attacker, _attack_data(data, adversity))
-            return AttackPlan(plan.odds, (), defence)
-        # The target rolls its defence: the odds are those of the opposed roll.
-        attack_side = {"skill": data["skill"], "dice": int(data.get("dice") or 3)}
-        attack_side.update(gracias=data.get("gracias") or 0, desgracias=data.get("desgracias") or 0)
-        plan = setup.opposed(attacker, attack_side, target, _defence_data(data))
-        return AttackPlan(plan.odds, (), defence)
+            plan = setup.plan(attacker, attack)
+            return AttackPlan(plan.odds, (), defence, _armour_notes(target, data))
+        # The target rolls its defence: the odds are those of the opposed roll, and of
+        # each wound once it wins (the damage roll is independent of the rest).
+        defence_data = _defence_data(target, data)
+        plan = setup.opposed(attacker, attack, target, defence_data)
+        p_win = plan.odds.p("win") or 0.0
+        tiers = engine_odds.damage_odds(_damage_spec(attack))
+        rows = plan.odds.rows + tuple(
+            OddsRow(f"tier_{tier}", label, p_win * tiers[tier])
+            for tier, label in (
+                ("leve", _("Hit: leve wound")),
+                ("grave", _("Hit: grave wound")),
+                ("letal", _("Hit: letal wound")),
+            )
+        )
+        _spec, steps = setup.spec(target, defence_data)
+        words = " · ".join(f"{label} {value:+d}" for label, value in steps)
+        notes = (f"{target.character.name}: {words}", *_armour_notes(target, data))
+        return AttackPlan(replace(plan.odds, rows=rows), (), defence, notes)
 
     def roll_attack(self, attacker, target, data, defence, rng) -> AttackRoll:
         setup = attacker.system.roll_setup
         sides: list[SideRecord] = []
         adversity = _adversity(target, data)
+        attack = _attack_data(attacker, target, data, adversity)
+        counted = (data.get("attacks_made", 0), data.get("defences_made", 0))
         group = None
         if adversity is None:
-            [defence_side] = setup.plan(target, _defence_data(data)).roll(rng)
+            [defence_side] = setup.plan(target, _defence_data(target, data)).roll(rng)
             adversity = defence_side.record.result
             details = {**defence_side.record.details, "role": "defender"}
             sides.append(SideRecord(target, replace(defence_side.record, details=details)))
             group = uuid.uuid4()
-        [side] = setup.plan(attacker, _attack_data(data, adversity)).roll(rng)
+        [side] = setup.plan(attacker, {**attack, "adversity": adversity}).roll(rng)
         sides.append(stamp_target(side, target, None))
         details = side.record.details
         if not details.get("hit"):
-            return AttackRoll(sides, False, None, "", group=group)
+            notes, writes = (), ()
+            used = _interceptor(target) if group and data.get("defence") == "interceptar" else None
+            if used:
+                # Interceptar: the object used to defend takes the blow.
+                notes, writes = (_wear_note(*used),), (_wear(used[0], target),)
+            return AttackRoll(sides, False, None, "", notes, group, writes, counted)
         result = details["damage_roll"]
-        notes = ()
+        notes, writes = [], []
+        weapon = _weapon(attacker, data)
+        armour = _armour(target, data.get("part") or "torso")
+        if result.get("weapon_integrity_loss"):
+            if weapon:
+                notes.append(_wear_note(*weapon))
+                writes.append(_wear(weapon[0], attacker))
+            else:
+                notes.append(
+                    _("The blow did not get through the armour: the weapon loses 1 integrity.")
+                )
+        if result.get("armour_integrity_loss") and armour:
+            notes.append(_wear_note(*armour))
+            writes.append(_wear(armour[0], target))
         if result.get("attacker_wound"):
-            notes = (
+            limb = (wounds.limbs(data.get("limb") or "") or ("brazo_derecho",))[0]
+            notes.append(
                 _("The blow did not get through the armour: %(name)s takes a leve wound (Pelea).")
-                % {"name": attacker.character.name},
+                % {"name": attacker.character.name}
             )
+            writes.append({"kind": "wound", "character": attacker.character.pk, "part": limb})
         part = data.get("part") or "torso"
         part_name = catalogue.body_part(part).name
+        rest = (tuple(notes), group, tuple(writes), counted)
         if not result.get("tier"):
-            return AttackRoll(sides, True, None, _("no wound"), notes, group)
+            return AttackRoll(sides, True, None, _("no wound"), *rest)
         damage = DamageInput(
-            result["raw"], data["damage_type"], rd=data.get("target_rd") or 0, part=part
+            result["raw"],
+            attack["damage_type"],
+            rd=attack["target_rd"],
+            part=part,
+            armour_integrity=attack["armour_integrity"],
         )
         text = f"{part_name}: {result['net']} → {result['tier']}"
-        return AttackRoll(sides, True, damage, text, notes, group)
+        return AttackRoll(sides, True, damage, text, *rest)
+
+    def write_back(self, attack, user, scene) -> None:
+        """Worn weapons, armour and intercepting objects lose their integrity, and a Pelea
+        attacker takes its own wound, with the roll (docs/rules.md#ndp-write-back)."""
+        for write in attack.writes:
+            character = Character.objects.filter(pk=write["character"]).first()
+            if write["kind"] == "wear":
+                item = Item.objects.filter(pk=write["item"], character=character).first()
+                if item is not None:  # removed from the sheet meanwhile: nothing to wear
+                    item_wear(item=item, user=user)
+            elif character is not None:
+                character_wound(
+                    character=character,
+                    user=user,
+                    part=write["part"],
+                    tier="leve",
+                    damage_type="contundente",
+                    reason=_("Pelea blow against armour"),
+                    scene=scene,
+                )
 
     def new_round(self, combat, participants, user) -> list[str]:
-        """Hemorragia: everyone in the fight who is bleeding takes a wound per round."""
+        """Hemorragia: everyone in the fight who is bleeding takes a wound per round; who
+        carries twice the maximum load takes a grave wound on each leg."""
         system = get_system("ndp")
         bled = []
         for participant in participants:
@@ -161,4 +337,36 @@ class NdpCombat(CombatRules):
                     scene=combat.scene,
                 )
                 bled.append(character.name)
+            if _overloaded(character) and not state.dead:
+                character_overload_turn(
+                    character=character,
+                    user=user,
+                    reason=_("Round %(round)s of the combat") % {"round": combat.round},
+                    scene=combat.scene,
+                )
+                bled.append(_("%(name)s (overloaded)") % {"name": character.name})
         return bled
+
+
+def _overloaded(character) -> bool:
+    """Carrying twice the maximum load or more: a grave wound on each leg per turn."""
+    weight = float(sum((item.weight_kg for item in character.items.all()), Decimal(0)))
+    fortitud = ratings_of(character).get("fortitud", 0)
+    return equipment.load_state(weight, fortitud).immobile
+
+
+def _armour_notes(target: Sheet, data) -> tuple[str, ...]:
+    part = data.get("part") or "torso"
+    armour = _armour(target, part)
+    if armour is None:
+        return (_("No armour on %(part)s: RD 0.") % {"part": catalogue.body_part(part).name},)
+    item, stats = armour
+    return (
+        _("Armour on %(part)s: %(item)s, RD %(rd)s, integrity %(integrity)s.")
+        % {
+            "part": catalogue.body_part(part).name,
+            "item": item.name,
+            "rd": stats.rd,
+            "integrity": stats.integrity,
+        },
+    )

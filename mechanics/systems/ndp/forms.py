@@ -9,12 +9,14 @@ from django.utils.translation import gettext_lazy as _
 
 from mechanics.forms.roll import RollForm, SideForm, parse_damage
 from mechanics.rules.ndp.catalogue import DAMAGE_TYPES
+from mechanics.systems.ndp import wounds
 
 
 class NdpRollForm(RollForm):
     kinds = (("check", _("Simple roll")), ("attack", _("Attack")))
     layout = (
         (_("What you roll"), None, ["skill", "dice", "gracias", "desgracias", "adversity"]),
+        (_("Wounds"), None, ["limb", "quick"]),
         (_("Opposed roll"), ("check",), ["opposed_total", "defending"]),
         (_("Weapon and target"), ("attack",), ["damage", "damage_type", "target_rd"]),
         (None, None, ["label", "secret"]),
@@ -65,6 +67,7 @@ class NdpRollForm(RollForm):
 
     def setup_fields(self) -> None:
         self.fields["skill"].choices = self.sheet.trait_choices("skill")
+        self.fields.update(wounds.roll_fields(self.sheet))
 
     def clean(self):
         data = super().clean()

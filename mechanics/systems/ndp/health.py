@@ -233,6 +233,55 @@ def character_set_unconscious(
     )
 
 
+@transaction.atomic
+def character_wound(
+    *,
+    character: Character,
+    user,
+    part: str,
+    tier: str,
+    damage_type: str | None,
+    reason: str,
+    scene=None,
+) -> HealthEvent:
+    """A wound a rule gives outright, with no damage roll (a Pelea blow stopped by armour
+    hurts the attacker)."""
+
+    locked = character_lock(character=character)
+    try:
+        after = engine.apply_wound(_state(locked), part, tier, damage_type)
+    except RuleError as error:
+        raise rule_refusal(error) from error
+    return health_event_record(
+        character=locked,
+        user=user,
+        kind=HealthEvent.Kind.DAMAGE,
+        after=after.to_dict(),
+        summary=f"{catalogue.body_part(part).name}: {tier}",
+        inputs={"part": part, "tier": tier, "damage_type": damage_type},
+        reason=reason,
+        scene=scene,
+    )
+
+
+@transaction.atomic
+def character_overload_turn(*, character: Character, user, reason: str, scene=None) -> HealthEvent:
+    """A turn carrying twice the maximum load: a grave contundente wound on each leg."""
+
+    locked = character_lock(character=character)
+    state = _state(locked)
+    return health_event_record(
+        character=locked,
+        user=user,
+        kind=HealthEvent.Kind.DAMAGE,
+        after=engine.overload_turn(state).to_dict(),
+        summary=_("Overloaded: a grave wound on each leg"),
+        inputs={"overload_turn": 1},
+        reason=reason,
+        scene=scene,
+    )
+
+
 TREATMENTS = (
     Treatment(
         key="auxiliar",

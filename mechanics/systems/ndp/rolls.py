@@ -28,6 +28,7 @@ from mechanics.setup import (
     single,
     won,
 )
+from mechanics.systems.ndp import wounds
 
 
 class NdpSetup(RollSetup):
@@ -48,14 +49,34 @@ class NdpSetup(RollSetup):
         load = self.load_desgracias(sheet, skill)
         if load:
             steps.append((_("Desgracias for the load carried"), load))
+        # Desgracias the combat panel adds by rule (a second attack, a feint...).
+        added = [(label, count) for label, count in data.get("added_desgracias", ()) if count]
+        fractured = wounds.fracture_desgracias(sheet, data.get("limb") or "")
+        if fractured:
+            added.append((_("Desgracias for Fracturado"), fractured))
+        steps += added
+        bonus = data.get("bonus") or 0
+        for label, value in data.get("bonus_steps", ()):
+            steps.append((label, value))
+        if data.get("quick") and (contused := wounds.quick_adversity(sheet)):
+            steps.append((_("Contusionado: quick action, adversity"), contused))
+            # Harder to exceed: a higher adversity, or a lower total when the other
+            # side's roll is the adversity (two-sided rolls, a combat defence).
+            if adversity is not None:
+                adversity += contused
+            elif opposed_total is not None:
+                opposed_total += contused
+            else:
+                bonus -= contused
         spec = engine.NdpSpec(
             level=sheet.rating(skill),
             dice=int(data.get("dice") or 3),
             gracias=data.get("gracias") or 0,
-            desgracias=(data.get("desgracias") or 0) + load,
+            desgracias=(data.get("desgracias") or 0) + load + sum(n for _l, n in added),
             adversity=adversity,
             opposed_total=opposed_total,
             defender=opposed_total is not None and bool(data.get("defending")),
+            bonus=bonus,
             skill=skill,
         )
         return spec, steps
@@ -72,6 +93,8 @@ class NdpSetup(RollSetup):
             parts.append(f"+ {spec.gracias}d4")
         if spec.desgracias:
             parts.append(f"− {spec.desgracias}d4")
+        if spec.bonus:
+            parts.append(f"{'+' if spec.bonus > 0 else '−'} {abs(spec.bonus)}")
         summary = " ".join(parts)
         notes = ()
         if spec.adversity is not None or spec.opposed_total is not None:
@@ -106,6 +129,7 @@ class NdpSetup(RollSetup):
             damage_type=data["damage_type"],
             rd=data.get("target_rd") or 0,
             pelea=spec.skill == "pelea",
+            armour_integrity=data.get("armour_integrity"),
         )
         odds = self.odds(spec, steps, attack=True)
         tiers = engine_odds.damage_odds(damage)

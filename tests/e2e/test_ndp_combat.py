@@ -1,0 +1,68 @@
+"""3d6 + NdP combat effects in a browser: a shield's GdC on Interceptar, the shield taking
+the blow on the sheet, and the second attack's Desgracia, all shown in the panel."""
+
+import pytest
+from playwright.sync_api import expect
+
+from campaigns import services
+from characters.models import Item
+from characters.services import item_add
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.mechanics import rolling
+
+fixed_dice = rolling.fixed_dice
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_ndp_interceptar_with_a_shield_and_a_second_attack(open_as, screenshot, fixed_dice):
+    gm = UserFactory(username="narradora")
+    campaign = CampaignFactory(name="Reinos", system="ndp", created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    knight = make_character(
+        campaign, None, name="Caballero", user=gm, ratings={"alerta": 3, "combate_c_a_c": 4}
+    )
+    guard = make_character(campaign, None, name="Guardia", user=gm, ratings={"interceptar": 2})
+    item_add(
+        character=knight,
+        user=gm,
+        kind="weapon",
+        name="Espada larga",
+        weight_kg=2,
+        data={"sides": 8, "damage_type": "cortante", "integrity": 10},
+    )
+    item_add(
+        character=guard,
+        user=gm,
+        kind="shield",
+        name="Escudo redondo",
+        weight_kg=4,
+        data={"gdc": 7, "integrity": 8},
+    )
+    scene = services.scene_create(campaign=campaign, title="Puerta", participants=[knight, guard])
+    page = open_as(gm, width=1280)
+    page.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/combat/")
+    page.get_by_role("button", name="Empezar un combate").click()
+    fixed_dice(6, 6, 6, 1, 1, 1)
+    page.get_by_role("button", name="Tirar iniciativa").click()
+    expect(page.locator("#combat-round")).to_have_text("Asalto 1")
+
+    attack = page.locator("#combat-attack")
+    attack.get_by_label("Atacante", exact=True).select_option(label="Caballero")
+    expect(attack.get_by_label("Arma", exact=True)).to_contain_text("Espada larga")
+    attack.get_by_label("Defensa del objetivo", exact=True).select_option("interceptar")
+    odds = page.locator("#combat-odds")
+    expect(odds).to_contain_text("Escudo redondo (GdC 7) +4")
+    screenshot(page, "ndp-interceptar-odds")
+
+    # Guardia: 6+6+6 + 2 + 4 = 24 against 3+3+3 + 4 = 13: the shield stops the blow.
+    fixed_dice(6, 6, 6, 3, 3, 3)
+    page.get_by_role("button", name="Tirar el ataque").click()
+    expect(page.locator("#combat-panel")).to_contain_text(
+        "Escudo redondo pierde 1 de integridad (le quedan 7)."
+    )
+    # The next attack of the knight this round carries its Desgracia by itself.
+    expect(odds).to_contain_text("Segundo ataque del turno +1")
+    expect(odds).to_contain_text("Defensas anteriores en este asalto +1")
+    screenshot(page, "ndp-interceptar-after")
+    assert Item.objects.get(name="Escudo redondo").data["integrity"] == 7
