@@ -13,9 +13,9 @@ names a system.
 - `defence(attacker, target, data)`: what the attack roll has to beat, in words (the
   GM's number when typed).
 - `plan_attack(...)`, `roll_attack(...)`: the odds before rolling, and the attack with
-  the damage the engine computed, ready to confirm. Their `data` also holds
-  `attacks_made` (by the attacker) and `defences_made` (rolled by the target) earlier in
-  the round, for rules that count them.
+  the damage the engine computed, ready to confirm. With `counts_actions`, their `data`
+  also holds `attacks_made` (by the attacker) and `defences_made` (rolled by the target)
+  earlier in the round.
 - `write_back(...)`: what the attack changes on the sheets besides the damage.
 """
 
@@ -99,6 +99,8 @@ class CombatRules:
     spends: tuple[str, ...] = ()
     # How many attacks a fighter makes in one round; None: as many as the GM lets them.
     attacks_per_round: int | None = None
+    # Whether the attack hooks read `attacks_made` and `defences_made` (one query more).
+    counts_actions: bool = False
 
     def initiative_rule(self) -> str:
         """How initiative works, in words (the panel says it)."""

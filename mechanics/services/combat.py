@@ -7,6 +7,7 @@ from dataclasses import asdict, replace
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -268,11 +269,10 @@ def combat_next_turn(*, combat: Combat, user=None) -> Combat:
 
 def attack_counts(combat: Combat, attacker_id: int, target_id: int) -> dict[str, int]:
     """The attacker's attacks and the target's rolled defences so far this round."""
-    this_round = CombatAttack.objects.filter(combat=combat, round=combat.round)
-    return {
-        "attacks_made": this_round.filter(attacker_id=attacker_id).count(),
-        "defences_made": this_round.filter(target_id=target_id, defence_roll__isnull=False).count(),
-    }
+    return CombatAttack.objects.filter(combat=combat, round=combat.round).aggregate(
+        attacks_made=Count("pk", filter=Q(attacker_id=attacker_id)),
+        defences_made=Count("pk", filter=Q(target_id=target_id, defence_roll__isnull=False)),
+    )
 
 
 @transaction.atomic

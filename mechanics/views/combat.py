@@ -170,10 +170,9 @@ def _attack_form(
         return form, None, ""
     attacker = sheets[form.cleaned_data["attacker"]]
     target = sheets[form.cleaned_data["target"]]
-    data = {
-        **form.cleaned_data,
-        **services.attack_counts(combat, attacker.character.pk, target.character.pk),
-    }
+    data = dict(form.cleaned_data)
+    if form.rules.counts_actions:
+        data.update(services.attack_counts(combat, attacker.character.pk, target.character.pk))
     try:
         return form, rules.plan_attack(attacker, target, data), ""
     except (RuleError, ValidationError) as error:
@@ -508,7 +507,9 @@ def combat_attack(request: HttpRequest, campaign_id: int, scene_id: int, combat_
         fighters = {c.pk: c for c in Character.objects.filter(pk__in=ids)}
         sheets = load_sheets([fighters[pk] for pk in ids], access.campaign, with_scene=False)
         attacker, target = (sheets[pk] for pk in ids)
-        data = {**form.cleaned_data, **services.attack_counts(combat, *ids)}
+        data = dict(form.cleaned_data)
+        if form.rules.counts_actions:
+            data.update(services.attack_counts(combat, *ids))
         try:
             rolled = rules.roll_attack(attacker, target, data, default_rng())
             attack = services.combat_attack_record(

@@ -185,6 +185,8 @@ def _wear_note(item, stats) -> str:
 class NdpCombat(CombatRules):
     # At most two attacks per turn (RULES 6).
     attacks_per_round = 2
+    # The second attack and each extra defence take a Desgracia.
+    counts_actions = True
     phases = engine.PHASES
     default_phase = engine.DEFAULT_PHASE
     attack_fields = staticmethod(combat_forms.attack_fields)
