@@ -263,7 +263,8 @@ def test_without_javascript_damage_redirects_to_the_sheet_with_a_message(client,
 
 def test_fields_the_form_does_not_have_are_ignored(client, gm, lucia):
     client.force_login(gm)
-    damage(client, lucia, amount=1, damage_type="B", rd=9, part="cabeza", health='{"marks":""}')
+    damage(client, lucia, amount=1, damage_type="B", rd=9, part="cabeza", health='{"marks":""}',
+           critical="session")  # fmt: skip
     event = HealthEvent.objects.get()
     assert event.inputs == {
         "amount": 1,
@@ -271,6 +272,7 @@ def test_fields_the_form_does_not_have_are_ignored(client, gm, lucia):
         "rd": 0,
         "part": "",
         "armour_integrity": None,
+        "critical": "",
     }
 
 
