@@ -16,6 +16,11 @@ AGAIN_CHOICES = [
     ("8", _("8-again")),
     ("none", _("No again")),
 ]
+WILLPOWER_CHOICES = [
+    ("", _("Don't spend")),
+    ("dice", _("+3 dice")),
+    ("resistance", _("+2 to a resistance attribute")),
+]
 
 
 class TinieblasRollForm(RollForm):
@@ -67,11 +72,7 @@ class TinieblasRollForm(RollForm):
     )
     willpower = forms.ChoiceField(
         label=_("Spend 1 Willpower point"),
-        choices=[
-            ("", _("Don't spend")),
-            ("dice", _("+3 dice")),
-            ("resistance", _("+2 to a resistance attribute")),
-        ],
+        choices=WILLPOWER_CHOICES,
         required=False,
         widget=forms.RadioSelect,
     )
@@ -156,6 +157,8 @@ class TinieblasRollForm(RollForm):
 
 
 class TinieblasSideForm(SideForm):
+    spends = ("willpower",)
+
     def setup_fields(self, attributes: list, skills: list) -> None:
         self.fields["attribute"] = forms.ChoiceField(
             label=_("Attribute"), choices=attributes, required=False
@@ -166,7 +169,20 @@ class TinieblasSideForm(SideForm):
         self.fields["extra_dice"] = forms.IntegerField(
             label=_("Modifier (dice)"), min_value=-30, max_value=30, initial=0, required=False
         )
+        # Each side spends from its own pool (docs/rules.md#tinieblas-willpower).
+        self.fields["willpower"] = forms.ChoiceField(
+            label=_("Spend 1 Willpower point"),
+            choices=WILLPOWER_CHOICES,
+            required=False,
+        )
 
     def clean_side(self, data: dict) -> None:
         if not data.get("attribute"):
             self.add_error("attribute", _("Choose an attribute."))
+        elif data.get("willpower") == "resistance" and data["attribute"] not in (
+            RESISTANCE_ATTRIBUTES
+        ):
+            self.add_error(
+                "willpower",
+                _("Willpower adds +2 only to Aplomo, Resistencia or Compostura."),
+            )

@@ -42,7 +42,7 @@ class TinieblasSetup(RollSetup):
     opposed_kinds = ("opposed", "teamwork")
     sheet_extras = ("specialties",)
 
-    def spec(self, sheet: Sheet, data: Mapping, *, spends: bool = True) -> engine.PoolSpec:
+    def spec(self, sheet: Sheet, data: Mapping) -> engine.PoolSpec:
         check_can_act(sheet)
         attribute = data["attribute"]
         skill = data.get("skill") or ""
@@ -51,7 +51,12 @@ class TinieblasSetup(RollSetup):
             raise ValidationError(_("Choose the skill the specialty belongs to."), code="specialty")
         category = catalogue.skill(skill).category if skill else None
         modifiers = tuple(m for m in data.get("modifiers", ()) if m)
-        willpower = (data.get("willpower") or None) if spends else None
+        willpower = data.get("willpower") or None
+        if willpower and sheet.pool_current(WILLPOWER_POOL) < 1:
+            raise ValidationError(
+                _("%(name)s has no Willpower points left.") % {"name": sheet.character.name},
+                code="empty",
+            )
         again = data.get("again", 10)
         return engine.PoolSpec(
             attribute=sheet.rating(attribute),
@@ -153,14 +158,15 @@ class TinieblasSetup(RollSetup):
         )
 
     def opposed(self, a: Sheet, data_a: Mapping, b: Sheet, data_b: Mapping) -> Plan:
-        spec_a = self.spec(a, data_a, spends=False)
-        spec_b = self.spec(b, data_b, spends=False)
+        spec_a = self.spec(a, data_a)
+        spec_b = self.spec(b, data_b)
         odds_a = self.odds(spec_a, names=trait_names(a, data_a))
         odds_b = self.odds(spec_b)
         dist_a = engine_odds.odds(spec_a).distribution
         dist_b = engine_odds.odds(spec_b).distribution
         rows = opposed_rows(*compare(dist_a, dist_b), a.character.name, b.character.name)
         summary = f"{a.character.name}: {odds_a.summary} · {b.character.name}: {odds_b.summary}"
+        notes = spend_notes((a, spec_a), (b, spec_b))
 
         def roll(rng=None) -> list[SideRecord]:
             record = engine.roll_opposed(spec_a, spec_b, rng)
@@ -196,24 +202,34 @@ class TinieblasSetup(RollSetup):
 
         return Plan(
             kind="opposed",
-            odds=OddsView(rows=rows, summary=summary, steps=odds_a.steps),
+            odds=OddsView(rows=rows, summary=summary, steps=odds_a.steps, notes=notes),
             roll=roll,
             group=uuid.uuid4(),
         )
 
     def teamwork(self, main: Sheet, data: Mapping, helpers: list[tuple[Sheet, Mapping]]) -> Plan:
-        spec = self.spec(main, data, spends=False)
-        helper_specs = [
-            self.spec(sheet, helper_data, spends=False) for sheet, helper_data in helpers
-        ]
+        spec = self.spec(main, data)
+        helper_specs = [self.spec(sheet, helper_data) for sheet, helper_data in helpers]
         names = ", ".join(sheet.character.name for sheet, _data in helpers)
         odds = self.odds(spec, names=trait_names(main, data))
+        # The odds of the whole roll: the main pool with every helper's successes added.
+        exact = engine_odds.teamwork_odds(spec, helper_specs)
+        rows = [
+            OddsRow("success", _("Success"), exact.p_success),
+            OddsRow("exceptional", _("Exceptional success"), exact.p_exceptional),
+        ]
+        if exact.p_dramatic_failure:
+            rows.append(
+                OddsRow("dramatic_failure", _("Dramatic failure"), exact.p_dramatic_failure)
+            )
         notes = [
             _("Helpers roll first: %(names)s. Each success adds a die.") % {"names": names}
         ] + [
             f"{sheet.character.name}: {self.odds(helper_spec).summary}"
             for (sheet, _data), helper_spec in zip(helpers, helper_specs, strict=True)
         ]
+        helper_sheets = [sheet for sheet, _data in helpers]
+        notes += spend_notes((main, spec), *zip(helper_sheets, helper_specs, strict=True))
 
         def roll(rng=None) -> list[SideRecord]:
             record = engine.roll_teamwork(spec, helper_specs, rng)
@@ -257,10 +273,20 @@ class TinieblasSetup(RollSetup):
 
         return Plan(
             kind="teamwork",
-            odds=replace(odds, notes=tuple(notes)),
+            odds=replace(odds, rows=tuple(rows), notes=tuple(notes)),
             roll=roll,
             group=uuid.uuid4(),
         )
+
+
+def spend_notes(*sides: tuple[Sheet, engine.PoolSpec]) -> list[str]:
+    """Who spends Willpower on a two-sided roll, each side from their own pool."""
+    return [
+        _("%(name)s spends 1 Willpower point (%(current)s left after the roll).")
+        % {"name": sheet.character.name, "current": sheet.pool_current(WILLPOWER_POOL) - 1}
+        for sheet, spec in sides
+        if spec.willpower
+    ]
 
 
 def open_extended_actions(character: Character, limit: int = 40) -> dict[str, Roll]:
