@@ -139,9 +139,7 @@ def test_a_pool_emptied_after_the_odds_refuses_the_roll_in_its_transaction(
     set_pool(bruto, "willpower", 1)
     sheets = load_sheets([lucia, bruto], campaign)
     data = {"attribute": "fuerza", "skill": "pelea", "willpower": "dice"}
-    plan = campaign.game_system.roll_setup.opposed(
-        sheets[lucia.pk], data, sheets[bruto.pk], data
-    )
+    plan = campaign.game_system.roll_setup.opposed(sheets[lucia.pk], data, sheets[bruto.pk], data)
     sides = plan.roll(None)
     set_pool(bruto, "willpower", 0)  # spent elsewhere between the odds and the roll
     with pytest.raises(ValidationError):
@@ -327,4 +325,3 @@ def test_objetivo_opposed_roll_from_an_empty_destiny_pool_stores_nothing(client,
     assert "A Rufo no le quedan puntos de destino." in response.text
     assert not Roll.objects.exists()
     assert pool(ana, "destiny_points") == 2
-
