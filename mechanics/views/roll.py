@@ -234,6 +234,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                 form.add_error(None, _error_text(error))
             else:
                 kept = _kept_choices(request.POST, form.one_off_fields())
+                setup.kept_after_roll(stored, kept)
                 if not request.htmx:
                     kept["result"] = str(stored.pk)
                     return redirect(f"{request.path}?{urlencode(kept, doseq=True)}")

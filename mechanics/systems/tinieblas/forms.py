@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from mechanics.forms.roll import RollForm, SideForm, first_choice, int_choices
 from mechanics.rules.tinieblas.catalogue import RESISTANCE_ATTRIBUTES
-from mechanics.systems.tinieblas.rolls import WILLPOWER_POOL
+from mechanics.systems.tinieblas.rolls import WILLPOWER_POOL, finished_action_message
 
 AGAIN_CHOICES = [
     ("10", _("10-again")),
@@ -151,8 +151,11 @@ class TinieblasRollForm(RollForm):
                 self.add_error(
                     "specialty", _("That specialty does not belong to the chosen skill.")
                 )
-        if data.get("kind") == "extended" and not data.get("action") and not data.get("target"):
-            self.add_error("target", _("Say how many successes the extended action needs."))
+        if "action" in self.errors:
+            # A finished action (a stale page, a forged request): say why it is over.
+            why = finished_action_message(self.sheet.character, self.data.get("action", ""))
+            if why:
+                self.errors["action"] = self.error_class([why])
         return data
 
 

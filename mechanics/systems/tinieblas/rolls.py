@@ -125,37 +125,50 @@ class TinieblasSetup(RollSetup):
             group, label = last.group, last.label
         else:
             target, max_rolls = data.get("target"), data.get("max_rolls")
+            progress, rolls_made = 0, 0
+            group, label = uuid.uuid4(), ""
+        odds = self.odds(spec, names=names)
+        if not target:
+            # Nothing typed yet: the pool's odds and what is missing, not an error.
+            notes = [_("Type how many successes the extended action needs.")]
+        else:
+            notes = [
+                _("Progress: %(progress)s of %(target)s successes")
+                % {"progress": progress, "target": target}
+            ]
+        if max_rolls:
+            notes.append(_("Rolls: %(made)s of %(max)s") % {"made": rolls_made, "max": max_rolls})
+
+        def roll(rng=None):
             if not target:
                 raise ValidationError(
                     _("Say how many successes the extended action needs."), code="target"
                 )
-            progress, rolls_made = 0, 0
-            group, label = uuid.uuid4(), ""
-        odds = self.odds(spec, names=names)
-        notes = [
-            _("Progress: %(progress)s of %(target)s successes")
-            % {"progress": progress, "target": target}
-        ]
-        if max_rolls:
-            notes.append(_("Rolls: %(made)s of %(max)s") % {"made": rolls_made, "max": max_rolls})
+            record = engine.roll_extended(
+                spec,
+                target=target,
+                progress=progress,
+                rolls_made=rolls_made,
+                max_rolls=max_rolls,
+                rng=rng,
+            )
+            # The action it goes on with, so storing it can check nobody rolled meanwhile.
+            return replace(record, details={**record.details, "action": str(group)})
+
         return Plan(
             kind="extended",
             odds=replace(odds, notes=tuple(notes)),
-            roll=single(
-                sheet,
-                lambda rng: engine.roll_extended(
-                    spec,
-                    target=target,
-                    progress=progress,
-                    rolls_made=rolls_made,
-                    max_rolls=max_rolls,
-                    rng=rng,
-                ),
-                data,
-            ),
+            roll=single(sheet, roll, data),
             group=group,
             label=label,
         )
+
+    def kept_after_roll(self, stored: Roll, kept) -> None:
+        """An extended action goes on with the next roll while it is open; once over, the
+        panel offers a new one."""
+        if stored.kind == "extended":
+            details = stored.record["details"]
+            kept["action"] = "" if details.get("done") else str(stored.group)
 
     def opposed(self, a: Sheet, data_a: Mapping, b: Sheet, data_b: Mapping) -> Plan:
         spec_a = self.spec(a, data_a)
@@ -287,6 +300,53 @@ def spend_notes(*sides: tuple[Sheet, engine.PoolSpec]) -> list[str]:
         for sheet, spec in sides
         if spec.willpower
     ]
+
+
+def check_extended_roll(character: Character, record) -> None:
+    """Inside the roll's transaction: the extended action this roll goes on with is still
+    where the roll found it (another roll may have gone in meanwhile, from another tab or
+    player), so the cap on rolls and the target hold however rolls arrive."""
+    if record.kind != "extended" or "action" not in record.details:
+        return
+    Character.objects.select_for_update().filter(pk=character.pk).first()
+    last = (
+        Roll.objects.filter(character=character, kind="extended", group=record.details["action"])
+        .order_by("-pk")
+        .first()
+    )
+    made_before = last.record["details"]["rolls_made"] if last is not None else 0
+    if made_before != record.details["rolls_made"] - 1 or (
+        last is not None and last.record["details"].get("done")
+    ):
+        raise ValidationError(
+            _("That extended action moved on meanwhile: check its progress and roll again."),
+            code="stale",
+        )
+
+
+def finished_action_message(character: Character, group: str) -> str | None:
+    """Why an extended action of this character can no longer be rolled; None if it is
+    not one of theirs."""
+    try:
+        last = (
+            Roll.objects.filter(character=character, kind="extended", group=group)
+            .order_by("-pk")
+            .first()
+        )
+    except ValidationError:  # not a UUID
+        return None
+    if last is None:
+        return None
+    details = last.record["details"]
+    if details.get("reached"):
+        return _("That extended action already reached its target.")
+    if details.get("max_rolls") and details["rolls_made"] >= details["max_rolls"]:
+        return _("No rolls left: that extended action used its %(max)s rolls.") % {
+            "max": details["max_rolls"]
+        }
+    if details.get("done"):
+        return _("That extended action ended with a dramatic failure.")
+    return None
 
 
 def open_extended_actions(character: Character, limit: int = 40) -> dict[str, Roll]:
