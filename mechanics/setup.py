@@ -315,6 +315,10 @@ class RollSetup:
     def plan(self, sheet: Sheet, data: Mapping, *, open_actions=None) -> Plan:
         raise NotImplementedError
 
+    def kept_after_roll(self, stored: Roll, kept) -> None:
+        """Change the choices the panel keeps after `stored` (a QueryDict) for the next
+        roll; by default they stay as they were sent."""
+
     def opposed(self, a: Sheet, data_a: Mapping, b: Sheet, data_b: Mapping) -> Plan:
         raise NotImplementedError
 

@@ -14,8 +14,9 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models.query import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import path
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -113,6 +114,13 @@ def pool_action(
         notice = found.perform(character=access.character, user=request.user)
     except ValidationError as exc:
         error = exc.messages[0]
+    back = request.POST.get("next", "")
+    if not request.htmx and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        # Taken from another page (the combat panel): back there, saying what happened.
+        (messages.error if error else messages.success)(request, error or notice)
+        return redirect(back)
     return _pool_answer(request, access, key, error=error, notice=notice)
 
 

@@ -154,6 +154,8 @@ class SideForm(forms.Form):
     with such rolls adds its fields in `setup_fields` (its `system.side_form`)."""
 
     character = forms.TypedChoiceField(label=_("Character"), coerce=int, required=False)
+    # Fields that spend a pool: cleared after a roll, as on the roll panel.
+    spends: tuple[str, ...] = ()
 
     def __init__(self, data=None, *, characters, traits, required=True, **kw):
         super().__init__(data, **kw)

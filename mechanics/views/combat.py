@@ -27,7 +27,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.models import Scene
-from campaigns.permissions import CampaignAccess, campaign_access, require, sees_full_sheet
+from campaigns.permissions import (
+    CampaignAccess,
+    CharacterAccess,
+    campaign_access,
+    require,
+    sees_full_sheet,
+)
 from campaigns.selectors import scene_or_404
 from characters.models import Character
 from mechanics import combat as rules
@@ -93,6 +99,9 @@ class FighterRow:
     health: HealthView | None
     cannot_act: bool
     phase_form: PhaseForm | None = None
+    # The system's one-click pool actions the viewer may take (the GM hands a destiny
+    # point back), with whether each is pending: the sheet's `characters:pool_action`.
+    pool_actions: tuple = ()
 
 
 def _participants(combat: Combat, campaign) -> list[CombatParticipant]:
@@ -223,6 +232,14 @@ def _panel_context(
                 phases=phases,
                 auto_id=f"phase{participant.pk}_%s",
             )
+        character_rights = CharacterAccess(access, participant.character)
+        pool_actions = tuple(
+            (action, action.pending(participant.character))
+            for action in campaign.game_system.pool_actions
+            if running
+            and action.pool in sheet.resources
+            and getattr(character_rights, action.permission)
+        )
         rows.append(
             FighterRow(
                 participant=participant,
@@ -232,6 +249,7 @@ def _panel_context(
                 health=sheet.health if sees else None,
                 cannot_act=sees and sheet.cannot_act,
                 phase_form=phase_form,
+                pool_actions=pool_actions,
             )
         )
     attacks = combat.attacks.select_related(

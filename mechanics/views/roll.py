@@ -234,6 +234,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                 form.add_error(None, _error_text(error))
             else:
                 kept = _kept_choices(request.POST, form.one_off_fields())
+                setup.kept_after_roll(stored, kept)
                 if not request.htmx:
                     kept["result"] = str(stored.pk)
                     return redirect(f"{request.path}?{urlencode(kept, doseq=True)}")
@@ -409,11 +410,16 @@ def gm_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
         except (RuleError, ValidationError) as error:
             main.add_error(None, _error_text(error))
         else:
+            # No side spends again unless the GM asks again.
+            spends = campaign.game_system.side_form.spends
+            one_off = ("secret", *(f"{p}-{name}" for p in ("a", "b", *HELPERS) for name in spends))
+            kept = _kept_choices(request.POST, one_off)
             if not request.htmx:
-                kept = _kept_choices(request.POST, ("secret",))
                 kept["group"] = str(plan.group)
                 return redirect(f"{request.path}?{urlencode(kept, doseq=True)}")
             results = stored
+            main, side_a, side_b, helpers = _gm_forms(kept, campaign, characters)
+            plan = _gm_plan(campaign, main, side_a, side_b, helpers)
     group = request.GET.get("group", "")
     if request.method == "GET" and group:
         try:

@@ -510,7 +510,6 @@ def test_a_gm_secret_roll_is_not_shown_to_the_player(client, gm, player, lucia):
         {**POOL, "extra_dice": "abc"},
         {**POOL, "kind": "bogus"},
         {**POOL, "modifier_1": "9"},
-        {**POOL, "kind": "extended"},
         {**POOL, "specialty": "999"},
         {**POOL, "again": "7"},
     ],

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
-from mechanics.rules.odds import EPSILON, Odds
+from mechanics.rules.odds import EPSILON, Odds, convolve
 from mechanics.rules.tinieblas.rolls import (
     CHANCE_DIE_AGAIN,
     EXCEPTIONAL_SUCCESSES,
@@ -122,6 +122,37 @@ def odds(spec: PoolSpec) -> Odds:
     """Exact odds of a roll spec (its final pool, again option and rote)."""
     pool, _ = pool_breakdown(spec)
     return odds_for_pool(pool, spec.again, spec.rote)
+
+
+def teamwork_odds(main: PoolSpec, helpers: tuple[PoolSpec, ...] | list[PoolSpec]) -> Odds:
+    """Exact odds of a teamwork roll (`rolls.roll_teamwork`): the main pool gains one die
+    per success of the helpers, who roll first. The helpers' successes S are the
+    convolution of their distributions (a dramatic failure scores 0); the main roll is
+    then n + S dice, a chance die when that is 0 or less. Values of S past the last
+    EPSILON / 100 of probability are left out, like any explosion chain."""
+    pool, _ = pool_breakdown(main)
+    bonus: dict[int, float] = {0: 1.0}
+    for helper in helpers:
+        bonus = convolve(bonus, odds(helper).distribution)
+    p_success = p_exceptional = p_dramatic = 0.0
+    dist: dict[int, float] = {}
+    seen = 0.0
+    for s, p_s in sorted(bonus.items()):
+        if 1.0 - seen < EPSILON / 100:
+            break
+        seen += p_s
+        result = odds_for_pool(pool + s, main.again, main.rote)
+        p_success += p_s * result.p_success
+        p_exceptional += p_s * result.p_exceptional
+        p_dramatic += p_s * result.p_dramatic_failure
+        for k, p_k in result.distribution.items():
+            dist[k] = dist.get(k, 0.0) + p_s * p_k
+    return Odds(
+        p_success=p_success,
+        p_exceptional=p_exceptional,
+        p_dramatic_failure=p_dramatic,
+        distribution=dist,
+    )
 
 
 def clear_caches() -> None:

@@ -3,6 +3,7 @@ target's Defensa (or the range) as the attack's difficulty, exploding damage dic
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
@@ -53,6 +54,31 @@ def _attack_data(data, defence: Defence) -> dict:
     return plan_data
 
 
+def _range_defence(data) -> Defence:
+    """The difficulty of a shot: from the distance typed, the weapon's ranges and cover
+    (docs/rules.md#objetivo-ranged); short range until a distance is typed."""
+    distance = data.get("distance")
+    if distance is None or data.get("defensa") is not None:
+        # No distance, or the GM's own number replaces the computed one.
+        return Defence(SHORT_RANGE, _("Short range"))
+    weapon = _weapon(data)
+    ranges = weapon.ranges if weapon is not None else data.get("ranges")
+    if not ranges:
+        raise ValidationError(
+            _("This weapon has no ranges: type them, or type the difficulty."), code="ranges"
+        )
+    cover = bool(data.get("cover"))
+    value = traits.ranged_difficulty(distance, ranges, cover)
+    band = next(
+        b for b, limit in zip(catalogue.RANGE_BANDS, ranges, strict=True) if distance <= limit
+    )
+    words = {"corta": _("short range"), "media": _("medium range"), "larga": _("long range")}
+    label = _("%(distance)s m, %(band)s") % {"distance": distance, "band": words[band.key]}
+    if cover:
+        label = _("%(range)s, under cover") % {"range": label}
+    return Defence(value, label)
+
+
 class ObjetivoCombat(CombatRules):
     spends = ("destiny_point",)
     # Seed: "un ataque por turno".
@@ -77,7 +103,7 @@ class ObjetivoCombat(CombatRules):
     def computed_defence(self, attacker, target, data) -> Defence:
         skill = _skill(data)
         if skill == RANGED_SKILL:
-            return Defence(SHORT_RANGE, _("Short range"))
+            return _range_defence(data)
         if skill not in MELEE_SKILLS:
             skill = max(MELEE_SKILLS, key=target.rating)
         value = traits.defensa(

@@ -43,9 +43,28 @@ def attack_fields(sheet: Sheet | None) -> dict[str, forms.Field]:
         "modifier": forms.IntegerField(
             label=_("Modifier"), min_value=-20, max_value=20, initial=0, required=False
         ),
+        "distance": forms.IntegerField(
+            label=_("Distance to the target (m)"),
+            help_text=_("Shooting: the weapon's ranges turn it into the difficulty."),
+            min_value=0,
+            max_value=100000,
+            required=False,
+        ),
+        "cover": forms.BooleanField(
+            label=_("The target is under cover (one step harder)"), required=False
+        ),
+        "ranges": forms.CharField(
+            label=_("Ranges of another weapon (m)"),
+            help_text=_("Only for «Other weapon» shooting: short/medium/long, like 35/60/120."),
+            max_length=30,
+            required=False,
+        ),
         "defensa": forms.IntegerField(
             label=_("Target's Defensa (or range difficulty)"),
-            help_text=_("Empty: from the target's sheet; short range (15) for ranged weapons."),
+            help_text=_(
+                "Empty: from the target's sheet, or from the distance for ranged weapons "
+                "(short range, 15, if no distance is typed)."
+            ),
             min_value=1,
             max_value=100,
             required=False,
@@ -57,6 +76,15 @@ def attack_fields(sheet: Sheet | None) -> dict[str, forms.Field]:
 
 
 def clean_attack(form: forms.Form, data: dict) -> None:
+    text = (data.get("ranges") or "").strip()
+    if text:
+        parts = [part.strip() for part in text.replace(",", "/").split("/")]
+        if len(parts) != 3 or not all(part.isdigit() and 0 < int(part) <= 100000 for part in parts):
+            form.add_error("ranges", _("Write three distances in metres, like 35/60/120."))
+        elif not int(parts[0]) < int(parts[1]) < int(parts[2]):
+            form.add_error("ranges", _("The ranges must grow: short, medium, long."))
+        else:
+            data["ranges"] = tuple(int(part) for part in parts)
     if data.get("weapon") != CUSTOM_WEAPON:
         return
     try:

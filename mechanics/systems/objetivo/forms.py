@@ -118,6 +118,8 @@ class ObjetivoRollForm(RollForm):
 
 
 class ObjetivoSideForm(SideForm):
+    spends = ("destiny_point",)
+
     def setup_fields(self, attributes: list, skills: list) -> None:
         self.fields["attribute"] = forms.ChoiceField(
             label=_("Attribute"), choices=attributes, required=False
@@ -129,6 +131,12 @@ class ObjetivoSideForm(SideForm):
         )
         self.fields["modifier"] = forms.IntegerField(
             label=_("Modifier"), min_value=-20, max_value=20, initial=0, required=False
+        )
+        # Each side spends from its own pool (docs/rules.md#objetivo-destiny).
+        self.fields["destiny_point"] = forms.BooleanField(
+            label=_("Spend a destiny point (keep the highest die)"),
+            required=False,
+            widget=forms.CheckboxInput(attrs={"class": "form-check-input"}),
         )
 
     def clean_side(self, data: dict) -> None:

@@ -50,21 +50,27 @@ class ObjetivoSetup(RollSetup):
     opposed_kinds = ("opposed",)
 
     def spec(
-        self, sheet: Sheet, data: Mapping, *, difficulty=None, extra: int = 0, spends: bool = True
+        self, sheet: Sheet, data: Mapping, *, difficulty=None, extra: int = 0
     ) -> tuple[engine.ObjetivoSpec, list]:
         check_can_act(sheet)
         attribute = data["attribute"]
         skill = data.get("skill") or ""
         modifier = (data.get("modifier") or 0) + extra
         details = sheet.character.details
-        specialization = spends and bool(data.get("specialization"))
+        specialization = bool(data.get("specialization"))
+        destiny_point = bool(data.get("destiny_point"))
+        if destiny_point and sheet.pool_current(DESTINY_POOL) < 1:
+            raise ValidationError(
+                _("%(name)s has no destiny points left.") % {"name": sheet.character.name},
+                code="empty",
+            )
         if specialization and skill != details.get("specialization"):
             raise ValidationError(
                 _("The specialization only applies to a roll of its own skill."),
                 code="specialization",
             )
         flags = {
-            "destiny_point": spends and bool(data.get("destiny_point")),
+            "destiny_point": destiny_point,
             "destiny_points": sheet.pool_current(DESTINY_POOL),
             "destiny_returned": bool(details.get("destiny_returned")),
             "incapacitated": sheet.health.penalty < 0,
@@ -158,8 +164,8 @@ class ObjetivoSetup(RollSetup):
         )
 
     def opposed(self, a: Sheet, data_a: Mapping, b: Sheet, data_b: Mapping) -> Plan:
-        spec_a, steps_a = self.spec(a, data_a, spends=False)
-        spec_b, _steps = self.spec(b, data_b, spends=False)
+        spec_a, steps_a = self.spec(a, data_a)
+        spec_b, _steps = self.spec(b, data_b)
         result = engine_odds.opposed_odds(spec_a, spec_b)
         rows = opposed_rows(
             result.p_actor, result.p_tie, result.p_opponent, a.character.name, b.character.name
@@ -204,7 +210,17 @@ class ObjetivoSetup(RollSetup):
 
         return Plan(
             kind="opposed",
-            odds=OddsView(rows=rows, summary=summary, steps=tuple(steps_a)),
+            odds=OddsView(
+                rows=rows,
+                summary=summary,
+                steps=tuple(steps_a),
+                notes=tuple(
+                    _("%(name)s spends a destiny point: highest die.")
+                    % {"name": sheet.character.name}
+                    for sheet, spec in ((a, spec_a), (b, spec_b))
+                    if spec.destiny_point
+                ),
+            ),
             roll=roll,
             group=uuid.uuid4(),
         )

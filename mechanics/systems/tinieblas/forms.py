@@ -8,13 +8,18 @@ from django.utils.translation import gettext_lazy as _
 
 from mechanics.forms.roll import RollForm, SideForm, first_choice, int_choices
 from mechanics.rules.tinieblas.catalogue import RESISTANCE_ATTRIBUTES
-from mechanics.systems.tinieblas.rolls import WILLPOWER_POOL
+from mechanics.systems.tinieblas.rolls import WILLPOWER_POOL, finished_action_message
 
 AGAIN_CHOICES = [
     ("10", _("10-again")),
     ("9", _("9-again")),
     ("8", _("8-again")),
     ("none", _("No again")),
+]
+WILLPOWER_CHOICES = [
+    ("", _("Don't spend")),
+    ("dice", _("+3 dice")),
+    ("resistance", _("+2 to a resistance attribute")),
 ]
 
 
@@ -67,11 +72,7 @@ class TinieblasRollForm(RollForm):
     )
     willpower = forms.ChoiceField(
         label=_("Spend 1 Willpower point"),
-        choices=[
-            ("", _("Don't spend")),
-            ("dice", _("+3 dice")),
-            ("resistance", _("+2 to a resistance attribute")),
-        ],
+        choices=WILLPOWER_CHOICES,
         required=False,
         widget=forms.RadioSelect,
     )
@@ -150,12 +151,17 @@ class TinieblasRollForm(RollForm):
                 self.add_error(
                     "specialty", _("That specialty does not belong to the chosen skill.")
                 )
-        if data.get("kind") == "extended" and not data.get("action") and not data.get("target"):
-            self.add_error("target", _("Say how many successes the extended action needs."))
+        if "action" in self.errors:
+            # A finished action (a stale page, a forged request): say why it is over.
+            why = finished_action_message(self.sheet.character, self.data.get("action", ""))
+            if why:
+                self.errors["action"] = self.error_class([why])
         return data
 
 
 class TinieblasSideForm(SideForm):
+    spends = ("willpower",)
+
     def setup_fields(self, attributes: list, skills: list) -> None:
         self.fields["attribute"] = forms.ChoiceField(
             label=_("Attribute"), choices=attributes, required=False
@@ -166,7 +172,20 @@ class TinieblasSideForm(SideForm):
         self.fields["extra_dice"] = forms.IntegerField(
             label=_("Modifier (dice)"), min_value=-30, max_value=30, initial=0, required=False
         )
+        # Each side spends from its own pool (docs/rules.md#tinieblas-willpower).
+        self.fields["willpower"] = forms.ChoiceField(
+            label=_("Spend 1 Willpower point"),
+            choices=WILLPOWER_CHOICES,
+            required=False,
+        )
 
     def clean_side(self, data: dict) -> None:
         if not data.get("attribute"):
             self.add_error("attribute", _("Choose an attribute."))
+        elif data.get("willpower") == "resistance" and data["attribute"] not in (
+            RESISTANCE_ATTRIBUTES
+        ):
+            self.add_error(
+                "willpower",
+                _("Willpower adds +2 only to Aplomo, Resistencia or Compostura."),
+            )

@@ -42,7 +42,7 @@ class TinieblasSetup(RollSetup):
     opposed_kinds = ("opposed", "teamwork")
     sheet_extras = ("specialties",)
 
-    def spec(self, sheet: Sheet, data: Mapping, *, spends: bool = True) -> engine.PoolSpec:
+    def spec(self, sheet: Sheet, data: Mapping) -> engine.PoolSpec:
         check_can_act(sheet)
         attribute = data["attribute"]
         skill = data.get("skill") or ""
@@ -51,7 +51,12 @@ class TinieblasSetup(RollSetup):
             raise ValidationError(_("Choose the skill the specialty belongs to."), code="specialty")
         category = catalogue.skill(skill).category if skill else None
         modifiers = tuple(m for m in data.get("modifiers", ()) if m)
-        willpower = (data.get("willpower") or None) if spends else None
+        willpower = data.get("willpower") or None
+        if willpower and sheet.pool_current(WILLPOWER_POOL) < 1:
+            raise ValidationError(
+                _("%(name)s has no Willpower points left.") % {"name": sheet.character.name},
+                code="empty",
+            )
         again = data.get("again", 10)
         return engine.PoolSpec(
             attribute=sheet.rating(attribute),
@@ -120,47 +125,61 @@ class TinieblasSetup(RollSetup):
             group, label = last.group, last.label
         else:
             target, max_rolls = data.get("target"), data.get("max_rolls")
+            progress, rolls_made = 0, 0
+            group, label = uuid.uuid4(), ""
+        odds = self.odds(spec, names=names)
+        if not target:
+            # Nothing typed yet: the pool's odds and what is missing, not an error.
+            notes = [_("Type how many successes the extended action needs.")]
+        else:
+            notes = [
+                _("Progress: %(progress)s of %(target)s successes")
+                % {"progress": progress, "target": target}
+            ]
+        if max_rolls:
+            notes.append(_("Rolls: %(made)s of %(max)s") % {"made": rolls_made, "max": max_rolls})
+
+        def roll(rng=None):
             if not target:
                 raise ValidationError(
                     _("Say how many successes the extended action needs."), code="target"
                 )
-            progress, rolls_made = 0, 0
-            group, label = uuid.uuid4(), ""
-        odds = self.odds(spec, names=names)
-        notes = [
-            _("Progress: %(progress)s of %(target)s successes")
-            % {"progress": progress, "target": target}
-        ]
-        if max_rolls:
-            notes.append(_("Rolls: %(made)s of %(max)s") % {"made": rolls_made, "max": max_rolls})
+            record = engine.roll_extended(
+                spec,
+                target=target,
+                progress=progress,
+                rolls_made=rolls_made,
+                max_rolls=max_rolls,
+                rng=rng,
+            )
+            # The action it goes on with, so storing it can check nobody rolled meanwhile.
+            return replace(record, details={**record.details, "action": str(group)})
+
         return Plan(
             kind="extended",
             odds=replace(odds, notes=tuple(notes)),
-            roll=single(
-                sheet,
-                lambda rng: engine.roll_extended(
-                    spec,
-                    target=target,
-                    progress=progress,
-                    rolls_made=rolls_made,
-                    max_rolls=max_rolls,
-                    rng=rng,
-                ),
-                data,
-            ),
+            roll=single(sheet, roll, data),
             group=group,
             label=label,
         )
 
+    def kept_after_roll(self, stored: Roll, kept) -> None:
+        """An extended action goes on with the next roll while it is open; once over, the
+        panel offers a new one."""
+        if stored.kind == "extended":
+            details = stored.record["details"]
+            kept["action"] = "" if details.get("done") else str(stored.group)
+
     def opposed(self, a: Sheet, data_a: Mapping, b: Sheet, data_b: Mapping) -> Plan:
-        spec_a = self.spec(a, data_a, spends=False)
-        spec_b = self.spec(b, data_b, spends=False)
+        spec_a = self.spec(a, data_a)
+        spec_b = self.spec(b, data_b)
         odds_a = self.odds(spec_a, names=trait_names(a, data_a))
         odds_b = self.odds(spec_b)
         dist_a = engine_odds.odds(spec_a).distribution
         dist_b = engine_odds.odds(spec_b).distribution
         rows = opposed_rows(*compare(dist_a, dist_b), a.character.name, b.character.name)
         summary = f"{a.character.name}: {odds_a.summary} · {b.character.name}: {odds_b.summary}"
+        notes = spend_notes((a, spec_a), (b, spec_b))
 
         def roll(rng=None) -> list[SideRecord]:
             record = engine.roll_opposed(spec_a, spec_b, rng)
@@ -196,24 +215,34 @@ class TinieblasSetup(RollSetup):
 
         return Plan(
             kind="opposed",
-            odds=OddsView(rows=rows, summary=summary, steps=odds_a.steps),
+            odds=OddsView(rows=rows, summary=summary, steps=odds_a.steps, notes=notes),
             roll=roll,
             group=uuid.uuid4(),
         )
 
     def teamwork(self, main: Sheet, data: Mapping, helpers: list[tuple[Sheet, Mapping]]) -> Plan:
-        spec = self.spec(main, data, spends=False)
-        helper_specs = [
-            self.spec(sheet, helper_data, spends=False) for sheet, helper_data in helpers
-        ]
+        spec = self.spec(main, data)
+        helper_specs = [self.spec(sheet, helper_data) for sheet, helper_data in helpers]
         names = ", ".join(sheet.character.name for sheet, _data in helpers)
         odds = self.odds(spec, names=trait_names(main, data))
+        # The odds of the whole roll: the main pool with every helper's successes added.
+        exact = engine_odds.teamwork_odds(spec, helper_specs)
+        rows = [
+            OddsRow("success", _("Success"), exact.p_success),
+            OddsRow("exceptional", _("Exceptional success"), exact.p_exceptional),
+        ]
+        if exact.p_dramatic_failure:
+            rows.append(
+                OddsRow("dramatic_failure", _("Dramatic failure"), exact.p_dramatic_failure)
+            )
         notes = [
             _("Helpers roll first: %(names)s. Each success adds a die.") % {"names": names}
         ] + [
             f"{sheet.character.name}: {self.odds(helper_spec).summary}"
             for (sheet, _data), helper_spec in zip(helpers, helper_specs, strict=True)
         ]
+        helper_sheets = [sheet for sheet, _data in helpers]
+        notes += spend_notes((main, spec), *zip(helper_sheets, helper_specs, strict=True))
 
         def roll(rng=None) -> list[SideRecord]:
             record = engine.roll_teamwork(spec, helper_specs, rng)
@@ -257,10 +286,67 @@ class TinieblasSetup(RollSetup):
 
         return Plan(
             kind="teamwork",
-            odds=replace(odds, notes=tuple(notes)),
+            odds=replace(odds, rows=tuple(rows), notes=tuple(notes)),
             roll=roll,
             group=uuid.uuid4(),
         )
+
+
+def spend_notes(*sides: tuple[Sheet, engine.PoolSpec]) -> list[str]:
+    """Who spends Willpower on a two-sided roll, each side from their own pool."""
+    return [
+        _("%(name)s spends 1 Willpower point (%(current)s left after the roll).")
+        % {"name": sheet.character.name, "current": sheet.pool_current(WILLPOWER_POOL) - 1}
+        for sheet, spec in sides
+        if spec.willpower
+    ]
+
+
+def check_extended_roll(character: Character, record) -> None:
+    """Inside the roll's transaction: the extended action this roll goes on with is still
+    where the roll found it (another roll may have gone in meanwhile, from another tab or
+    player), so the cap on rolls and the target hold however rolls arrive."""
+    if record.kind != "extended" or "action" not in record.details:
+        return
+    Character.objects.select_for_update().filter(pk=character.pk).first()
+    last = (
+        Roll.objects.filter(character=character, kind="extended", group=record.details["action"])
+        .order_by("-pk")
+        .first()
+    )
+    made_before = last.record["details"]["rolls_made"] if last is not None else 0
+    if made_before != record.details["rolls_made"] - 1 or (
+        last is not None and last.record["details"].get("done")
+    ):
+        raise ValidationError(
+            _("That extended action moved on meanwhile: check its progress and roll again."),
+            code="stale",
+        )
+
+
+def finished_action_message(character: Character, group: str) -> str | None:
+    """Why an extended action of this character can no longer be rolled; None if it is
+    not one of theirs."""
+    try:
+        last = (
+            Roll.objects.filter(character=character, kind="extended", group=group)
+            .order_by("-pk")
+            .first()
+        )
+    except ValidationError:  # not a UUID
+        return None
+    if last is None:
+        return None
+    details = last.record["details"]
+    if details.get("reached"):
+        return _("That extended action already reached its target.")
+    if details.get("max_rolls") and details["rolls_made"] >= details["max_rolls"]:
+        return _("No rolls left: that extended action used its %(max)s rolls.") % {
+            "max": details["max_rolls"]
+        }
+    if details.get("done"):
+        return _("That extended action ended with a dramatic failure.")
+    return None
 
 
 def open_extended_actions(character: Character, limit: int = 40) -> dict[str, Roll]:

@@ -24,7 +24,7 @@ from mechanics.systems.tinieblas import health as health_ui
 from mechanics.systems.tinieblas.combat import TinieblasCombat
 from mechanics.systems.tinieblas.display import TinieblasWords
 from mechanics.systems.tinieblas.forms import TinieblasRollForm, TinieblasSideForm
-from mechanics.systems.tinieblas.rolls import TinieblasSetup
+from mechanics.systems.tinieblas.rolls import TinieblasSetup, check_extended_roll
 
 WILLPOWER = "fuerza_de_voluntad"
 MORALITY = "moralidad"
@@ -56,6 +56,10 @@ class TinieblasSystem(GameSystem):
     stylesheet = "css/systems/tinieblas.css"
     detail_labels = sheet.DETAIL_LABELS
     detail_fields = sheet.detail_fields
+
+    def after_roll(self, character, user, record) -> list[dict]:
+        check_extended_roll(character, record)
+        return []
 
     def trait_roll(self, spec: TraitSpec) -> TraitRoll | None:
         """A pool of the clicked attribute or skill; a skill keeps the panel's attribute and

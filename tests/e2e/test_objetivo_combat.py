@@ -1,0 +1,55 @@
+"""The Dado objetivo combat panel in a browser: the GM types the distance of a shot and the
+difficulty follows the revolver's ranges and cover, then hands a destiny point back from
+the shooter's row."""
+
+import pytest
+from playwright.sync_api import expect
+
+from campaigns import services
+from characters.models import Resource
+from mechanics.services import combat as combat_services
+from tests.factories import UserFactory, campaign_with, make_character
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_gm_shoots_at_a_distance_and_hands_a_destiny_point_back_from_the_panel(
+    open_as, screenshot, width
+):
+    gm = UserFactory(username="narradora")
+    player = UserFactory(username="jugadora")
+    campaign = campaign_with("objetivo", gm, players=[player], name="Mesa")
+    fred = make_character(
+        campaign, player, name="Fred", ratings={"destreza": 8, "armas_dist": 4, "resistencia": 8}
+    )
+    foe = make_character(campaign, None, user=gm, name="Forajido", ratings={"resistencia": 8})
+    scene = services.scene_create(campaign=campaign, title="Saloon", participants=[fred, foe])
+    combat = combat_services.combat_start(scene=scene, user=gm)
+
+    page = open_as("narradora", width=width, height=900)
+    page.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/combat/{combat.pk}/")
+    form = page.locator("#combat-attack")
+    form.get_by_label("Atacante").select_option(label="Fred")
+    form.get_by_label("Objetivo", exact=True).select_option(label="Forajido")
+    form.get_by_label("Arma", exact=True).select_option("revolver")
+    form.get_by_label("Distancia al objetivo (m)").fill("50")
+    form.get_by_label("Distancia al objetivo (m)").blur()
+    defence = page.locator("#combat-attack .combat-defence")
+    expect(defence).to_have_text("20")
+    expect(page.locator("#combat-odds")).to_contain_text("50 m, alcance medio")
+    page.locator("#combat-attack").get_by_label(
+        "El objetivo está a cubierto (un paso más difícil)"
+    ).check()
+    expect(page.locator("#combat-attack .combat-defence")).to_have_text("25")
+    screenshot(page, f"range-{width}")
+
+    row = page.locator(".combat-fighter", has_text="Fred")
+    row.get_by_role("button", name="Devolver un punto de destino").click()
+    row = page.locator(".combat-fighter", has_text="Fred")
+    expect(row.locator(".combat-pool-pending")).to_have_text(
+        "Punto devuelto: la próxima tirada baja un nivel."
+    )
+    expect(page.get_by_text("Punto de destino devuelto")).to_be_visible()
+    screenshot(page, f"handed-back-in-combat-{width}")
+    assert Resource.objects.get(character=fred, key="destiny_points").current == 1

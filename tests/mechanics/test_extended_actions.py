@@ -1,0 +1,155 @@
+"""Mundo de Tinieblas extended actions on the roll panel: successes add up without choosing
+the action again, the cap on rolls holds, and the panel shows no error before anything is
+typed (docs/rules.md#tinieblas-extended-actions)."""
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from mechanics.models import Roll
+from mechanics.services.rolls import RollSide, roll_perform
+from mechanics.setup import load_sheet
+from tests.factories import make_character
+from tests.mechanics import rolling
+from tests.mechanics.rolling import odds_values
+
+fixed_dice = rolling.fixed_dice
+
+pytestmark = pytest.mark.django_db
+
+START = {
+    "kind": "extended",
+    "attribute": "inteligencia",
+    "skill": "investigacion",
+    "again": "10",
+    "target": "5",
+    "max_rolls": "2",
+    "label": "Descifrar el diario",
+}
+
+
+def roll_url(character):
+    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
+
+
+@pytest.fixture
+def lucia(campaign, player):
+    ratings = {"inteligencia": 3, "investigacion": 3}
+    return make_character(campaign, player, name="Lucía", ratings=ratings)
+
+
+def test_successes_add_up_across_rolls_without_choosing_the_action_again(
+    client, player, lucia, fixed_dice
+):
+    client.force_login(player)
+    fixed_dice(8, 8, 1)
+    response = client.post(roll_url(lucia), {**START, "max_rolls": ""}, HTTP_HX_REQUEST="true")
+    first = Roll.objects.get()
+    # The panel after the roll goes on with the same action.
+    assert f'<option value="{first.group}" selected>' in response.text
+    assert "Progreso: 2 de 5 éxitos" in response.text
+    # What the panel sends next goes on with it; the redirect without htmx keeps it too.
+    again = {**START, "max_rolls": "", "action": str(first.group)}
+    fixed_dice(1)
+    redirect = client.post(roll_url(lucia), again)
+    assert f"action={first.group}" in redirect["Location"]
+    fixed_dice(8, 8, 8, 1)
+    redirect = client.post(roll_url(lucia), again)
+    last = Roll.objects.order_by("-pk").first()
+    assert last.group == first.group
+    assert (last.record["details"]["progress"], last.record["details"]["rolls_made"]) == (5, 3)
+    assert last.record["details"]["done"]
+    # Once over, the panel offers a new action again.
+    assert "action=&" in redirect["Location"]
+    page = client.get(redirect["Location"]).text
+    assert f'<option value="{first.group}"' not in page
+
+
+def test_the_same_choices_sent_twice_go_on_with_the_action_the_panel_kept(
+    client, player, lucia, fixed_dice
+):
+    client.force_login(player)
+    fixed_dice(1)
+    response = client.post(roll_url(lucia), START, HTTP_HX_REQUEST="true")
+    group = str(Roll.objects.get().group)
+    assert f'<option value="{group}" selected>' in response.text
+    client.post(roll_url(lucia), {**START, "action": group})
+    assert Roll.objects.filter(group=group).count() == 2
+
+
+def test_a_roll_past_the_cap_is_refused_with_a_clear_message_and_nothing_stored(
+    client, player, gm, lucia, fixed_dice
+):
+    client.force_login(player)
+    fixed_dice(1)
+    client.post(roll_url(lucia), START)
+    group = str(Roll.objects.get().group)
+    client.post(roll_url(lucia), {**START, "action": group})
+    assert Roll.objects.count() == 2
+    for user in (player, gm):
+        client.force_login(user)
+        response = client.post(roll_url(lucia), {**START, "action": group})
+        assert response.status_code == 200
+        assert "No quedan tiradas: esa acción extendida ya usó sus 2 tiradas." in response.text
+    assert Roll.objects.count() == 2
+
+
+def test_a_stranger_cannot_roll_an_extended_action(client, stranger, lucia):
+    client.force_login(stranger)
+    assert client.post(roll_url(lucia), START).status_code == 404
+    assert not Roll.objects.exists()
+
+
+def test_two_rolls_from_the_same_page_cannot_go_past_the_cap(campaign, player, lucia):
+    """Two tabs show roll 1 of 2: both send; the second finds the action moved on."""
+    client_data = {
+        "kind": "extended",
+        "attribute": "inteligencia",
+        "skill": "investigacion",
+        "again": 10,
+        "target": 20,
+        "max_rolls": 2,
+    }
+    setup = campaign.game_system.roll_setup
+    sheet = load_sheet(lucia, campaign)
+    plan = setup.plan(sheet, client_data, open_actions={})
+    [side] = plan.roll(None)
+    roll_perform(
+        campaign=campaign,
+        user=player,
+        sides=[RollSide(record=side.record, character=lucia)],
+        group=plan.group,
+    )
+    open_actions = setup.open_actions(lucia)
+    action = {**client_data, "action": str(plan.group)}
+    plans = [setup.plan(sheet, action, open_actions=open_actions) for _tab in range(2)]
+    rolled = [p.roll(None)[0] for p in plans]
+    roll_perform(
+        campaign=campaign,
+        user=player,
+        sides=[RollSide(record=rolled[0].record, character=lucia)],
+        group=plan.group,
+    )
+    with pytest.raises(ValidationError, match="ha avanzado entretanto"):
+        roll_perform(
+            campaign=campaign,
+            user=player,
+            sides=[RollSide(record=rolled[1].record, character=lucia)],
+            group=plan.group,
+        )
+    assert Roll.objects.count() == 2
+
+
+def test_choosing_an_extended_action_shows_the_odds_and_no_error_before_anything_is_typed(
+    client, player, lucia
+):
+    client.force_login(player)
+    data = {**START, "target": "", "max_rolls": "", "label": "", "part": "odds"}
+    response = client.get(roll_url(lucia), data, HTTP_HX_REQUEST="true")
+    assert "text-danger" not in response.text
+    assert "Escribe cuántos éxitos necesita la acción extendida." in response.text
+    assert odds_values(response.text)["success"] > 0
+    # Rolling without the target is refused, saying what is missing.
+    response = client.post(roll_url(lucia), {**START, "target": ""})
+    assert "Indica cuántos éxitos necesita la acción extendida." in response.text
+    assert not Roll.objects.exists()
