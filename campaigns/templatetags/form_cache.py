@@ -1,5 +1,6 @@
 """`{{ form|crispy_cached }}` and `{{ form.field|crispy_field_cached }}`: crispy's rendering
-of an unbound form or field, cached by what it shows.
+of an unbound form or field, cached by what it shows; `{% fragment %}`, a block of the
+sheet cached by the values it is made of.
 
 Crispy renders a template per field, a few milliseconds a form, and a GM's sheet shows
 the same empty forms on every request. As in `campaigns.fragments`, the key is a digest of
@@ -15,9 +16,10 @@ from __future__ import annotations
 from crispy_forms.templatetags.crispy_forms_filters import as_crispy_field, as_crispy_form
 from django import forms, template
 from django.core.cache import caches
+from django.db import models
 from django.utils.safestring import mark_safe
 
-from campaigns.fragments import CACHE, fragment_key
+from campaigns.fragments import CACHE, cached_fragment, fragment_key, row_state
 
 register = template.Library()
 
@@ -89,3 +91,37 @@ def crispy_field_cached(bound):
         return as_crispy_field(bound)
     state = (_form_state(bound.form), _field_state(bound))
     return _cached(fragment_key("crispy-field", state), lambda: as_crispy_field(bound))
+
+
+class FragmentNode(template.Node):
+    def __init__(self, name: str, parts: list, nodelist):
+        self.name, self.parts, self.nodelist = name, parts, nodelist
+
+    def render(self, context) -> str:
+        values = []
+        for part in self.parts:
+            value = part.resolve(context)
+            # A row's key is every value it holds (its repr names only the row).
+            values.append(row_state(value) if isinstance(value, models.Model) else repr(value))
+        request = context.request
+
+        def render(extra: dict) -> str:
+            with context.push(**extra):
+                return self.nodelist.render(context)
+
+        return cached_fragment(request, fragment_key(self.name, *values), render)
+
+
+@register.tag
+def fragment(parser, token):
+    """`{% fragment "name" value ... %}…{% endfragment %}`: the block rendered once per
+    set of values (and language) and cached (`campaigns.fragments.cached_fragment`, so a
+    form's CSRF token is the request's own). The values must be everything the block
+    shows: plain values, dataclasses, rows (taken whole)."""
+    bits = token.split_contents()
+    if len(bits) < 2:
+        raise template.TemplateSyntaxError("fragment needs a name")
+    nodelist = parser.parse(("endfragment",))
+    parser.delete_first_token()
+    name = bits[1].strip("\"'")
+    return FragmentNode(name, [parser.compile_filter(bit) for bit in bits[2:]], nodelist)
