@@ -20,10 +20,12 @@ chain: `verify_history` prints each chain's length and head so a copy kept elsew
 (a nightly log) shows it.
 
 Every creation goes through `history_append`, called by `AppendOnlyModel.save()` and
-`AppendOnlyQuerySet.bulk_create()`: it locks the campaign row (SELECT ... FOR NO KEY
-UPDATE on PostgreSQL; SQLite's IMMEDIATE transactions already serialise writers), reads
-the tip and numbers the new rows after it, so concurrent writers queue and the chain
-stays linear.
+`AppendOnlyQuerySet.bulk_create()`: it locks the campaign row, reads the tip and numbers
+the new rows after it, so concurrent writers queue and the chain stays linear. On
+PostgreSQL one call of `history_tip()` (`TIP_FUNCTION`) does both: it takes the lock
+(SELECT ... FOR NO KEY UPDATE), then reads the tip in a statement of its own, whose fresh
+snapshot sees what the writer it waited for committed. SQLite's IMMEDIATE transactions
+already serialise writers, so there it reads the tip alone.
 
 The triggers (`trigger_sql`) let a row be deleted only while its campaign is marked
 `deleting` (set by the campaign's pre_delete signal, in the deletion's transaction) or
@@ -40,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from django.db import models
+from django.db import connections, models, router
 
 GENESIS = "0" * 64
 
@@ -80,14 +82,45 @@ def chain_link(previous: str, content: str) -> str:
     return hashlib.sha256((previous + content).encode()).hexdigest()
 
 
-def _tip(model, campaign_id: int) -> tuple[int, str]:
-    tip = (
-        model._base_manager.filter(campaign_id=campaign_id)
-        .order_by("-chain_seq")
-        .values_list("chain_seq", "chain_hash")
-        .first()
-    )
-    return tip or (0, GENESIS)
+# PostgreSQL: lock the campaign row and read a chain's tip in one round trip. A volatile
+# PL/pgSQL function takes a new snapshot per statement under READ COMMITTED, so the read
+# runs after the lock is granted and sees the rows of the writer it waited for (one SELECT
+# with both would read the snapshot it took before waiting, and fork the chain).
+TIP_FUNCTION = """
+CREATE OR REPLACE FUNCTION history_tip(chain regclass, campaign bigint)
+RETURNS TABLE (seq bigint, hash text) LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    -- NO KEY: rows that merely reference the campaign (a new scene) need not wait.
+    PERFORM 1 FROM campaigns_campaign WHERE id = campaign FOR NO KEY UPDATE;
+    RETURN QUERY EXECUTE format(
+        'SELECT chain_seq::bigint, chain_hash::text FROM %s '
+        'WHERE campaign_id = $1 ORDER BY chain_seq DESC LIMIT 1',
+        chain
+    ) USING campaign;
+END
+$$;
+"""
+TIP_FUNCTION_DROP = "DROP FUNCTION IF EXISTS history_tip(regclass, bigint);"
+
+
+def _locked_tip(model, campaign_id: int) -> tuple[int, str]:
+    """The chain's (seq, hash), the campaign locked until the transaction ends."""
+    connection = connections[router.db_for_write(model)]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT seq, hash FROM history_tip(%s::regclass, %s)",
+                [model._meta.db_table, campaign_id],
+            )
+            tip = cursor.fetchone()
+    else:  # SQLite: the IMMEDIATE transaction holds the database's write lock already.
+        tip = (
+            model._base_manager.filter(campaign_id=campaign_id)
+            .order_by("-chain_seq")
+            .values_list("chain_seq", "chain_hash")
+            .first()
+        )
+    return tuple(tip) if tip else (0, GENESIS)
 
 
 def history_append(rows: Sequence[models.Model]) -> None:
@@ -99,18 +132,11 @@ def history_append(rows: Sequence[models.Model]) -> None:
     if not rows:
         return
     model = type(rows[0])
-    campaign_model = model._meta.get_field("campaign").related_model
     by_campaign: dict[int, list[models.Model]] = defaultdict(list)
     for row in rows:
         by_campaign[row.campaign_id].append(row)
     for campaign_id in sorted(by_campaign):
-        # NO KEY: rows that merely reference the campaign (a new scene) need not wait.
-        list(
-            campaign_model._base_manager.select_for_update(no_key=True)
-            .filter(pk=campaign_id)
-            .values("pk")
-        )
-        seq, previous = _tip(model, campaign_id)
+        seq, previous = _locked_tip(model, campaign_id)
         for row in by_campaign[campaign_id]:
             seq += 1
             row.chain_seq = seq
