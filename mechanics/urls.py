@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from mechanics.systems.registry import all_systems
 from mechanics.views import combat, health
 from mechanics.views import log as views_log
 from mechanics.views import roll as views_roll
@@ -88,4 +89,6 @@ urlpatterns = [
         combat.combat_end,
         name="combat_end",
     ),
+    # Each system's own pages (GameSystem.urlpatterns).
+    *(pattern for system in all_systems() for pattern in system.urlpatterns),
 ]

@@ -291,6 +291,10 @@ class GameSystem:
     # log reads it; stored rolls keep the name).
     level_up_effect: str = "level"
 
+    # The system's own pages (Django `path`s), added to the campaign's mechanics URLs
+    # (/campaigns/<campaign_id>/…, names in the "mechanics" namespace); () = none.
+    urlpatterns: tuple = ()
+
     def detail_fields(self, campaign) -> dict:
         """Form fields for the values a GM may change in `details` ({} = none)."""
         return {}
