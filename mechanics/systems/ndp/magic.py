@@ -111,9 +111,8 @@ class NdpMagicSetup(NdpSetup):
             "desgracias": data.get("desgracias") or 0,
         }
 
-    def _voluntad_odds(self, sheet: Sheet, spec, notes: tuple[str, ...], steps=()) -> OddsView:
-        check = spec.check()
-        view = self.odds(check, ((sheet.name(VOLUNTAD), sheet.rating(VOLUNTAD)), *steps))
+    def _voluntad_odds(self, sheet: Sheet, spec, notes: tuple[str, ...]) -> OddsView:
+        view = self.odds(spec.check(), ((sheet.name(VOLUNTAD), sheet.rating(VOLUNTAD)),))
         return replace(view, notes=(*view.notes, *notes))
 
     def _plan_arcane(self, sheet: Sheet, data: Mapping) -> Plan:
@@ -146,8 +145,7 @@ class NdpMagicSetup(NdpSetup):
             % {"cost": prana, "half": engine.failed_spell_cost(prana)},
             " · ".join(words),
         )
-        steps = tuple((GESTURES[key].name, value) for key, value in gestures.items())
-        odds = self._voluntad_odds(sheet, spec, notes, steps)
+        odds = self._voluntad_odds(sheet, spec, notes)
 
         def roll(rng=None) -> RollRecord:
             record = engine.roll_arcane(spec, rng)

@@ -39,7 +39,7 @@ def _magic_layout(layout: tuple, plain_kinds: tuple[str, ...]) -> tuple:
         if shared and own:
             # Every roll but the divine one throws the d6 (divine magic throws d10).
             rolled = (*plain_kinds, ARCANE, DISPEL, CRAFTING, SUMMON)
-            head.append((_("Dice"), rolled, shared))
+            head.append((None, rolled, shared))
         elif shared:
             tail.append((legend, None, shared))
     magic = (
@@ -73,7 +73,7 @@ class NdpMagicRollForm(NdpRollForm):
         (SUMMON, _("Summoning")),
     )
     layout = _magic_layout(NdpRollForm.layout, tuple(key for key, _label in NdpRollForm.kinds))
-    compact = NdpRollForm.compact | frozenset(GESTURE_FIELDS) | {"faith", "creature_voluntad"}
+    compact = NdpRollForm.compact | {"faith", "creature_voluntad"}
     spends = (*NdpRollForm.spends, "faith")
 
     original_adversity = forms.IntegerField(
