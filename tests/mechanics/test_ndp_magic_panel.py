@@ -6,6 +6,7 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from characters.models import Character, Resource
@@ -13,6 +14,9 @@ from mechanics.models import Roll
 from mechanics.rules.ndp import odds as ndp_odds
 from mechanics.rules.ndp.reference import reference_divine_odds
 from mechanics.rules.ndp.rolls import ArcaneSpec, CraftingSpec, DivineSpec
+from mechanics.services.rolls import RollSide, roll_perform
+from mechanics.setup import load_sheet
+from mechanics.systems.ndp.magic_forms import NdpMagicRollForm
 from tests.factories import UserFactory, campaign_with, make_character
 from tests.mechanics import rolling
 from tests.mechanics.rolling import odds_values
@@ -332,3 +336,22 @@ def test_other_members_see_the_magic_section_only_with_the_full_sheet(client, ta
     _, maga, _other = table
     client.force_login(observer)
     assert 'id="magic"' not in client.get(maga.get_absolute_url()).text
+
+
+def test_a_cast_stored_after_the_prana_ran_out_is_refused_whole(table, player, fixed_dice):
+    """Two requests at once: the second was planned with Prana the first then spent. The
+    roll is checked again under the sheet's lock when stored, and nothing is written."""
+    campaign, maga, _other = table
+    sheet = load_sheet(maga, campaign, with_scene=False)
+    form = NdpMagicRollForm(SPELL, sheet=sheet)
+    assert form.is_valid(), form.errors
+    plan = sheet.system.roll_setup.plan(sheet, form.cleaned_data)
+    set_prana(maga, 4)
+    fixed_dice(1)
+    [side] = plan.roll(None)  # a failure: would spend only 3 of the 4 left
+    with pytest.raises(ValidationError):
+        roll_perform(
+            campaign=campaign, user=player, sides=[RollSide(record=side.record, character=maga)]
+        )
+    assert not Roll.objects.exists()
+    assert prana(maga) == 4
