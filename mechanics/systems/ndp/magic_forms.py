@@ -74,7 +74,6 @@ class NdpMagicRollForm(NdpRollForm):
     )
     layout = _magic_layout(NdpRollForm.layout, tuple(key for key, _label in NdpRollForm.kinds))
     compact = NdpRollForm.compact | {"faith", "creature_voluntad"}
-    spends = (*NdpRollForm.spends, "faith")
 
     original_adversity = forms.IntegerField(
         label=_("Original adversity of the spell"),
