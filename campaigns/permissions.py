@@ -118,6 +118,12 @@ class CharacterAccess:
         return self.access.is_gm
 
     @property
+    def can_keep_bonds(self) -> bool:
+        """The bonds a character keeps by its own choice (the deities it worships, the
+        creatures it keeps bound): the owner and GMs."""
+        return self.acts_for_character
+
+    @property
     def can_view_history(self) -> bool:
         return self.access.is_gm or self.is_owner
 

@@ -14,12 +14,11 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
-from mechanics.systems.ndp import demo, sheet, xp
+from mechanics.systems.ndp import demo, magic, magic_sheet, sheet, xp
 from mechanics.systems.ndp import health as health_ui
 from mechanics.systems.ndp.combat import NdpCombat
-from mechanics.systems.ndp.display import NdpWords
-from mechanics.systems.ndp.forms import NdpRollForm, NdpSideForm
-from mechanics.systems.ndp.rolls import NdpSetup
+from mechanics.systems.ndp.forms import NdpSideForm
+from mechanics.systems.ndp.magic_forms import NdpMagicRollForm
 
 PRANA = "prana"
 
@@ -35,13 +34,16 @@ class NdpSystem(GameSystem):
     combat = NdpCombat()
 
     # --- Rolls ---
-    roll_setup = NdpSetup()
-    roll_form = NdpRollForm
+    # The panel's checks and attacks, and magic (magic.py, magic_forms.py).
+    roll_setup = magic.NdpMagicSetup()
+    roll_form = NdpMagicRollForm
     side_form = NdpSideForm
-    display = NdpWords()
+    display = magic.NdpMagicWords()
+    after_roll = magic.after_magic_roll
+    urlpatterns = magic_sheet.URLS
 
     # --- Sheet, creation and advancement ---
-    sheet_sections = sheet.SECTIONS
+    sheet_sections = (*sheet.SECTIONS, magic_sheet.MagicSection())
     stylesheet = "css/systems/ndp.css"
     detail_labels = sheet.DETAIL_LABELS
     xp_sections = xp.SECTIONS

@@ -1,0 +1,171 @@
+"""A 3d6 + NdP sheet's magic section: the deities worshipped (at most Religión NdP) and the
+creatures bound by summoning (at most 2 × Voluntad NdP), with the owner's and the GM's
+forms to add a deity and to release a creature (docs/rules.md#ndp-magic)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import path
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from campaigns.permissions import character_access, require
+from characters.models import Character
+from characters.services.sheet import character_set_details, ratings_of
+from characters.views.sheet_context import back_to_sheet, first_error, sheet_context
+from mechanics.rules.ndp import equipment
+from mechanics.systems.base import SheetSection
+from mechanics.systems.ndp.magic import CREATURES, bound_creatures, max_creatures
+
+TEMPLATE = "systems/ndp/sheet_magic.html"
+MAX_DEITY_NAME = 80
+
+
+class DeityForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Deity"), max_length=MAX_DEITY_NAME)
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not slugify(name):
+            raise forms.ValidationError(_("Write the deity's name."))
+        return name
+
+
+class MagicSection(SheetSection):
+    key = "magic"
+    template = TEMPLATE
+    follows_traits = True
+
+    def context(self, character, ratings, names) -> dict:
+        deities = sorted(character.details.get("deities", {}).items(), key=lambda kv: kv[1])
+        return {
+            "magic": {
+                "deities": [name for _key, name in deities],
+                "max_deities": equipment.max_deities(ratings.get("religion", 0)),
+                "creatures": bound_creatures(character),
+                "max_creatures": max_creatures(ratings.get("voluntad", 0)),
+            },
+            "deity_form": DeityForm(auto_id="deity_%s"),
+        }
+
+
+# --- Services -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def deity_add(*, character: Character, user, name: str) -> Character:
+    """Worship one more deity (a faith pool comes with it), refused past Religión NdP."""
+    locked = Character.objects.select_for_update().get(pk=character.pk)
+    deities = dict(locked.details.get("deities", {}))
+    religion = ratings_of(locked).get("religion", 0)
+    limit = equipment.max_deities(religion)
+    key = slugify(name).replace("-", "_")[:40]
+    if key in deities:
+        raise ValidationError(
+            _("%(name)s already worships %(deity)s.") % {"name": locked.name, "deity": name},
+            code="deity_twice",
+        )
+    if len(deities) >= limit:
+        raise ValidationError(
+            _(
+                "With Religión %(religion)s a character worships at most %(limit)s deities; "
+                "%(name)s already has %(count)s."
+            )
+            % {"religion": religion, "limit": limit, "name": locked.name, "count": len(deities)},
+            code="deity_limit",
+        )
+    return character_set_details(
+        character=locked, user=user, values={"deities": {**deities, key: name}}
+    )
+
+
+@transaction.atomic
+def creature_release(*, character: Character, user, creature_id: str) -> dict:
+    """Release one bound creature; returns it. Refused if it is not bound to them."""
+    locked = Character.objects.select_for_update().get(pk=character.pk)
+    creatures = bound_creatures(locked)
+    released = next((c for c in creatures if c.get("id") == creature_id), None)
+    if released is None:
+        raise ValidationError(
+            _("That creature is not bound to %(name)s.") % {"name": locked.name},
+            code="not_bound",
+        )
+    character_set_details(
+        character=locked,
+        user=user,
+        values={CREATURES: [c for c in creatures if c is not released]},
+    )
+    return released
+
+
+# --- Views ----------------------------------------------------------------------------------
+
+
+def _answer(request: HttpRequest, access, *, error: str = "", done: str = "", form=None):
+    """The section again for htmx (with the refusal or the news), the sheet otherwise."""
+    if request.htmx:
+        access.character.refresh_from_db(fields=["details"])
+        extra = {"magic_error": error, "magic_done": done}
+        if form is not None:
+            extra["deity_form"] = form
+        return render(request, TEMPLATE, sheet_context(access, **extra))
+    if error:
+        messages.error(request, error)
+    elif done:
+        messages.success(request, done)
+    return back_to_sheet(access, "magic")
+
+
+@login_required
+@require_POST
+def deity_add_view(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
+    access = character_access(request.user, campaign_id, character_id)
+    require(access.can_keep_bonds)
+    form = DeityForm(request.POST, auto_id="deity_%s")
+    if not form.is_valid():
+        return _answer(request, access, error=first_error(form), form=form)
+    try:
+        deity_add(character=access.character, user=request.user, name=form.cleaned_data["name"])
+    except ValidationError as error:
+        return _answer(request, access, error=" ".join(error.messages), form=form)
+    return _answer(
+        request, access, done=_("%(deity)s added.") % {"deity": form.cleaned_data["name"]}
+    )
+
+
+@login_required
+@require_POST
+def creature_release_view(
+    request: HttpRequest, campaign_id: int, character_id: int, creature_id: str
+) -> HttpResponse:
+    access = character_access(request.user, campaign_id, character_id)
+    require(access.can_keep_bonds)
+    try:
+        released = creature_release(
+            character=access.character, user=request.user, creature_id=creature_id
+        )
+    except ValidationError as error:
+        return _answer(request, access, error=" ".join(error.messages))
+    return _answer(request, access, done=_("%(name)s is released.") % {"name": released["name"]})
+
+
+URLS = (
+    path(
+        "characters/<id:character_id>/deities/",
+        deity_add_view,
+        name="deity_add",
+    ),
+    path(
+        "characters/<id:character_id>/creatures/<slug:creature_id>/release/",
+        creature_release_view,
+        name="creature_release",
+    ),
+)
