@@ -2,7 +2,6 @@
 
 from django.urls import path
 
-from mechanics.systems.registry import all_systems
 from mechanics.views import combat, health
 from mechanics.views import log as views_log
 from mechanics.views import roll as views_roll
