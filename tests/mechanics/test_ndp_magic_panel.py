@@ -283,9 +283,7 @@ def bound(character):
         "creatures": [{"id": "abc", "name": "Sombra", "school": "Etereología", "voluntad": 1}]
     }
     character.save()
-    return reverse(
-        "ndp:creature_release", args=[character.campaign_id, character.pk, "abc"]
-    )
+    return reverse("ndp:creature_release", args=[character.campaign_id, character.pk, "abc"])
 
 
 @pytest.mark.parametrize("who", ["gm", "player"])
