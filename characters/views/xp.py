@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaigns import services as campaign_services
 from campaigns.fragments import cached_fragment, fragment_key
 from campaigns.keyset import keyset_page
 from campaigns.models import Scene
@@ -228,6 +229,12 @@ def scene_xp(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRespo
                     messages.info(request, _("Nothing changed in the XP of this scene."))
                 if willpower:
                     messages.success(request, _("Fuerza de Voluntad granted."))
+                if request.POST.get("close_scene") and scene.status == Scene.Status.OPEN:
+                    # One step at the end of a scene: award, then close (what lasted the
+                    # scene expires, as with the scene page's Close button).
+                    campaign_services.scene_close(scene=scene, user=request.user)
+                    messages.success(request, _("Scene closed."))
+                    return redirect(scene.get_absolute_url())
                 return redirect("characters:scene_xp", campaign_id, scene.pk)
         else:
             messages.error(request, _("Check the marked rows."))

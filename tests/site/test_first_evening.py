@@ -1,8 +1,14 @@
 """Friction a first evening found (issue 14) that had no test yet: each test names the item."""
 
 import pytest
+from django.urls import reverse
 
-from tests.factories import make_character
+from campaigns import services as campaign_services
+from campaigns.models import Scene
+from characters.models import XpEntry
+from mechanics.rules.tinieblas.advancement import award_total
+from tests.characters.test_xp_views import CHUPI, award_url, rubric_post
+from tests.factories import MembershipFactory, UserFactory, make_character
 from tests.html import parse
 from tests.mechanics.test_roll_panel import LUCIA, POOL, roll_url
 
@@ -20,3 +26,77 @@ def test_the_roll_panel_counts_one_die_in_the_singular(client, player, lucia, mo
     data = {**POOL, "modifier_1": modifier, "part": "odds"}
     response = client.get(roll_url(lucia), data, HTTP_HX_REQUEST="true")
     assert parse(response.text).one("p", class_="roll-summary").text() == summary
+
+
+# Awarding XP can close the scene in the same step.
+
+
+@pytest.fixture
+def open_scene(campaign, lucia):
+    return campaign_services.scene_create(
+        campaign=campaign, title="La noche del incendio", participants=[lucia]
+    )
+
+
+def test_awarding_xp_can_close_the_scene_in_the_same_step(client, gm, open_scene, lucia):
+    client.force_login(gm)
+    page = parse(client.get(award_url(open_scene)).content)
+    assert page.one("input", name="close_scene").attrs["type"] == "checkbox"
+    data = {**rubric_post((lucia, CHUPI)), "close_scene": "1"}
+    response = client.post(award_url(open_scene), data)
+    assert response.status_code == 302
+    assert response["Location"] == open_scene.get_absolute_url()
+    open_scene.refresh_from_db()
+    assert open_scene.status == Scene.Status.CLOSED
+    assert XpEntry.objects.get(character=lucia).amount == award_total(CHUPI)
+
+
+def test_awarding_xp_without_the_box_leaves_the_scene_open(client, gm, open_scene, lucia):
+    client.force_login(gm)
+    client.post(award_url(open_scene), rubric_post((lucia, CHUPI)))
+    open_scene.refresh_from_db()
+    assert open_scene.status == Scene.Status.OPEN
+
+
+def test_an_award_that_fails_does_not_close_the_scene(client, gm, open_scene, lucia):
+    client.force_login(gm)
+    data = {**rubric_post((lucia, CHUPI)), f"c{lucia.pk}-interpretacion": "99", "close_scene": "1"}
+    client.post(award_url(open_scene), data)
+    open_scene.refresh_from_db()
+    assert open_scene.status == Scene.Status.OPEN
+    assert not XpEntry.objects.filter(character=lucia).exists()
+
+
+def test_a_player_cannot_close_a_scene_through_the_award_form(client, player, open_scene, lucia):
+    client.force_login(player)
+    data = {**rubric_post((lucia, CHUPI)), "close_scene": "1"}
+    assert client.post(award_url(open_scene), data).status_code == 403
+    open_scene.refresh_from_db()
+    assert open_scene.status == Scene.Status.OPEN
+
+
+# The sheet's XP card links to buying with XP.
+
+
+def test_the_xp_card_links_the_owner_and_the_gm_to_buying_with_xp(client, gm, player, lucia):
+    xp_page = reverse("characters:xp", args=[lucia.campaign_id, lucia.pk])
+    for user in (player, gm):
+        client.force_login(user)
+        link = parse(client.get(lucia.get_absolute_url()).content).one("a", id="sheet-xp-link")
+        assert (link.attrs["href"], link.text()) == (xp_page, "Comprar con PX")
+        assert client.get(xp_page).status_code == 200
+
+
+def test_another_player_who_sees_full_sheets_is_linked_to_the_ledger_only(client, campaign, lucia):
+    campaign.players_see_full_sheets = True
+    campaign.save()
+    dora = UserFactory(username="dora")
+    MembershipFactory(campaign=campaign, user=dora, role="player")
+    client.force_login(dora)
+    link = parse(client.get(lucia.get_absolute_url()).content).one("a", id="sheet-xp-link")
+    assert link.text() == "Registro de PX"
+
+
+def test_who_does_not_see_the_full_sheet_gets_no_xp_link(client, observer, lucia):
+    client.force_login(observer)
+    assert not parse(client.get(lucia.get_absolute_url()).content).find_all(id="sheet-xp-link")
