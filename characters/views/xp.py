@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -82,7 +83,9 @@ def _chart(
             "characters/_xp_chart.html", {"chart": chart, "chart_id": chart_id, **extra}
         )
 
-    key = fragment_key("xp-chart", version, names, measure, chart_id)
+    # The axis ends now: a chart drawn in an earlier hour is drawn again.
+    drawn_in = timezone.now().strftime("%Y%m%d%H")
+    key = fragment_key("xp-chart", version, names, measure, chart_id, drawn_in)
     return cached_fragment(request, key, draw), points
 
 
