@@ -1,12 +1,17 @@
 """Friction a first evening found (issue 14) that had no test yet: each test names the item."""
 
+from types import SimpleNamespace
+
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from campaigns import services as campaign_services
 from campaigns.models import Scene
 from characters.models import XpEntry
+from mechanics.health_panel import condition_word
 from mechanics.rules.tinieblas.advancement import award_total
+from tests.characters.test_health_views import damage, table
 from tests.characters.test_xp_views import CHUPI, award_url, rubric_post
 from tests.factories import MembershipFactory, UserFactory, make_character
 from tests.html import parse
@@ -100,3 +105,32 @@ def test_another_player_who_sees_full_sheets_is_linked_to_the_ledger_only(client
 def test_who_does_not_see_the_full_sheet_gets_no_xp_link(client, observer, lucia):
     client.force_login(observer)
     assert not parse(client.get(lucia.get_absolute_url()).content).find_all(id="sheet-xp-link")
+
+
+# No duplicated state words ("Muerte muerto", "Inconsciente inconsciente").
+
+
+@pytest.mark.parametrize(
+    ("condition", "label", "word"),
+    [
+        ({"dead": True}, "Muerte", ""),
+        ({"dead": True}, "Muerto", ""),
+        ({"unconscious": True}, "Inconsciente", ""),
+        ({"dead": True}, "Malherido", "muerto"),
+        ({"unconscious": True}, "Herido", "inconsciente"),
+        ({}, "Herido", ""),
+    ],
+)
+def test_the_condition_badge_is_left_out_when_the_state_already_names_it(condition, label, word):
+    health = SimpleNamespace(**{"dead": False, "unconscious": False, **condition})
+    with translation.override("es"):
+        assert condition_word(health, label) == word
+
+
+def test_an_unconscious_objetivo_sheet_says_inconsciente_once(client, gm, player):
+    campaign = table("objetivo", gm, player)
+    hero = make_character(campaign, player, name="Fred", ratings={"resistencia": 8})
+    client.force_login(gm)
+    response = damage(client, hero, amount=16)  # 16 PV lost: 0 left, Inconsciente
+    summary = parse(response.text).one("p", class_="health-summary").text()
+    assert summary.casefold().count("inconsciente") == 1, summary
