@@ -134,3 +134,21 @@ def test_an_unconscious_objetivo_sheet_says_inconsciente_once(client, gm, player
     response = damage(client, hero, amount=16)  # 16 PV lost: 0 left, Inconsciente
     summary = parse(response.text).one("p", class_="health-summary").text()
     assert summary.casefold().count("inconsciente") == 1, summary
+
+
+# The creation form draws the free attribute dot.
+
+
+def test_the_creation_form_draws_each_attributes_free_dot_from_the_start(client, campaign, player):
+    client.force_login(player)
+    page = parse(client.get(reverse("characters:create", args=[campaign.pk])).content)
+    strength = page.one("div", class_="dot-row", aria_labelledby="attr_fuerza-label")
+    radios = strength.find_all("input", type="radio")
+    assert [r.attrs["value"] for r in radios if "checked" in r.attrs] == ["1"]
+    free = strength.one("label", class_="dot-free")
+    assert free.attrs["title"] == "Punto gratuito"
+    assert free.one("input").attrs["value"] == "1"
+    # Skills have no free dot: "no dots" is what is chosen.
+    academics = page.one("div", class_="dot-row", aria_labelledby="skill_academicismo-label")
+    assert [r.attrs["value"] for r in academics.find_all("input") if "checked" in r.attrs] == ["0"]
+    assert not academics.find_all(class_="dot-free")
