@@ -247,6 +247,8 @@ class GameSystem:
     demo_characters: tuple[dict, ...] | list[dict] = ()
     # Whether a GM edits the campaign's attribute and skill lists (CampaignTrait rows).
     editable_trait_lists: bool = False
+    # Whether the sheet offers to fold its untrained skills (rating 0): a long skill list.
+    folds_untrained_skills: bool = False
 
     # --- Combat ---
     # The combat panel's hooks (`mechanics.combat.CombatRules`: initiative, phases, the

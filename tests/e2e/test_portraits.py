@@ -1,4 +1,5 @@
-"""A player gives their character a portrait from the sheet, on a phone and a laptop."""
+"""A player gives their character a portrait from the sheet, on a phone and a laptop; an
+NdP sheet folds its untrained skills."""
 
 import pytest
 from PIL import Image
@@ -50,3 +51,18 @@ def test_a_player_uploads_a_portrait_and_the_sheet_header_shows_it(
         "img => img.complete && img.naturalWidth === 160", arg=portrait.element_handle()
     )
     screenshot(page, f"sheet-{width}")
+
+
+def test_an_ndp_sheet_folds_its_untrained_skills_and_unfolds_them(open_as, screenshot):
+    gm, player = UserFactory(username="narradora"), UserFactory(username="jugadora")
+    campaign = campaign_with("ndp", gm, players=[player])
+    irene = make_character(campaign, player, name="Irene", ratings={"combate_c_a_c": 5})
+    page = open_as(player, width=360)
+    page.goto(irene.get_absolute_url())
+    expect(page.locator("#trait-combate_c_a_c")).to_be_visible()
+    expect(page.locator("#trait-sigilo")).to_be_hidden()
+    # A group with no trained skill folds with its heading.
+    expect(page.locator(".trait-group", has=page.locator("#trait-sigilo"))).to_be_hidden()
+    screenshot(page, "folded-360")
+    page.get_by_label("Ocultar habilidades sin entrenar").uncheck()
+    expect(page.locator("#trait-sigilo")).to_be_visible()

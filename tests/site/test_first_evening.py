@@ -12,6 +12,7 @@ from characters.models import XpEntry
 from mechanics.health_panel import condition_word
 from mechanics.rules.tinieblas.advancement import award_total
 from tests.characters.test_health_views import damage, table
+from tests.characters.test_sheet_views import ndp_sheet
 from tests.characters.test_xp_views import CHUPI, award_url, rubric_post
 from tests.factories import MembershipFactory, UserFactory, make_character
 from tests.html import parse
@@ -152,3 +153,30 @@ def test_the_creation_form_draws_each_attributes_free_dot_from_the_start(client,
     academics = page.one("div", class_="dot-row", aria_labelledby="skill_academicismo-label")
     assert [r.attrs["value"] for r in academics.find_all("input") if "checked" in r.attrs] == ["0"]
     assert not academics.find_all(class_="dot-free")
+
+
+# The layout follows play: an NdP sheet can hide its untrained skills.
+
+
+def test_an_ndp_sheet_offers_to_fold_its_untrained_skills(client, gm, player):
+    irene = ndp_sheet(gm, player)
+    client.force_login(player)
+    page = parse(client.get(irene.get_absolute_url()).content)
+    switch = page.one("input", id="fold-untrained")
+    assert "checked" in switch.attrs
+    assert page.one("label", for_="fold-untrained").text() == "Ocultar habilidades sin entrenar"
+    assert "data-untrained" not in page.one(id="trait-combate_c_a_c").attrs
+    assert "data-untrained" in page.one(id="trait-sigilo").attrs
+    # Characteristics are never folded, whatever their rating.
+    assert not any("data-untrained" in row.attrs for row in page.find_all(id="trait-fortitud"))
+    untrained = [
+        row for row in page.find_all("div", class_="trait-row") if "data-untrained" in row.attrs
+    ]
+    assert len(untrained) > 40
+
+
+def test_a_tinieblas_sheet_has_no_fold_switch(client, gm, player, lucia):
+    client.force_login(player)
+    page = parse(client.get(lucia.get_absolute_url()).content)
+    assert not page.find_all(id="fold-untrained")
+    assert not any("data-untrained" in row.attrs for row in page.find_all(class_="trait-row"))
