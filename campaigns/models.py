@@ -6,13 +6,14 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.db.models.signals import pre_delete
+from django.db.models.signals import post_delete, pre_delete
 from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from campaigns import limits
+from campaigns.images import delete_after_commit, image_files, image_url
 from campaigns.rendered import RenderedMarkdownField, RendersMarkdown
 from mechanics.rules.settings import resolve_values
 from mechanics.systems.base import GameSystem
@@ -63,6 +64,13 @@ class Campaign(RendersMarkdown):
     owner_applies_damage = models.BooleanField(
         _("Players apply damage and healing to their own characters"), default=False
     )
+    # Written by `campaigns.images.store_image` only; served by the `image` view.
+    image = models.FileField(
+        _("image"), upload_to="portraits/campaigns/", max_length=200, blank=True, editable=False
+    )
+    image_thumb = models.FileField(
+        _("thumbnail"), upload_to="portraits/campaigns/", max_length=200, blank=True, editable=False
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("created by"),
@@ -86,6 +94,14 @@ class Campaign(RendersMarkdown):
 
     def get_absolute_url(self) -> str:
         return reverse("campaigns:detail", args=[self.pk])
+
+    @property
+    def image_full_url(self) -> str:
+        return image_url(self.image, "campaigns:image", self.pk, "full")
+
+    @property
+    def image_thumb_url(self) -> str:
+        return image_url(self.image_thumb, "campaigns:image", self.pk, "thumb")
 
     @property
     def rules(self) -> dict[str, bool | int]:
@@ -114,6 +130,11 @@ def _campaign_marked_deleting(sender, instance: Campaign, using: str, **kwargs) 
     campaign is marked while its rolls, XP entries and health events go (the database
     triggers check the mark)."""
     Campaign._base_manager.using(using).filter(pk=instance.pk).update(deleting=True)
+
+
+@receiver(post_delete, sender=Campaign, dispatch_uid="campaign_image_deleted")
+def _campaign_image_deleted(sender, instance: Campaign, **kwargs) -> None:
+    delete_after_commit(Campaign.image.field, [f.name for f in image_files(instance, "image")])
 
 
 def system_options() -> dict[str, str]:

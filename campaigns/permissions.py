@@ -102,8 +102,14 @@ class CharacterAccess:
         return sees_full_sheet(self.access, self.character.owner_id)
 
     @property
+    def can_view_portrait(self) -> bool:
+        """The portrait belongs to the sheet's header (name, concept, description), which
+        every member who may open the sheet sees; its full part is not needed."""
+        return self.access.can_view
+
+    @property
     def can_edit_story(self) -> bool:
-        """Name, concept, description, notes and the current resource pools."""
+        """Name, concept, description, notes, the portrait and the current resource pools."""
         return self.acts_for_character
 
     @property

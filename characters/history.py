@@ -22,6 +22,7 @@ _PLAIN = {
     "concept": gettext_lazy("Concept"),
     "description": gettext_lazy("Description"),
     "notes": gettext_lazy("Notes"),
+    "portrait": gettext_lazy("Portrait"),
     "approved_over_budget": gettext_lazy("Approved over budget"),
 }
 

@@ -11,12 +11,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from campaigns import limits
 from campaigns.append_only import AppendOnlyModel, AppendOnlyQuerySet
+from campaigns.images import delete_after_commit, image_files, image_url
 from campaigns.rendered import RenderedMarkdownField, RendersMarkdown
 
 
@@ -57,6 +60,17 @@ class Character(models.Model):
     # The sum of the XP ledger, kept in step by the services in the same transaction as
     # each entry; the database refuses a negative balance.
     xp_balance = models.IntegerField(_("XP balance"), default=0, editable=False)
+    # Written by `campaigns.images.store_image` only; served by the `portrait` view.
+    portrait = models.FileField(
+        _("portrait"), upload_to="portraits/characters/", max_length=200, blank=True, editable=False
+    )
+    portrait_thumb = models.FileField(
+        _("thumbnail"),
+        upload_to="portraits/characters/",
+        max_length=200,
+        blank=True,
+        editable=False,
+    )
     # Declared here so that campaigns never depends on characters; the table keeps the
     # name it had when the field lived on Scene.
     scenes = models.ManyToManyField(
@@ -87,8 +101,24 @@ class Character(models.Model):
         return reverse("characters:sheet", args=[self.campaign_id, self.pk])
 
     @property
+    def portrait_full_url(self) -> str:
+        return image_url(self.portrait, "characters:portrait", self.campaign_id, self.pk, "full")
+
+    @property
+    def portrait_thumb_url(self) -> str:
+        return image_url(
+            self.portrait_thumb, "characters:portrait", self.campaign_id, self.pk, "thumb"
+        )
+
+    @property
     def system(self) -> str:
         return self.campaign.system
+
+
+@receiver(post_delete, sender=Character, dispatch_uid="character_portrait_deleted")
+def _character_portrait_deleted(sender, instance: Character, **kwargs) -> None:
+    files = image_files(instance, "portrait")
+    delete_after_commit(Character.portrait.field, [f.name for f in files])
 
 
 class Trait(models.Model):

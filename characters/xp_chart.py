@@ -91,11 +91,13 @@ def build_chart(
     *,
     measure: str = "balance",
     width: int = WIDTH,
+    now: datetime | None = None,
 ) -> Chart:
     """{character: [XpEntry oldest first]} → the chart; `measure` "balance" or "earned".
 
-    The time axis runs from the first entry to the last (at least an hour); each line
-    then holds its last value to the right edge.
+    The time axis runs from the first entry to now (`now`, the current time by default),
+    at least an hour; each line then holds its last value to the right edge: a balance
+    unchanged for a month shows a month long.
     """
     data = [(character, entries) for character, entries in series_entries.items() if entries]
     title = chart_title(measure)
@@ -120,6 +122,7 @@ def build_chart(
     missing = max(MIN_SPAN - (end - start).total_seconds(), 0)
     margin = timedelta(seconds=missing / 2 + max((end - start).total_seconds(), MIN_SPAN) * 0.04)
     start, end = start - margin, end + margin
+    end = max(end, timezone.localtime(now or timezone.now()))
     span = (end - start).total_seconds()
     top_value = max(max(v for _t, v in points) for points in values.values())
     step = _nice_step(top_value)

@@ -9,11 +9,14 @@ EMAIL_URL / EMAIL_HOST...  outgoing mail (config/email.py); DEFAULT_FROM_EMAIL i
 CRONICA_LOGIN_FAILURES         wrong passwords before a username or address is locked out (5)
 CRONICA_LOGIN_COOLOFF_MINUTES  how long the lock lasts after the last failure (15)
 CRONICA_PROXY_COUNT   reverse proxies in front that append to X-Forwarded-For (0: none)
-DJANGO_MEDIA_ROOT     folder of uploaded files, included in backups (none by default)
+DJANGO_MEDIA_ROOT     folder of uploaded files (portraits), included in backups (./media)
+DJANGO_MEDIA_STORAGE  storage class for uploads instead of MEDIA_ROOT (e.g. django-storages')
+DJANGO_MEDIA_STORAGE_OPTIONS  its options, a JSON object
 """
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -201,7 +204,13 @@ STATICFILES_DIRS = [
     *(path / "static" for path in SYSTEM_DIRS if (path / "static").is_dir()),
 ]
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Uploads: MEDIA_ROOT, or object storage (README "Portraits and object storage").
+    "default": {
+        "BACKEND": os.environ.get(
+            "DJANGO_MEDIA_STORAGE", "django.core.files.storage.FileSystemStorage"
+        ),
+        "OPTIONS": json.loads(os.environ.get("DJANGO_MEDIA_STORAGE_OPTIONS") or "{}"),
+    },
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if not DEBUG
@@ -209,7 +218,7 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
-MEDIA_ROOT = os.environ.get("DJANGO_MEDIA_ROOT", "")
+MEDIA_ROOT = os.environ.get("DJANGO_MEDIA_ROOT") or str(BASE_DIR / "media")
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"

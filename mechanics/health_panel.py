@@ -83,16 +83,38 @@ def state_label(shown: HealthView, system: GameSystem) -> str:
     return _("Wounded") if system.is_wounded(shown) else _("Unhurt")
 
 
+# A badge after a state that names the condition would repeat the word (3d6 + NdP
+# "Muerte muerto", Dado objetivo "Inconsciente inconsciente").
+# Enough letters to tell "muerte"/"muerto" and "inconsciente" apart from other states.
+STEM = 5
+
+
+def condition_word(health, label: str) -> str:
+    """The word "dead" or "unconscious" (translated) for `health`, or "" when there is no such
+    condition or the state `label` shown beside it already names it."""
+    if getattr(health, "dead", False):
+        word = _("dead")
+    elif getattr(health, "unconscious", False):
+        word = _("unconscious")
+    else:
+        return ""
+    said = any(
+        part[:STEM].casefold() == word[:STEM].casefold() for part in str(label or "").split()
+    )
+    return "" if said else word
+
+
 def _state_text(shown: HealthView, system: GameSystem) -> str:
     """One line: the state and what it costs ("Herido · −2", "muerto")."""
     if shown.dead:
         return _("dead")
+    label = state_label(shown, system)
     extra = []
-    if shown.unconscious:
-        extra.append(_("unconscious"))
+    if condition := condition_word(shown, label):
+        extra.append(condition)
     if shown.penalty and (penalty := system.state_penalty(shown.penalty)):
         extra.append(penalty)
-    return " · ".join([state_label(shown, system), *extra])
+    return " · ".join([label, *extra])
 
 
 def events_of(character):

@@ -40,8 +40,10 @@ def _history_flushable(request):
 
 
 @pytest.fixture(autouse=True)
-def _test_settings(settings):
+def _test_settings(settings, tmp_path_factory):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Uploaded portraits go to a folder of each test's own, never the project's media/.
+    settings.MEDIA_ROOT = str(tmp_path_factory.mktemp("media"))
     # The manifest storage needs collectstatic; tests render templates without it.
     settings.STORAGES = {
         **settings.STORAGES,

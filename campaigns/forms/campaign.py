@@ -8,6 +8,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.images import CleanImage, ImageUploadField
 from campaigns.models import Campaign, Role, system_options
 from mechanics.systems.registry import all_systems, get_system, system_choices
 
@@ -45,6 +46,8 @@ class CampaignForm(forms.ModelForm):
         initial=1,
         help_text=_("From 1 to 20. GMs may create any number."),
     )
+    image = ImageUploadField(label=_("Campaign image"))
+    remove_image = forms.BooleanField(label=_("Remove the image"), required=False)
 
     class Meta:
         model = Campaign
@@ -104,6 +107,11 @@ class CampaignForm(forms.ModelForm):
                     )
                 field.system = system
                 self.fields[house_rule_field_name(system, setting.key)] = field
+
+    def image_change(self) -> tuple[bool, CleanImage | None]:
+        """(whether the image changes, the new one or None to remove it)."""
+        image = self.cleaned_data["image"]
+        return image is not None or self.cleaned_data["remove_image"], image
 
     def options(self) -> dict:
         """The settings the campaign services store as they are."""

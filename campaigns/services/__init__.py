@@ -7,6 +7,7 @@ Campaigns, invitations and memberships (`campaign`); stories, scenes and GM note
 from campaigns.services.campaign import (
     CAMPAIGN_OPTIONS,
     campaign_create,
+    campaign_set_image,
     campaign_update,
     invitation_accept,
     invitation_create,
@@ -29,6 +30,7 @@ from campaigns.services.chronicle import (
 __all__ = [
     "CAMPAIGN_OPTIONS",
     "campaign_create",
+    "campaign_set_image",
     "campaign_update",
     "invitation_accept",
     "invitation_create",

@@ -8,6 +8,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from campaigns.images import CleanImage, delete_after_commit, store_image
 from campaigns.models import Campaign, Invitation, Membership, Removal, Role, system_options
 from campaigns.permissions import may_join_through
 
@@ -168,3 +169,13 @@ def membership_record_removal(*, membership: Membership, removed_by) -> None:
         Removal.objects.create(
             campaign_id=membership.campaign_id, user_id=membership.user_id, removed_by=removed_by
         )
+
+
+@transaction.atomic
+def campaign_set_image(*, campaign: Campaign, image: CleanImage | None) -> Campaign:
+    """Store a new campaign image (None removes it); the old files go once this commits."""
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    replaced = store_image(locked, image, full="image", thumb="image_thumb")
+    locked.save(update_fields=["image", "image_thumb", "updated_at"])
+    delete_after_commit(Campaign.image.field, replaced)
+    return locked

@@ -4,16 +4,17 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services
 from campaigns.confirm import ask_first
 from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
-from campaigns.models import Invitation, Membership, Role
+from campaigns.images import SIZES, image_response
+from campaigns.models import Campaign, Invitation, Membership, Role
 from campaigns.permissions import (
     campaign_access,
     may_create_character,
@@ -38,7 +39,7 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_create(request: HttpRequest) -> HttpResponse:
-    form = CampaignForm(request.POST or None)
+    form = CampaignForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         campaign = services.campaign_create(
             user=request.user,
@@ -48,6 +49,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
             house_rules=form.cleaned_data["house_rules"],
             options=form.options(),
         )
+        _set_image(form, campaign)
         messages.success(request, _("Campaign created. Invite your players from here."))
         return redirect(campaign)
     return render(request, "campaigns/campaign_form.html", {"form": form, "creating": True})
@@ -92,7 +94,7 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def campaign_edit(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     require(access.can_manage)
-    form = CampaignForm(request.POST or None, instance=access.campaign)
+    form = CampaignForm(request.POST or None, request.FILES or None, instance=access.campaign)
     if request.method == "POST" and form.is_valid():
         try:
             campaign = services.campaign_update(
@@ -106,6 +108,7 @@ def campaign_edit(request: HttpRequest, campaign_id: int) -> HttpResponse:
         except ValidationError as error:
             form.add_error("system", error)
         else:
+            _set_image(form, campaign)
             messages.success(request, _("Campaign saved."))
             return redirect(campaign)
     return render(
@@ -113,6 +116,22 @@ def campaign_edit(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "campaigns/campaign_form.html",
         {"form": form, "campaign": access.campaign, "creating": False},
     )
+
+
+def _set_image(form: CampaignForm, campaign: Campaign) -> None:
+    changes, image = form.image_change()
+    if changes:
+        services.campaign_set_image(campaign=campaign, image=image)
+
+
+@require_GET
+def campaign_image(request: HttpRequest, campaign_id: int, size: str) -> FileResponse:
+    """The campaign's image, to its members; 404 to anyone else, signed in or not."""
+    access = campaign_access(request.user, campaign_id)
+    if not access.can_view or size not in SIZES:
+        raise Http404
+    campaign = access.campaign
+    return image_response(campaign.image if size == "full" else campaign.image_thumb)
 
 
 @login_required

@@ -13,8 +13,10 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.images import CleanImage, ImageUploadField
 from campaigns.limits import limit
 from characters.models import Character, Item, Specialty
+from characters.services import STORY_FIELDS
 from mechanics.rules.errors import RuleError
 from mechanics.systems.base import GameSystem, TraitSpec
 
@@ -40,11 +42,25 @@ class StoryForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 5}),
         help_text=_("Only you and the GMs see the notes."),
     )
+    portrait = ImageUploadField(label=_("Portrait"))
+    remove_portrait = forms.BooleanField(label=_("Remove the portrait"), required=False)
 
     @classmethod
-    def for_character(cls, character: Character, data=None) -> StoryForm:
-        initial = {field: getattr(character, field) for field in cls.base_fields}
-        return cls(data, initial=initial, prefix="story")
+    def for_character(cls, character: Character, data=None, files=None) -> StoryForm:
+        initial = {field: getattr(character, field) for field in STORY_FIELDS}
+        form = cls(data, files, initial=initial, prefix="story")
+        if not character.portrait:
+            del form.fields["remove_portrait"]
+        return form
+
+    def story(self) -> dict[str, str]:
+        """The text fields, for `character_update`."""
+        return {field: self.cleaned_data[field] for field in STORY_FIELDS}
+
+    def portrait_change(self) -> tuple[bool, CleanImage | None]:
+        """(whether the portrait changes, the new one or None to remove it)."""
+        image = self.cleaned_data["portrait"]
+        return image is not None or self.cleaned_data.get("remove_portrait", False), image
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from campaigns.images import CleanImage, delete_after_commit, store_image
 from characters.models import (
     Aspect,
     Character,
@@ -174,6 +175,22 @@ def character_update(*, character: Character, user, **fields: str) -> Character:
         setattr(locked, field, value)
     locked.save(update_fields=[*fields, "updated_at"])
     return locked
+
+
+@transaction.atomic
+def character_set_portrait(*, character: Character, user, image: CleanImage | None) -> Character:
+    """Store a new portrait (None removes it); the old files go once this commits."""
+    locked = _lock(character)
+    old = locked.portrait.name
+    replaced = store_image(locked, image, full="portrait", thumb="portrait_thumb")
+    _record(locked, user, "portrait", _file_stem(old), _file_stem(locked.portrait.name))
+    locked.save(update_fields=["portrait", "portrait_thumb", "updated_at"])
+    delete_after_commit(Character.portrait.field, replaced)
+    return locked
+
+
+def _file_stem(name: str) -> str:
+    return name.rsplit("/", 1)[-1].removesuffix(".webp")
 
 
 @transaction.atomic

@@ -13,13 +13,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models.query import prefetch_related_objects
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaigns.images import SIZES, image_response
 from campaigns.permissions import character_access, require
 from characters import services
 from characters.forms.sheet import DetailsForm, PoolAdjustForm, StoryForm, TraitRatingForm
@@ -55,12 +56,18 @@ def story_edit(request: HttpRequest, campaign_id: int, character_id: int) -> Htt
     access = character_access(request.user, campaign_id, character_id)
     require(access.can_edit_story)
     character = access.character
-    form = StoryForm.for_character(character, request.POST if request.method == "POST" else None)
-    if request.method == "POST" and form.is_valid():
-        updated = services.character_update(
-            character=character, user=request.user, **form.cleaned_data
-        )
-        for name in form.cleaned_data:
+    posted = request.method == "POST"
+    form = StoryForm.for_character(
+        character, request.POST if posted else None, request.FILES if posted else None
+    )
+    if posted and form.is_valid():
+        updated = services.character_update(character=character, user=request.user, **form.story())
+        changes_portrait, portrait = form.portrait_change()
+        if changes_portrait:
+            updated = services.character_set_portrait(
+                character=character, user=request.user, image=portrait
+            )
+        for name in (*services.STORY_FIELDS, "portrait", "portrait_thumb"):
             setattr(character, name, getattr(updated, name))
         if request.htmx:
             return render(request, f"{TEMPLATE}#story", sheet_context(access))
@@ -214,9 +221,20 @@ def details_set(request: HttpRequest, campaign_id: int, character_id: int) -> Ht
     return _render(request, "sheet", sheet_context(access, details_form=form))
 
 
+@require_GET
+def portrait(request: HttpRequest, campaign_id: int, character_id: int, size: str) -> FileResponse:
+    """The portrait, to whoever may open the sheet; 404 to anyone else, signed in or not."""
+    access = character_access(request.user, campaign_id, character_id)
+    if not access.can_view_portrait or size not in SIZES:
+        raise Http404
+    character = access.character
+    return image_response(character.portrait if size == "full" else character.portrait_thumb)
+
+
 urlpatterns = [
     path("<id:character_id>/", sheet, name="sheet"),
     path("<id:character_id>/edit/", story_edit, name="edit"),
+    path("<id:character_id>/portrait/<slug:size>/", portrait, name="portrait"),
     path("<id:character_id>/details/", details_set, name="details_set"),
     path("<id:character_id>/pools/<slug:key>/", pool_adjust, name="pool_adjust"),
     path("<id:character_id>/pools/<slug:key>/<slug:action>/", pool_action, name="pool_action"),

@@ -51,6 +51,10 @@ class TraitRow:
         return bool(self.dots)
 
     @property
+    def untrained(self) -> bool:
+        return self.spec.kind == "skill" and self.rating == 0
+
+    @property
     def can_lower(self) -> bool:
         return self.rating > self.spec.minimum
 

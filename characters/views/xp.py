@@ -20,11 +20,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaigns import services as campaign_services
 from campaigns.fragments import cached_fragment, fragment_key
 from campaigns.keyset import keyset_page
 from campaigns.models import Scene
@@ -81,7 +83,9 @@ def _chart(
             "characters/_xp_chart.html", {"chart": chart, "chart_id": chart_id, **extra}
         )
 
-    key = fragment_key("xp-chart", version, names, measure, chart_id)
+    # The axis ends now: a chart drawn in an earlier hour is drawn again.
+    drawn_in = timezone.now().strftime("%Y%m%d%H")
+    key = fragment_key("xp-chart", version, names, measure, chart_id, drawn_in)
     return cached_fragment(request, key, draw), points
 
 
@@ -228,6 +232,12 @@ def scene_xp(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRespo
                     messages.info(request, _("Nothing changed in the XP of this scene."))
                 if willpower:
                     messages.success(request, _("Fuerza de Voluntad granted."))
+                if request.POST.get("close_scene") and scene.status == Scene.Status.OPEN:
+                    # One step at the end of a scene: award, then close (what lasted the
+                    # scene expires, as with the scene page's Close button).
+                    campaign_services.scene_close(scene=scene, user=request.user)
+                    messages.success(request, _("Scene closed."))
+                    return redirect(scene.get_absolute_url())
                 return redirect("characters:scene_xp", campaign_id, scene.pk)
         else:
             messages.error(request, _("Check the marked rows."))

@@ -255,6 +255,8 @@ class GameSystem:
     # Links the scene page shows to those pages: (URL name, label), the URL taking the
     # campaign and the scene; () = none.
     scene_pages: tuple[tuple[str, str], ...] = ()
+    # Whether the sheet offers to fold its untrained skills (rating 0): a long skill list.
+    folds_untrained_skills: bool = False
 
     # --- Combat ---
     # The combat panel's hooks (`mechanics.combat.CombatRules`: initiative, phases, the

@@ -12,6 +12,7 @@ from mechanics.models import HealthEvent, Roll
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.html import parse
 from tests.mechanics import rolling
 
 pytestmark = pytest.mark.django_db
@@ -933,3 +934,24 @@ def test_time_passing_reads_in_days_and_weeks_in_the_event_list(client, gm, luci
     client.force_login(gm)
     response = client.post(url(lucia, "health_time"), {"time-preset": 168}, **HTMX)
     assert '<span class="health-event-summary">1 semana</span>' in response.text
+
+
+# Friction (issue 14): the first-aid result names its own outcome, not the roll's grade.
+
+
+@pytest.mark.parametrize(
+    ("dice", "outcome"),
+    [
+        ((8, 8, 1), "2 de 3 éxitos; no más primeros auxilios hasta curarse del todo"),
+        ((8, 9, 10, 1, 1, 1, 2), "3 de 3 éxitos, se cura un nivel letal"),
+    ],
+    ids=["short", "enough"],
+)
+def test_first_aid_says_whether_it_healed_not_the_rolls_grade(
+    client, gm, lucia, doctor, fixed_dice, dice, outcome
+):
+    wounded(lucia, gm, "LLL")  # Lesionado: 3 successes needed
+    client.force_login(gm)
+    fixed_dice(*dice)
+    notice = parse(first_aid(client, lucia, doctor).text).one(class_="health-notice").text()
+    assert notice == f"Primeros auxilios de Doctora Ruiz: {outcome}"

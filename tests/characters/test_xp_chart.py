@@ -101,3 +101,21 @@ def test_coordinates_render_with_dots_in_spanish():
     assert html.count("<polyline") == 2
     assert '<title id="c-title">' in html
     assert 'aria-labelledby="c-title c-desc"' in html
+
+
+def test_the_time_axis_ends_now_and_the_lines_hold_their_value_until_then():
+    now = START + timedelta(days=10)
+    chart = build_chart(SERIES, now=now)
+    with translation.override("es"):
+        assert chart.x_ticks[-1].label == "11 Mar"
+    lucia = points(chart.series[0])
+    last_entry_x = lucia[-2][0]
+    assert lucia[-1] == (chart.right, lucia[-2][1])
+    # The last award (10 hours in) sits near the left: ten days have passed since.
+    assert last_entry_x < chart.left + (chart.right - chart.left) * 0.1
+
+
+def test_entries_of_this_evening_keep_an_axis_of_the_evening():
+    chart = build_chart(SERIES, now=START + timedelta(minutes=601))
+    assert [tick.label for tick in chart.x_ticks][-1] != "11 Mar"
+    assert chart.x_ticks[-1].label.count(":") == 1  # hours, not days

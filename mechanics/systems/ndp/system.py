@@ -27,6 +27,8 @@ class NdpSystem(GameSystem):
     key = "ndp"
     name = "3d6 + NdP"
     house_rules = SETTINGS
+    # 51 skills, most at level 0 on any sheet.
+    folds_untrained_skills = True
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
 

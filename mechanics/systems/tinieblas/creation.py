@@ -317,7 +317,8 @@ class TinieblasCreationForm(CreationBaseForm):
             DotRow(
                 f"{prefix}_{item.key}",
                 item.name,
-                self.int_value(f"{prefix}_{item.key}", None),
+                # An attribute's free dot is drawn from the start (its radio checked).
+                self.int_value(f"{prefix}_{item.key}", item.minimum or None),
                 item.minimum,
                 item.maximum,
                 item.description,

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from characters.models import Character
 from mechanics.models import Roll
@@ -89,7 +90,11 @@ class TinieblasSetup(RollSetup):
             rows.append(
                 OddsRow("dramatic_failure", _("Dramatic failure"), result.p_dramatic_failure)
             )
-        summary = _("Chance die") if chance else _("%(count)s dice") % {"count": pool}
+        summary = (
+            _("Chance die")
+            if chance
+            else ngettext("%(count)s die", "%(count)s dice", pool) % {"count": pool}
+        )
         return OddsView(
             rows=tuple(rows), summary=summary, steps=translated_steps(steps, names or {})
         )
