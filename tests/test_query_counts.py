@@ -17,11 +17,12 @@ from bench.data import Sizes
 # Queries per page once its fragments are cached, as the GM or a player; a page may get
 # cheaper, never dearer.
 BUDGET = {
-    ("sheet (tinieblas)", "player"): 13,
-    ("sheet (tinieblas)", "GM"): 14,
-    ("sheet (hitos)", "player"): 12,
-    ("sheet (ndp)", "player"): 12,
-    ("sheet (objetivo)", "player"): 11,
+    # Sheets: one query for the saved rolls at the top, however many there are.
+    ("sheet (tinieblas)", "player"): 14,
+    ("sheet (tinieblas)", "GM"): 15,
+    ("sheet (hitos)", "player"): 13,
+    ("sheet (ndp)", "player"): 13,
+    ("sheet (objetivo)", "player"): 12,
     ("campaign page", "GM"): 9,
     ("campaign page", "player"): 8,
     ("dashboard (my campaigns)", "player"): 4,
