@@ -15,10 +15,11 @@ from characters.services.diary import diary_save
 from characters.services.xp import scene_award_xp, xp_purchase_request
 from mechanics.forms.roll import default_data
 from mechanics.models import Roll
+from mechanics.rules.expressions import parse, roll_expression
 from mechanics.rules.tinieblas.advancement import SceneAward
 from mechanics.services import combat as combat_services
 from mechanics.services import health
-from mechanics.services.rolls import RollSide, roll_perform
+from mechanics.services.rolls import RollSide, roll_perform, roll_store
 from mechanics.services.saved_rolls import saved_roll_create
 from mechanics.setup import load_sheets
 from mechanics.systems.base import DamageInput
@@ -66,17 +67,15 @@ def seed_characters(campaign, users: dict) -> list[Character]:
 # --- A chronicle that has been played -------------------------------------------------------
 
 
-def _panel_roll(sheet, data: dict, *, user, is_gm: bool, rng, secret: bool = False) -> Roll:
+def _panel_roll(sheet, data: dict, *, user, rng) -> Roll:
     """One roll made the way the roll panel makes it: the system's form validates the
     choices, its set-up plans them, the engine throws with `rng`, the service stores it."""
     system = sheet.system
     setup = system.roll_setup
     open_actions = setup.open_actions(sheet.character)
-    blank = system.roll_form(None, sheet=sheet, is_gm=is_gm, open_actions=open_actions)
+    blank = system.roll_form(None, sheet=sheet, is_gm=False, open_actions=open_actions)
     chosen = {**default_data(blank), **data}
-    if secret:
-        chosen["secret"] = "on"
-    form = system.roll_form(chosen, sheet=sheet, is_gm=is_gm, open_actions=open_actions)
+    form = system.roll_form(chosen, sheet=sheet, is_gm=False, open_actions=open_actions)
     if not form.is_valid():
         raise ValueError(f"demo roll {data} of {system.key}: {form.errors.as_text()}")
     plan = setup.plan(sheet, form.cleaned_data, open_actions=open_actions)
@@ -92,7 +91,6 @@ def _panel_roll(sheet, data: dict, *, user, is_gm: bool, rng, secret: bool = Fal
                 label=plan.label or form.cleaned_data.get("label", ""),
             )
         ],
-        secret=bool(form.cleaned_data.get("secret")),
         group=plan.group,
     )
     return stored
@@ -119,7 +117,7 @@ def _scene_rolls(campaign, sheets: list, scene, chronicle: dict, rng, count: int
         wanted.append((rng.choice(sheets), {"label": "", **rng.choice(traits)}))
     for sheet, data in wanted[:count]:
         sheet.scene = scene
-        _panel_roll(sheet, data, user=sheet.character.owner, is_gm=False, rng=rng)
+        _panel_roll(sheet, data, user=sheet.character.owner, rng=rng)
 
 
 def seed_chronicle(campaign, users: dict, *, seed: int = 1) -> bool:
@@ -196,14 +194,13 @@ def seed_chronicle(campaign, users: dict, *, seed: int = 1) -> bool:
 
     # The scene being played: more rolls, one secret, drafts, a GM note and a fight.
     _scene_rolls(campaign, sheets, current, chronicle, rng, count=10)
-    secret_sheet = sheets[0]
-    secret_sheet.scene = current
-    _panel_roll(
-        secret_sheet,
-        {"label": chronicle["secret_label"], **rng.choice(_trait_choices(campaign))},
+    # The GM's secret roll, on the free roller as a GM makes one: it touches no sheet.
+    roll_store(
+        campaign=campaign,
         user=gm,
-        is_gm=True,
-        rng=rng,
+        record=roll_expression(parse("1d10"), rng),
+        scene=current,
+        label=chronicle["secret_label"],
         secret=True,
     )
     for username, (_published, draft) in chronicle["diaries"].items():
