@@ -142,6 +142,12 @@ class CharacterAccess:
         return self.acts_for_character
 
     @property
+    def can_save_rolls(self) -> bool:
+        """Keep, rename and delete the sheet's saved rolls: whoever rolls for it (the
+        owner, and the GMs for any sheet, NPCs included)."""
+        return self.can_roll
+
+    @property
     def can_apply_damage(self) -> bool:
         """GMs; the owner too when the campaign lets players hurt their own characters."""
         return self.access.is_gm or (

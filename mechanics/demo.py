@@ -1,11 +1,28 @@
-"""Demo sheets for `seed_demo`, each system's own (`GameSystem.demo_characters`), made
-through the services like any sheet. Safe to run again: a sheet that already exists (same
-campaign, owner and name) is left alone."""
+"""Demo data for `seed_demo`, each system's own (`GameSystem.demo_characters` and
+`demo_chronicle`), made through the services like anything a table makes. Safe to run
+again: a sheet that already exists (same campaign, owner and name) is left alone, and a
+campaign that already has its demo story gets no second chronicle."""
 
 from __future__ import annotations
 
+import random
+
+from campaigns.services import chronicle as chronicle_services
 from characters import services
-from characters.models import Character
+from characters.advancement import PurchaseSpec
+from characters.models import Character, DiaryEntry
+from characters.services.diary import diary_save
+from characters.services.xp import scene_award_xp, xp_purchase_request
+from mechanics.forms.roll import default_data
+from mechanics.models import Roll
+from mechanics.rules.expressions import parse, roll_expression
+from mechanics.rules.tinieblas.advancement import SceneAward
+from mechanics.services import combat as combat_services
+from mechanics.services import health
+from mechanics.services.rolls import RollSide, roll_perform, roll_store
+from mechanics.services.saved_rolls import saved_roll_create
+from mechanics.setup import load_sheets
+from mechanics.systems.base import DamageInput
 
 
 def seed_characters(campaign, users: dict) -> list[Character]:
@@ -45,3 +62,176 @@ def seed_characters(campaign, users: dict) -> list[Character]:
             )
         created.append(character)
     return created
+
+
+# --- A chronicle that has been played -------------------------------------------------------
+
+
+def _panel_roll(sheet, data: dict, *, user, rng) -> Roll:
+    """One roll made the way the roll panel makes it: the system's form validates the
+    choices, its set-up plans them, the engine throws with `rng`, the service stores it."""
+    system = sheet.system
+    setup = system.roll_setup
+    open_actions = setup.open_actions(sheet.character)
+    blank = system.roll_form(None, sheet=sheet, is_gm=False, open_actions=open_actions)
+    chosen = {**default_data(blank), **data}
+    form = system.roll_form(chosen, sheet=sheet, is_gm=False, open_actions=open_actions)
+    if not form.is_valid():
+        raise ValueError(f"demo roll {data} of {system.key}: {form.errors.as_text()}")
+    plan = setup.plan(sheet, form.cleaned_data, open_actions=open_actions)
+    [side] = plan.roll(rng)
+    [stored] = roll_perform(
+        campaign=sheet.character.campaign,
+        user=user,
+        sides=[
+            RollSide(
+                record=side.record,
+                character=sheet.character,
+                scene=sheet.scene,
+                label=plan.label or form.cleaned_data.get("label", ""),
+            )
+        ],
+        group=plan.group,
+    )
+    return stored
+
+
+def _trait_choices(campaign) -> list[dict]:
+    """What a click on each rolled trait of the system sets (`GameSystem.trait_roll`)."""
+    system = campaign.game_system
+    rolled = (system.trait_roll(spec) for spec in system.trait_specs(campaign))
+    return [dict(trait.choices) for trait in rolled if trait is not None]
+
+
+def _scene_rolls(campaign, sheets: list, scene, chronicle: dict, rng, count: int):
+    """`count` rolls in a scene: every kind of the panel once per character, then traits
+    picked by `rng`, each by the sheet's owner."""
+    system = campaign.game_system
+    traits = _trait_choices(campaign)
+    wanted = [
+        (sheet, {"kind": kind, **chronicle.get("kinds", {}).get(kind, {})})
+        for kind, _label in system.roll_form.kinds
+        for sheet in sheets
+    ]
+    while len(wanted) < count:
+        wanted.append((rng.choice(sheets), {"label": "", **rng.choice(traits)}))
+    for sheet, data in wanted[:count]:
+        sheet.scene = scene
+        _panel_roll(sheet, data, user=sheet.character.owner, rng=rng)
+
+
+def seed_chronicle(campaign, users: dict, *, seed: int = 1) -> bool:
+    """The system's `demo_chronicle` played once in the campaign, through the services: a
+    story of three scenes (the first closed), diaries published and draft, a GM note,
+    about thirty rolls of every kind thrown by a seeded random source (one of them
+    secret), a wound and its healing, XP awarded with the rubric, a spend waiting for the
+    GM and a fight with its initiative rolled. False (and nothing done) when the campaign
+    already has the story: running `seed_demo` again changes nothing."""
+    chronicle = campaign.game_system.demo_chronicle
+    if not chronicle or campaign.stories.filter(title=chronicle["story"][0]).exists():
+        return False
+    title, summary = chronicle["story"]
+    rng = random.Random(f"{seed}:{campaign.system}")
+    gm = users["master"]
+    characters = list(
+        Character.objects.filter(campaign=campaign, is_npc=False)
+        .select_related("owner")
+        .order_by("owner__username")
+    )
+    by_owner = {c.owner.username: c for c in characters}
+    if campaign.xp_rubric is None and not campaign.uses_xp_rubric:
+        # The demo's GM grades scenes with the seed's rubric, as a GM may choose to.
+        campaign.xp_rubric = True
+        campaign.save(update_fields=["xp_rubric"])
+
+    story = chronicle_services.story_create(campaign=campaign, title=title, summary=summary)
+    scenes = [
+        chronicle_services.scene_create(
+            campaign=campaign,
+            title=scene_title,
+            story=story,
+            session_number=number,
+            place=place,
+            summary=scene_summary,
+            participants=characters,
+        )
+        for number, (scene_title, place, scene_summary) in enumerate(chronicle["scenes"], 1)
+    ]
+    first, current, last = scenes
+    sheets = list(load_sheets(characters, campaign, with_scene=False).values())
+
+    # The first scene: played, hurt, written about, graded and closed.
+    _scene_rolls(campaign, sheets, first, chronicle, rng, count=14)
+    hurt = by_owner["bruno"]
+    health.character_apply_damage(
+        character=hurt,
+        user=gm,
+        damage=DamageInput(**chronicle["damage"]),
+        reason=chronicle["damage_reason"],
+        scene=first,
+        rng=rng,
+    )
+    for username, (published, _draft) in chronicle["diaries"].items():
+        diary_save(
+            scene=first,
+            character=by_owner[username],
+            user=users[username],
+            body=published,
+            status=DiaryEntry.Status.PUBLISHED,
+            visibility=DiaryEntry.Visibility.GROUP,
+        )
+    awards = {
+        by_owner["ana"].pk: SceneAward(interpretacion=3, ideas=2, diario=2, constancia=1),
+        by_owner["bruno"].pk: SceneAward(interpretacion=2, ideas=3, diario=1),
+    }
+    scene_award_xp(scene=first, user=gm, awards=awards)
+    chronicle_services.scene_close(scene=first, user=gm)
+
+    # Days pass: the wound heals a little.
+    health.character_advance_time(
+        character=hurt, user=gm, hours=chronicle["heal_hours"], reason=chronicle["heal_reason"]
+    )
+
+    # The scene being played: more rolls, one secret, drafts, a GM note and a fight.
+    _scene_rolls(campaign, sheets, current, chronicle, rng, count=10)
+    # The GM's secret roll, on the free roller as a GM makes one: it touches no sheet.
+    roll_store(
+        campaign=campaign,
+        user=gm,
+        record=roll_expression(parse("1d10"), rng),
+        scene=current,
+        label=chronicle["secret_label"],
+        secret=True,
+    )
+    for username, (_published, draft) in chronicle["diaries"].items():
+        diary_save(
+            scene=current,
+            character=by_owner[username],
+            user=users[username],
+            body=draft,
+            status=DiaryEntry.Status.DRAFT,
+            visibility=DiaryEntry.Visibility.GROUP,
+        )
+    chronicle_services.scene_note_save(scene=current, author=gm, body=chronicle["note"])
+    combat = combat_services.combat_start(scene=current, user=gm)
+    combat_services.combat_roll_initiative(combat=combat, user=gm, rng=rng)
+    _scene_rolls(campaign, sheets, last, chronicle, rng, count=4)
+
+    # A spend the GM has still to approve, where the system buys with XP.
+    advancement = campaign.game_system.advancement
+    if advancement is not None and advancement.available(campaign) and chronicle["purchase"]:
+        xp_purchase_request(
+            character=by_owner["ana"],
+            user=users["ana"],
+            purchase=PurchaseSpec(*chronicle["purchase"]),
+            apply_now=False,
+        )
+    # Rolls each player keeps for the table.
+    for username, (name, data) in chronicle["saved"].items():
+        saved_roll_create(
+            character=by_owner[username],
+            user=users[username],
+            name=name,
+            setup={key: [value] for key, value in data.items()},
+        )
+    return True

@@ -492,3 +492,38 @@ class NarrativeFact(models.Model):
 
     def __str__(self) -> str:
         return self.text[:60]
+
+
+class SavedRoll(models.Model):
+    """A roll set-up kept under a name ("Disparar con la escopeta"), rolled again in one tap
+    from the top of the sheet. It belongs to the character: its owner and the GMs use it."""
+
+    character = models.ForeignKey(
+        "characters.Character",
+        verbose_name=_("character"),
+        on_delete=models.CASCADE,
+        related_name="saved_rolls",
+    )
+    name = models.CharField(_("name"), max_length=80)
+    # The roll panel's choices as posted ({field: [values]}), without the one-off spends,
+    # the secret flag and the scene: what the panel form validates again at each use.
+    setup = models.JSONField(_("set-up"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("saved by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
+
+    class Meta:
+        verbose_name = _("saved roll")
+        verbose_name_plural = _("saved rolls")
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["character", "name"], name="saved_roll_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -5,6 +5,7 @@ from django.urls import path
 from mechanics.views import combat, health
 from mechanics.views import log as views_log
 from mechanics.views import roll as views_roll
+from mechanics.views import saved as views_saved
 
 app_name = "mechanics"
 
@@ -14,6 +15,26 @@ urlpatterns = [
         "characters/<id:character_id>/roll/<id:roll_id>/aspect/",
         views_roll.roll_aspect,
         name="roll_aspect",
+    ),
+    path(
+        "characters/<id:character_id>/roll/save/",
+        views_saved.saved_roll_save,
+        name="saved_roll_save",
+    ),
+    path(
+        "characters/<id:character_id>/saved-rolls/",
+        views_saved.saved_rolls,
+        name="saved_rolls",
+    ),
+    path(
+        "characters/<id:character_id>/saved-rolls/<id:saved_id>/rename/",
+        views_saved.saved_roll_rename_view,
+        name="saved_roll_rename",
+    ),
+    path(
+        "characters/<id:character_id>/saved-rolls/<id:saved_id>/delete/",
+        views_saved.saved_roll_delete_view,
+        name="saved_roll_delete",
     ),
     path("roll/", views_roll.gm_roll, name="gm_roll"),
     path("rolls/", views_log.roll_log, name="log"),

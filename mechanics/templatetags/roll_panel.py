@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.formats import number_format
 
 from campaigns.permissions import CharacterAccess
+from mechanics.models import SavedRoll
 from mechanics.systems.base import TraitSpec
 
 register = template.Library()
@@ -51,3 +52,9 @@ def signed(value: int) -> str:
     if not value:
         return "0"
     return f"{value:+d}".replace("-", "−")
+
+
+@register.simple_tag
+def saved_rolls_of(character) -> list[SavedRoll]:
+    """The character's saved rolls, in one query however many there are."""
+    return list(SavedRoll.objects.filter(character=character).only("pk", "name", "character_id"))

@@ -27,7 +27,7 @@ from campaigns.permissions import campaign_access, character_access, require, vi
 from characters import services
 from characters.views.sheet import sheet_context
 from mechanics.forms.roll import RollSceneForm, TwoSidedForm, default_data
-from mechanics.models import Roll
+from mechanics.models import Roll, SavedRoll
 from mechanics.presentation import roll_display
 from mechanics.rules.errors import RuleError
 from mechanics.selectors import roll_scenes
@@ -175,9 +175,39 @@ def _offers_aspect(roll: Roll, character) -> bool:
 def _kept_choices(data: QueryDict, one_off: tuple[str, ...]) -> dict:
     """The choices to show again after a roll: everything but the one-off spends."""
     kept = data.copy()
-    for name in ("csrfmiddlewaretoken", "part", "result", *one_off):
+    for name in ("csrfmiddlewaretoken", "part", "result", "saved", "saved_name", *one_off):
         kept.pop(name, None)
     return kept
+
+
+def _saved_data(character, posted: QueryDict) -> tuple[QueryDict, SavedRoll | None]:
+    """The choices to roll: the posted ones, or a saved roll's set-up when `saved` names
+    one of the character's (the scene still comes from the post, if chosen)."""
+    saved_id = posted.get("saved", "")
+    if not saved_id:
+        return posted, None
+    saved = (
+        SavedRoll.objects.filter(character=character, pk=saved_id).first()
+        if saved_id.isdigit()
+        else None
+    )
+    if saved is None:
+        raise Http404("No such saved roll.")
+    data = QueryDict(mutable=True)
+    for name, values in saved.setup.items():
+        data.setlist(name, [str(value) for value in values])
+    if posted.get("scene"):
+        data["scene"] = posted["scene"]
+    if not data.get("label"):
+        data["label"] = saved.name
+    return data, saved
+
+
+def _no_longer_fits(saved: SavedRoll) -> str:
+    return _(
+        "The saved roll «%(name)s» no longer fits the sheet (a trait or an item it used "
+        "may be gone): choose again and save it anew."
+    ) % {"name": saved.name}
 
 
 def _refresh_sheet_section(request, response: HttpResponse, char_access, partial: str) -> None:
@@ -210,9 +240,12 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
     open_actions = setup.open_actions(character)
 
     if request.method == "POST":
-        scene_form = _scene_form(sheet, request.POST)
-        form = _panel_form(sheet, request.POST, is_gm=is_gm, open_actions=open_actions)
+        data, saved = _saved_data(character, request.POST)
+        scene_form = _scene_form(sheet, data)
+        form = _panel_form(sheet, data, is_gm=is_gm, open_actions=open_actions)
         plan = _plan(sheet, form, open_actions, scene_form)
+        if plan is None and saved is not None:
+            form.add_error(None, _no_longer_fits(saved))
         if plan is not None:
             try:
                 [side] = plan.roll(None)  # None: the engine's cryptographic source
@@ -233,7 +266,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
             except (RuleError, ValidationError) as error:
                 form.add_error(None, _error_text(error))
             else:
-                kept = _kept_choices(request.POST, form.one_off_fields())
+                kept = _kept_choices(data, form.one_off_fields())
                 setup.kept_after_roll(stored, kept)
                 if not request.htmx:
                     kept["result"] = str(stored.pk)

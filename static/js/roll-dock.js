@@ -51,6 +51,36 @@
     }).then(function () { open(dock); });
   });
 
+  // A saved roll at the top of the sheet rolls in one tap: its form posts with htmx into the
+  // docked panel, which opens with the result in view (without JS it posts as a page).
+  document.addEventListener("submit", function (event) {
+    var form = event.target.closest("form[data-roll-saved]");
+    var dock = document.querySelector("[data-roll-dock]");
+    if (!form || !dock || !window.htmx) return;
+    event.preventDefault();
+    opener = form.querySelector("button");
+    var values = { saved: form.querySelector("input[name=saved]").value };
+    // The scene the panel has chosen, if it offers a choice.
+    var scene = dock.querySelector("form.roll-form select[name=scene]");
+    if (scene && scene.value) values.scene = scene.value;
+    htmx.ajax("POST", dock.getAttribute("data-roll-url"), {
+      source: form,
+      target: panelOf(dock),
+      swap: "outerHTML",
+      values: values,
+    }).then(function () { open(dock); });
+  });
+
+  // Enter in the saved roll's name saves it (the form's first button would roll).
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || !event.target.matches || !event.target.matches("input[name=saved_name]")) return;
+    var save = event.target.closest("details").querySelector("button[formaction]");
+    if (save) {
+      event.preventDefault();
+      save.click();
+    }
+  });
+
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape") return;
     var dock = document.querySelector("[data-roll-dock].is-open");

@@ -1,12 +1,12 @@
-"""Demo data: one campaign per rule system, with a GM, two players and a character for
-each player. Idempotent."""
+"""Demo data: one campaign per rule system, with a GM, two players, a character for each
+player and a chronicle they have played. Idempotent."""
 
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from campaigns.models import Campaign, Membership, Role
-from mechanics.demo import seed_characters
+from mechanics.demo import seed_characters, seed_chronicle
 from mechanics.systems.registry import all_systems
 
 DEMO_PASSWORD = "cronica-demo"
@@ -38,6 +38,8 @@ class Command(BaseCommand):
                 )
             # Two complete sheets per campaign, one each for ana and bruno.
             seed_characters(campaign, users)
+            # A story already under way, so every page has something on first login.
+            seed_chronicle(campaign, users)
         self.stdout.write("Demo logins (password: %s):" % DEMO_PASSWORD)
         for username, role in DEMO_USERS:
             self.stdout.write(f"  {username:<8} {role.label}")

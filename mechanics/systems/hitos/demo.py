@@ -62,3 +62,41 @@ DEMO_CHARACTERS: list[dict] = [
         ],
     },
 ]
+
+# A chronicle already under way (mechanics/demo.py: seed_chronicle).
+DEMO_CHRONICLE: dict = {
+    "story": (
+        "Las voces bajo el agua",
+        "La marea deja libros empapados en la puerta de la biblioteca, y Irene oye quién "
+        "los dejó.",
+    ),
+    "scenes": [
+        ("La marea de libros", "Biblioteca municipal", "Amanece con **cuarenta tomos** mojados."),
+        ("El pecio del *Santa Rita*", "Bahía, doce metros bajo el agua", "Tomás baja primero."),
+        ("La sala de lectura cerrada", "Sótano de la biblioteca", "Una llave que no abre nada."),
+    ],
+    "diaries": {
+        "ana": (
+            "Los ahogados no gritan: susurran números de catálogo.",
+            "Tengo que encontrar la signatura 7-C antes de la próxima marea.",
+        ),
+        "bruno": (
+            "El casco del pecio está limpio. Demasiado limpio.",
+            "Mañana bajo sin cabo de vida. No se lo digáis a Irene.",
+        ),
+    },
+    "note": "La directora de la biblioteca es quien deja los libros. Quiere que la encuentren.",
+    "kinds": {"attack": {"characteristic": "reflejos", "skill": "combate"}},
+    "damage": {"amount": 6, "rd": 0},
+    "damage_reason": "Un golpe contra el casco del pecio",
+    "heal_hours": 72,
+    "heal_reason": "Tres días en tierra",
+    "secret_label": "¿Notan la presencia en el agua?",
+    "purchase": ("drama", "percepcion"),
+    "saved": {
+        "ana": ("Escuchar a los ahogados", {"kind": "check", "characteristic": "intelecto",
+                                            "skill": "percepcion", "difficulty": "15"}),
+        "bruno": ("Bucear", {"kind": "check", "characteristic": "fortaleza",
+                             "skill": "forma_fisica", "difficulty": "15"}),
+    },
+}  # fmt: skip

@@ -34,6 +34,7 @@ class HitosSystem(GameSystem):
     house_rules = SETTINGS
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
+    demo_chronicle = demo.DEMO_CHRONICLE
 
     # --- Combat ---
     combat = HitosCombat()

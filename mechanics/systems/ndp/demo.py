@@ -81,3 +81,38 @@ DEMO_CHARACTERS: list[dict] = [
         ],
     },
 ]
+
+# A chronicle already under way (mechanics/demo.py: seed_chronicle).
+DEMO_CHRONICLE: dict = {
+    "story": (
+        "El paso de los lobos",
+        "Una caravana de sal desaparece en el paso del norte. El margrave paga en plata.",
+    ),
+    "scenes": [
+        ("La caravana vacía", "Paso de Hielo", "Carros volcados y **ni una huella**."),
+        ("Emboscada en el desfiladero", "Desfiladero de Valdemora", "Flechas desde las rocas."),
+        ("El santuario de la loba", "Bosque de los Abedules", "Un altar con sal fresca."),
+    ],
+    "diaries": {
+        "ana": (
+            "Dibujé el paso en el mapa: las huellas acaban en el hielo, como si volaran.",
+            "Si el santuario es lo que creo, la sal era una ofrenda.",
+        ),
+        "bruno": (
+            "La espada aguantó. Mi hombro, no tanto.",
+            "Hay que afilar antes de subir al bosque.",
+        ),
+    },
+    "note": "Los bandidos trabajan para la sacerdotisa de la loba. La caravana vive.",
+    "kinds": {"attack": {"skill": "combate_c_a_c", "adversity": "12"}},
+    "damage": {"amount": 6, "damage_type": "cortante", "part": "torso"},
+    "damage_reason": "Una flecha en el desfiladero",
+    "heal_hours": 72,
+    "heal_reason": "Tres días en la aldea",
+    "secret_label": "¿Los vigilan desde las rocas?",
+    "purchase": None,
+    "saved": {
+        "ana": ("Buscar rastros", {"kind": "check", "skill": "percibir", "dice": "3"}),
+        "bruno": ("Estocada", {"kind": "check", "skill": "combate_c_a_c", "dice": "3"}),
+    },
+}  # fmt: skip

@@ -31,6 +31,7 @@ class NdpSystem(GameSystem):
     folds_untrained_skills = True
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
+    demo_chronicle = demo.DEMO_CHRONICLE
 
     # --- Combat ---
     combat = NdpCombat()

@@ -51,3 +51,39 @@ DEMO_CHARACTERS: list[dict] = [
         "destiny_points": 1,
     },
 ]
+
+# A chronicle already under way (mechanics/demo.py: seed_chronicle).
+DEMO_CHRONICLE: dict = {
+    "story": (
+        "El microfilm de Alfama",
+        "Lisboa, 1961. Un microfilm cambia de manos tres veces en una noche.",
+    ),
+    "scenes": [
+        ("Fado y un sobre", "Taberna de Alfama", "El contacto no llega; llega **su sombrero**."),
+        ("Persecución por el tranvía 28", "Rua da Conceição", "Dos hombres de gabardina."),
+        ("El puerto al amanecer", "Muelle de Santa Apolónia", "Un carguero sale a las seis."),
+    ],
+    "diaries": {
+        "ana": (
+            "El sombrero tenía un forro cosido a mano. Dentro, una llave de consigna.",
+            "No confío en Londres. Tampoco en Fred, pero menos en Londres.",
+        ),
+        "bruno": (
+            "Tumbé a uno en la escalera. El otro sacó una Walther.",
+            "Si sale el carguero, nos vamos con él.",
+        ),
+    },
+    "note": "El segundo hombre de gabardina es de la PIDE y quiere desertar.",
+    "kinds": {"attack": {"attribute": "destreza", "skill": "armas_dist", "defensa": "12",
+                         "damage": "1d8"}},
+    "damage": {"amount": 7},
+    "damage_reason": "Un disparo de rozón en la escalera",
+    "heal_hours": 72,
+    "heal_reason": "Tres días escondidos",
+    "secret_label": "¿Los sigue la PIDE?",
+    "purchase": None,
+    "saved": {
+        "ana": ("Registrar", {"kind": "skill", "attribute": "percepcion", "skill": "buscar"}),
+        "bruno": ("Puñetazo", {"kind": "skill", "attribute": "fuerza", "skill": "pelea"}),
+    },
+}  # fmt: skip

@@ -97,3 +97,50 @@ DEMO_CHARACTERS: list[dict] = [
         ],
     },
 ]
+
+# A chronicle already under way (mechanics/demo.py: seed_chronicle). The first scene is
+# played and closed; the second is being played, with a fight; the third has just begun.
+DEMO_CHRONICLE: dict = {
+    "story": (
+        "Lo que duerme bajo la línea 5",
+        "Un cadáver que se mueve en el Anatómico Forense lleva a Elena y Mateo a los túneles "
+        "abandonados del metro.",
+    ),
+    "scenes": [
+        (
+            "El cadáver que no se quedó quieto",
+            "Instituto Anatómico Forense",
+            "Madrugada. El cuerpo de la mesa 3 tiene **tierra de túnel** bajo las uñas.",
+        ),
+        (
+            "Estación fantasma de Chamberí",
+            "Andén de Chamberí",
+            "Las luces de emergencia parpadean. Algo respira al fondo del túnel.",
+        ),
+        ("La casa de la calle del Olivar", "Lavapiés", "El hermano de Elena vivió aquí."),
+    ],
+    "diaries": {
+        "ana": (
+            "Lo anoté todo: rigor mortis invertido, pupilas dilatadas. *No era un muerto.*",
+            "Chamberí huele a hierro. Mañana vuelvo con una linterna mejor.",
+        ),
+        "bruno": (
+            "Le di al tipo con todo y ni se inmutó. Esto no es la calle.",
+            "Si Elena entra en el túnel, entro yo delante.",
+        ),
+    },
+    "note": "El vigilante del metro es un ghoul. Si le preguntan por el hermano, miente.",
+    "kinds": {"extended": {"target": "6", "label": "Abrir la reja oxidada"}},
+    "damage": {"amount": 2, "damage_type": "L"},
+    "damage_reason": "El cadáver le muerde el antebrazo",
+    "heal_hours": 48,
+    "heal_reason": "Dos días de descanso",
+    "secret_label": "¿Les sigue alguien?",
+    "purchase": ("skill", "ocultismo"),
+    "saved": {
+        "ana": ("Investigar la escena", {"kind": "pool", "attribute": "inteligencia",
+                                         "skill": "investigacion", "again": "10"}),
+        "bruno": ("Puñetazo", {"kind": "pool", "attribute": "fuerza", "skill": "pelea",
+                               "again": "10"}),
+    },
+}  # fmt: skip

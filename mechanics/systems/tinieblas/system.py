@@ -36,6 +36,7 @@ class TinieblasSystem(GameSystem):
     house_rules = SETTINGS
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
+    demo_chronicle = demo.DEMO_CHRONICLE
     xp_rubric_default = True
 
     # --- Combat ---

@@ -1,0 +1,105 @@
+"""`seed_demo` leaves each campaign with a chronicle already played through the services:
+every page a new group opens first shows something, running it again adds nothing, and the
+history chains it writes verify."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from campaigns.models import Campaign, SceneNote
+from characters.models import DiaryEntry, XpEntry, XpPurchase
+from mechanics.models import Combat, HealthEvent, Roll, SavedRoll
+from mechanics.systems.registry import all_systems
+from tests.html import parse
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo():
+    call_command("seed_demo", stdout=StringIO())
+    return {c.system: c for c in Campaign.objects.all()}
+
+
+def test_each_demo_campaign_has_a_story_of_three_scenes_one_closed(demo):
+    assert set(demo) == {system.key for system in all_systems()}
+    for campaign in demo.values():
+        [story] = campaign.stories.all()
+        scenes = list(story.scenes.order_by("pk"))
+        assert len(scenes) == 3
+        assert [scene.closed_at is not None for scene in scenes] == [True, False, False]
+
+
+def test_each_demo_campaign_has_diaries_published_and_draft_and_a_gm_note(demo):
+    for campaign in demo.values():
+        diaries = DiaryEntry.objects.filter(scene__campaign=campaign)
+        statuses = list(diaries.values_list("status", flat=True))
+        assert statuses.count(DiaryEntry.Status.PUBLISHED) == 2
+        assert statuses.count(DiaryEntry.Status.DRAFT) == 2
+        assert SceneNote.objects.filter(scene__campaign=campaign).count() == 1
+
+
+def test_each_demo_campaign_has_about_thirty_rolls_of_every_kind_one_secret(demo):
+    for system in all_systems():
+        rolls = Roll.objects.filter(campaign=demo[system.key])
+        assert 25 <= rolls.count() <= 40
+        kinds = set(rolls.values_list("kind", flat=True))
+        assert {kind for kind, _label in system.roll_form.kinds} | {"initiative"} <= kinds
+        assert rolls.filter(secret=True).count() == 1
+        # Honest dice: the outcomes differ, as thrown dice do.
+        assert rolls.values("outcome").distinct().count() > 1
+
+
+def test_each_demo_campaign_has_a_wound_healing_rubric_xp_and_a_fight(demo):
+    for campaign in demo.values():
+        events = HealthEvent.objects.filter(character__campaign=campaign)
+        assert set(events.values_list("kind", flat=True)) == {"damage", "time"}
+        awards = XpEntry.objects.filter(character__campaign=campaign, scene__isnull=False)
+        assert awards.count() == 2
+        assert all("rubric" in entry.breakdown for entry in awards)
+        combat = Combat.objects.get(scene__campaign=campaign)
+        assert combat.is_active
+        assert SavedRoll.objects.filter(character__campaign=campaign).count() == 2
+    pending = XpPurchase.objects.filter(status="pending")
+    assert set(pending.values_list("character__campaign__system", flat=True)) == {"tinieblas"}
+
+
+def test_the_pages_of_a_first_login_all_show_something(demo):
+    for campaign in demo.values():
+        current = campaign.scenes.filter(closed_at__isnull=True).order_by("pk").first()
+        for username in ("master", "ana"):
+            client = Client()
+            client.force_login(campaign.memberships.get(user__username=username).user)
+            chronicle = client.get(reverse("campaigns:timeline", args=[campaign.pk]))
+            assert campaign.stories.get().title in chronicle.text
+            assert current.title in chronicle.text
+            xp = parse(client.get(reverse("characters:xp_log", args=[campaign.pk])).content)
+            assert xp.one("figure", class_="xp-chart").find_all("svg"), (campaign, username)
+            # A player's log shows the sheets they may see: theirs at least.
+            ledger = xp.one(id="ledger").text()
+            mine = campaign.characters.filter(owner__username="ana").get().name
+            assert mine in ledger, (campaign, username)
+            log = client.get(reverse("mechanics:log", args=[campaign.pk]))
+            labels = Roll.objects.filter(campaign=campaign, secret=False).exclude(label="")
+            assert labels.first().label in log.text
+            fight = client.get(
+                reverse("mechanics:combat", args=[campaign.pk, current.pk]), follow=True
+            )
+            names = campaign.characters.values_list("name", flat=True)
+            assert all(name in fight.text for name in names), (campaign, username)
+
+
+def test_running_seed_demo_again_adds_nothing(demo):
+    models = (Roll, XpEntry, XpPurchase, HealthEvent, DiaryEntry, SceneNote, Combat, SavedRoll)
+    before = [model.objects.count() for model in models]
+    call_command("seed_demo", stdout=StringIO())
+    assert [model.objects.count() for model in models] == before
+
+
+def test_the_history_chains_of_the_demo_verify(demo):
+    out = StringIO()
+    call_command("verify_history", stdout=out)
+    assert out.getvalue().count(": OK:") == len(demo)
