@@ -123,6 +123,7 @@ def test_hitos_massive_damage_rolls_on_the_server_and_logs_the_test(gm):
         "rd": 2,
         "part": "",
         "armour_integrity": None,
+        "critical": "",
     }
 
 

@@ -251,6 +251,7 @@ def test_example_espada_larga_vs_rd_4_through_the_combat_panel(
         "rd": 4,
         "part": "cabeza",
         "armour_integrity": 6,
+        "critical": "",
     }
     assert "grave" in second.damage_text
     assert integrity(helmet) == 5
