@@ -51,12 +51,12 @@ def seed_characters(campaign, users: dict) -> list[Character]:
             services.item_add(
                 character=character, user=owner, kind=kind, name=name, weight_kg=weight, data=data
             )
-        if sheet.get("destiny_points"):
+        for key, points in sheet.get("pools", {}).items():
             services.resource_adjust(
                 character=character,
                 user=owner,
-                key="destiny_points",
-                delta=sheet["destiny_points"],
+                key=key,
+                delta=points,
                 # The demo's starting points, given as the GM would.
                 may_raise_open=True,
             )
@@ -104,15 +104,20 @@ def _trait_choices(campaign) -> list[dict]:
 
 
 def _scene_rolls(campaign, sheets: list, scene, chronicle: dict, rng, count: int):
-    """`count` rolls in a scene: every kind of the panel once per character, then traits
-    picked by `rng`, each by the sheet's owner."""
+    """`count` rolls in a scene: every kind of the panel once per character (or by the
+    owners a kind's demo data names in "by": a spell only for the mage), then traits picked
+    by `rng`, each by the sheet's owner."""
     system = campaign.game_system
     traits = _trait_choices(campaign)
-    wanted = [
-        (sheet, {"kind": kind, **chronicle.get("kinds", {}).get(kind, {})})
-        for kind, _label in system.roll_form.kinds
-        for sheet in sheets
-    ]
+    wanted = []
+    for kind, _label in system.roll_form.kinds:
+        data = dict(chronicle.get("kinds", {}).get(kind, {}))
+        by = data.pop("by", None)
+        wanted += [
+            (sheet, {"kind": kind, **data})
+            for sheet in sheets
+            if by is None or sheet.character.owner.username in by
+        ]
     while len(wanted) < count:
         wanted.append((rng.choice(sheets), {"label": "", **rng.choice(traits)}))
     for sheet, data in wanted[:count]:

@@ -60,6 +60,7 @@ DEMO_CHARACTERS: list[dict] = [
             "religion": 1,
         },
         "details": {"deities": {"forjador": "El Forjador"}},
+        "pools": {"fe_forjador": 3},
         "items": [
             ("item", "Herramientas de herrero", "6", {}),
             ("armour", "Cota de malla", "10", {"part": "torso", "rd": 4, "integrity": 10}),
@@ -104,7 +105,14 @@ DEMO_CHRONICLE: dict = {
         ),
     },
     "note": "Los bandidos trabajan para la sacerdotisa de la loba. La caravana vive.",
-    "kinds": {"attack": {"skill": "combate_c_a_c", "adversity": "12"}},
+    "kinds": {
+        "attack": {"skill": "combate_c_a_c", "adversity": "12"},
+        "arcane": {"by": ("ana",), "gesture_poder": "1", "label": "Chispa en la yesca"},
+        "dispel": {"by": ("ana",), "original_adversity": "2"},
+        "crafting": {"by": ("ana",), "artefact": "bengala"},
+        "divine": {"by": ("bruno",), "deity": "forjador", "faith": "1"},
+        "summon": {"by": ("ana",), "creature": "Cuervo de la frontera", "school": "bestiologia", "creature_voluntad": "1"},
+    },
     "damage": {"amount": 6, "damage_type": "cortante", "part": "torso"},
     "damage_reason": "Una flecha en el desfiladero",
     "heal_hours": 72,

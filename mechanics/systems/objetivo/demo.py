@@ -25,7 +25,7 @@ DEMO_CHARACTERS: list[dict] = [
             "sigilo": 6,
         },
         "details": {"specialization": "sigilo"},
-        "destiny_points": 2,
+        "pools": {"destiny_points": 2},
     },
     {
         "owner": "bruno",
@@ -48,7 +48,7 @@ DEMO_CHARACTERS: list[dict] = [
             "sigilo": 2,
         },
         "details": {"specialization": "pelea"},
-        "destiny_points": 1,
+        "pools": {"destiny_points": 1},
     },
 ]
 
