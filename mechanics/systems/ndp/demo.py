@@ -111,7 +111,12 @@ DEMO_CHRONICLE: dict = {
         "dispel": {"by": ("ana",), "original_adversity": "2"},
         "crafting": {"by": ("ana",), "artefact": "bengala"},
         "divine": {"by": ("bruno",), "deity": "forjador", "faith": "1"},
-        "summon": {"by": ("ana",), "creature": "Cuervo de la frontera", "school": "bestiologia", "creature_voluntad": "1"},
+        "summon": {
+            "by": ("ana",),
+            "creature": "Cuervo de la frontera",
+            "school": "bestiologia",
+            "creature_voluntad": "1",
+        },
     },
     "damage": {"amount": 6, "damage_type": "cortante", "part": "torso"},
     "damage_reason": "Una flecha en el desfiladero",
