@@ -160,7 +160,7 @@ class NdpMagicRollForm(NdpRollForm):
             ("", "—"),
             *(
                 (item.pk, f"{item.name} ({item.data['integrity']})")
-                for item in self.sheet.character.items.all()
+                for item in self.sheet.items
                 if isinstance(item.data.get("integrity"), int)
             ),
         ]
