@@ -9,14 +9,15 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from characters.models import Character, Resource
-from mechanics.models import Roll
+from characters.models import Character, Item, Resource
+from mechanics.models import HealthEvent, Roll
 from mechanics.rules.ndp import odds as ndp_odds
 from mechanics.rules.ndp.reference import reference_divine_odds
 from mechanics.rules.ndp.rolls import ArcaneSpec, CraftingSpec, DivineSpec
 from mechanics.services.rolls import RollSide, roll_perform
 from mechanics.setup import load_sheet
 from mechanics.systems.ndp.magic_forms import NdpMagicRollForm
+from mechanics.systems.registry import get_system
 from tests.factories import UserFactory, campaign_with, make_character
 from tests.mechanics import rolling
 from tests.mechanics.rolling import odds_values
@@ -353,3 +354,158 @@ def test_a_cast_stored_after_the_prana_ran_out_is_refused_whole(table, player, f
         )
     assert not Roll.objects.exists()
     assert prana(maga) == 4
+
+
+# --- Extra Prana: own leve wounds, an item's integrity (docs/rules.md#ndp-extra-prana) ------
+
+
+def staff(character, integrity=6):
+    return Item.objects.create(character=character, name="Bastón", data={"integrity": integrity})
+
+
+def torso_wounds(character) -> list[tuple[str, str | None]]:
+    health = get_system("ndp").state(Character.objects.get(pk=character.pk).health)
+    return [(wound.tier, wound.damage_type) for wound in health.part("torso").wounds]
+
+
+def integrity(item) -> int:
+    return Item.objects.get(pk=item.pk).data["integrity"]
+
+
+def test_the_panel_counts_the_extra_prana_and_the_odds_stay_exact(client, player, table):
+    _, maga, _other = table
+    set_prana(maga, 3)  # the spell costs 5: only the extra Prana makes it possible
+    client.force_login(player)
+    data = {**SPELL, "extra_wounds": "2", "part": "odds"}
+    response = client.get(roll_url(maga), data, HTTP_HX_REQUEST="true")
+    assert "Prana disponible 5: 3 propio y 2 extra, que se gasta primero" in response.text
+    shown = odds_values(response.text)
+    assert shown["success"] == ndp_odds.arcane_odds(ArcaneSpec(level=2, prana=5)).p_success
+    assert shown["success"] == pytest.approx(float(enumerated_p_exceeds(2, 5)), abs=1e-15)
+    without = client.get(roll_url(maga), {**SPELL, "part": "odds"}, HTTP_HX_REQUEST="true")
+    assert "Maga tiene 3 de Prana; esto necesita 5." in without.text
+
+
+def test_a_spell_paid_partly_by_leve_wounds_stores_the_wounds_and_the_prana(
+    client, player, table, fixed_dice
+):
+    _, maga, _other = table
+    set_prana(maga, 3)
+    fixed_dice(6)
+    client.force_login(player)
+    response = client.post(roll_url(maga), {**SPELL, "extra_wounds": "2"}, HTTP_HX_REQUEST="true")
+    roll = Roll.objects.get(character=maga)
+    assert (roll.kind, roll.outcome) == ("arcane", "success")
+    assert prana(maga) == 0  # 5: the 2 wounds first, then 3 of the pool
+    assert torso_wounds(maga) == [("leve", None), ("leve", None)]
+    assert HealthEvent.objects.filter(character=maga).count() == 2
+    assert "2 herida(s) leve(s) a cambio de Prana: Torso." in response.text
+
+
+def test_a_failed_spell_still_costs_the_sacrificed_integrity_and_the_pool_pays_the_rest(
+    client, player, table, fixed_dice
+):
+    _, maga, _other = table
+    item = staff(maga, 6)
+    set_prana(maga, 3)
+    fixed_dice(1)  # failure: half of 5, rounded up, is 3; the item's 2 Prana pay first
+    client.force_login(player)
+    data = {**SPELL, "extra_item": str(item.pk), "extra_integrity": "4"}
+    response = client.post(roll_url(maga), data, HTTP_HX_REQUEST="true")
+    assert Roll.objects.get(character=maga).outcome == "failure"
+    assert prana(maga) == 2
+    assert integrity(item) == 2
+    assert "Bastón · Integridad: 6 → 2" in response.text
+
+
+def test_crafting_takes_extra_prana_the_same_way(client, player, table, fixed_dice):
+    _, maga, _other = table
+    set_prana(maga, 0)
+    fixed_dice(6)
+    client.force_login(player)
+    data = {"kind": "crafting", "dice": "3", "artefact": "bengala", "extra_wounds": "1"}
+    client.post(roll_url(maga), data)
+    assert Roll.objects.get(character=maga).outcome == "success"
+    assert prana(maga) == 0
+    assert torso_wounds(maga) == [("leve", None)]
+
+
+def test_a_forged_cast_with_more_integrity_than_the_item_has_writes_nothing(
+    client, player, table, fixed_dice
+):
+    _, maga, _other = table
+    item = staff(maga, 3)
+    set_prana(maga, 3)
+    fixed_dice(6)
+    client.force_login(player)
+    data = {**SPELL, "extra_item": str(item.pk), "extra_integrity": "4"}
+    response = client.post(roll_url(maga), data, HTTP_HX_REQUEST="true")
+    assert "Bastón tiene 3 de integridad; esto gasta 4." in response.text
+    assert not Roll.objects.exists()
+    assert (prana(maga), integrity(item), torso_wounds(maga)) == (3, 3, [])
+
+
+def test_extra_prana_out_of_range_or_from_someone_elses_item_is_refused(client, player, table):
+    campaign, maga, other = table
+    foreign = staff(make_character(campaign, other, name="Otra"), 10)
+    item = staff(maga, 6)
+    set_prana(maga, 3)
+    client.force_login(player)
+    for extra, message in [
+        ({"extra_wounds": "21"}, "Asegúrese de que este valor es menor o igual a 20."),
+        ({"extra_wounds": "-1"}, "Asegúrese de que este valor es mayor o igual a 0."),
+        ({"extra_item": str(item.pk), "extra_integrity": "3"}, "indica un número par"),
+        ({"extra_integrity": "4"}, "Elige el objeto cuya integridad gastas."),
+        ({"extra_item": str(foreign.pk), "extra_integrity": "4"}, "Escoja una opción válida"),
+    ]:
+        response = client.post(roll_url(maga), {**SPELL, **extra}, HTTP_HX_REQUEST="true")
+        assert message in response.text, extra
+    assert not Roll.objects.exists()
+    assert (prana(maga), integrity(item), integrity(foreign), torso_wounds(maga)) == (3, 6, 10, [])
+
+
+def test_the_gm_pays_a_spell_with_the_mages_wound(client, gm, table, fixed_dice):
+    _, maga, _other = table
+    set_prana(maga, 4)
+    fixed_dice(6)
+    client.force_login(gm)
+    client.post(roll_url(maga), {**SPELL, "extra_wounds": "1"})
+    assert Roll.objects.get(character=maga).user == gm
+    assert (prana(maga), torso_wounds(maga)) == (0, [("leve", None)])
+
+
+def test_another_player_or_a_stranger_cannot_pay_with_the_mages_wounds(
+    client, table, stranger, fixed_dice
+):
+    _, maga, other = table
+    item = staff(maga, 6)
+    data = {**SPELL, "extra_wounds": "1", "extra_item": str(item.pk), "extra_integrity": "2"}
+    fixed_dice(6)
+    for user, status in ((other, 403), (stranger, 404)):
+        client.force_login(user)
+        assert client.post(roll_url(maga), data).status_code == status
+    assert not Roll.objects.exists()
+    assert (integrity(item), torso_wounds(maga)) == (6, [])
+
+
+def test_a_cast_stored_after_the_item_lost_its_integrity_is_refused_whole(
+    table, player, fixed_dice
+):
+    """The item's integrity is checked again under the sheet's lock when the roll is stored."""
+    campaign, maga, _other = table
+    item = staff(maga, 4)
+    set_prana(maga, 3)
+    sheet = load_sheet(maga, campaign, with_scene=False)
+    data = {**SPELL, "extra_wounds": "1", "extra_item": str(item.pk), "extra_integrity": "4"}
+    form = NdpMagicRollForm(data, sheet=sheet)
+    assert form.is_valid(), form.errors
+    plan = sheet.system.roll_setup.plan(sheet, form.cleaned_data)
+    Item.objects.filter(pk=item.pk).update(data={"integrity": 2})
+    fixed_dice(6)
+    [side] = plan.roll(None)
+    with pytest.raises(ValidationError):
+        roll_perform(
+            campaign=campaign, user=player, sides=[RollSide(record=side.record, character=maga)]
+        )
+    assert not Roll.objects.exists()
+    assert (prana(maga), integrity(item), torso_wounds(maga)) == (3, 2, [])

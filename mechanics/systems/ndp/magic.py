@@ -12,14 +12,15 @@ from dataclasses import replace
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from characters.models import Character, Resource
-from characters.services.sheet import character_set_details, resource_adjust
+from characters.models import Character, Item, Resource
+from characters.services.sheet import character_set_details, item_wear, resource_adjust
 from mechanics.rules.dice import RollRecord
 from mechanics.rules.ndp import catalogue, equipment
 from mechanics.rules.ndp import odds as engine_odds
 from mechanics.rules.ndp import rolls as engine
 from mechanics.setup import OddsRow, OddsView, Plan, Sheet, check_can_act, single
 from mechanics.systems.ndp.display import NdpWords
+from mechanics.systems.ndp.health import character_wound
 from mechanics.systems.ndp.magic_forms import (
     ARCANE,
     CRAFTING,
@@ -32,6 +33,8 @@ from mechanics.systems.ndp.magic_forms import (
 from mechanics.systems.ndp.rolls import NdpSetup
 
 PRANA = "prana"
+# Where the leve wounds taken for Prana go (docs/rules.md#ndp-extra-prana).
+EXTRA_WOUND_PART = "torso"
 CREATURES = "creatures"
 GESTURES = {gesture.key: gesture for gesture in catalogue.ARCANE_GESTURES}
 
@@ -93,6 +96,59 @@ def _refuse_prana(name: str, needed: int, available: int) -> None:
         )
 
 
+def _refuse_integrity(item: Item | None, wanted: int) -> None:
+    have = item.data.get("integrity") if item is not None else None
+    if not isinstance(have, int) or wanted > have:
+        raise ValidationError(
+            _("%(name)s has %(have)s integrity; this spends %(wanted)s.")
+            % {"name": item.name if item else "?", "have": have or 0, "wanted": wanted},
+            code="integrity",
+        )
+
+
+def extra_sources(character: Character, data: Mapping) -> dict:
+    """The extra Prana a cast or a crafting asks for (seed: "Fuentes extra"), checked against
+    the character's own item; {} when none."""
+    wounds, integrity = data.get("extra_wounds") or 0, data.get("extra_integrity") or 0
+    if not (wounds or integrity):
+        return {}
+    extra = {"wounds": wounds, "integrity": integrity, "item": None, "item_name": ""}
+    if integrity:
+        item = Item.objects.filter(pk=data.get("extra_item"), character=character).first()
+        _refuse_integrity(item, integrity)
+        extra.update(item=item.pk, item_name=item.name)
+    extra["prana"] = equipment.extra_prana(leve_wounds=wounds, object_integrity=integrity)
+    return extra
+
+
+def _with_extra(record: RollRecord, extra: dict) -> RollRecord:
+    """The extra Prana pays first; the Prana pool only what is left of the spend."""
+    if not extra:
+        return record
+    own = max(0, record.effects.prana_spent - extra["prana"])
+    return replace(
+        record,
+        effects=replace(record.effects, prana_spent=own),
+        details={**record.details, "extra_prana": extra},
+    )
+
+
+def _prana_notes(cost: int, own: int, extra: dict) -> tuple[str, ...]:
+    notes = [
+        _("Prana cost %(cost)s: all of it on success, %(half)s on failure.")
+        % {"cost": cost, "half": engine.failed_spell_cost(cost)}
+    ]
+    if extra:
+        notes.append(
+            _(
+                "Prana available %(total)s: %(own)s own and %(extra)s extra, spent first; "
+                "the wounds and the integrity are paid whatever the outcome."
+            )
+            % {"total": own + extra["prana"], "own": own, "extra": extra["prana"]}
+        )
+    return tuple(notes)
+
+
 class NdpMagicSetup(NdpSetup):
     """The plain checks and attacks of NdpSetup, and the magic rolls."""
 
@@ -136,19 +192,16 @@ class NdpMagicSetup(NdpSetup):
                 },
                 code="gestures",
             )
-        available = sheet.pool_current(PRANA)
+        own = sheet.pool_current(PRANA)
+        extra = extra_sources(sheet.character, data)
+        available = own + extra.get("prana", 0)
         _refuse_prana(sheet.character.name, prana, available)
         spec = engine.ArcaneSpec(**self._dice(sheet, data), prana=prana, available_prana=available)
-        words = spell_words(gestures)
-        notes = (
-            _("Prana cost %(cost)s: all of it on success, %(half)s on failure.")
-            % {"cost": prana, "half": engine.failed_spell_cost(prana)},
-            " · ".join(words),
-        )
+        notes = (*_prana_notes(prana, own, extra), " · ".join(spell_words(gestures)))
         odds = self._voluntad_odds(sheet, spec, notes)
 
         def roll(rng=None) -> RollRecord:
-            record = engine.roll_arcane(spec, rng)
+            record = _with_extra(engine.roll_arcane(spec, rng), extra)
             return replace(record, details={**record.details, "gestures": gestures})
 
         return Plan(kind=ARCANE, odds=odds, roll=single(sheet, roll, data))
@@ -167,17 +220,15 @@ class NdpMagicSetup(NdpSetup):
 
     def _plan_crafting(self, sheet: Sheet, data: Mapping) -> Plan:
         cost = data["prana_cost"]
-        _refuse_prana(sheet.character.name, cost, sheet.pool_current(PRANA))
+        own = sheet.pool_current(PRANA)
+        extra = extra_sources(sheet.character, data)
+        _refuse_prana(sheet.character.name, cost, own + extra.get("prana", 0))
         spec = engine.CraftingSpec(**self._dice(sheet, data), prana_cost=cost)
-        notes = (
-            _("Prana cost %(cost)s: all of it on success, %(half)s on failure.")
-            % {"cost": cost, "half": engine.failed_spell_cost(cost)},
-        )
-        odds = self._voluntad_odds(sheet, spec, notes)
+        odds = self._voluntad_odds(sheet, spec, _prana_notes(cost, own, extra))
         name = data.get("artefact_name") or ""
 
         def roll(rng=None) -> RollRecord:
-            record = engine.roll_crafting(spec, rng)
+            record = _with_extra(engine.roll_crafting(spec, rng), extra)
             return replace(record, details={**record.details, "artefact": name})
 
         return Plan(kind=CRAFTING, odds=odds, roll=single(sheet, roll, data))
@@ -277,10 +328,11 @@ class NdpMagicSetup(NdpSetup):
 
 def after_magic_roll(system, character, user, record: RollRecord) -> list[dict]:
     """In the roll's transaction: check the Prana again under the lock (a cast or an
-    artefact paid with Prana the character no longer has is refused whole), spend the
-    deity's faith of a divine roll, keep a creature bound by a summoning."""
+    artefact paid with Prana the character no longer has is refused whole) and pay its
+    extra Prana, spend the deity's faith of a divine roll, keep a creature bound by a
+    summoning."""
     if record.kind in (ARCANE, CRAFTING):
-        return _recheck_prana(character, record)
+        return _recheck_prana(character, record) + _pay_extra(character, user, record)
     if record.kind == DIVINE:
         return _spend_faith(character, user, record)
     if record.kind == SUMMON and record.outcome == "success":
@@ -293,8 +345,44 @@ def _recheck_prana(character, record: RollRecord) -> list[dict]:
     left = Resource.objects.filter(character=character, key=PRANA).values_list("current", flat=True)
     before = (left.first() or 0) + record.effects.prana_spent
     cost = record.spec.get("prana") or record.spec.get("prana_cost") or 0
-    _refuse_prana(character.name, cost, before)
+    extra = record.details.get("extra_prana", {}).get("prana", 0)
+    _refuse_prana(character.name, cost, before + extra)
     return []
+
+
+def _pay_extra(character, user, record: RollRecord) -> list[dict]:
+    """The sacrificed wounds and integrity, whatever the outcome (docs/rules.md#ndp-extra-prana)."""
+    extra = record.details.get("extra_prana")
+    if not extra:
+        return []
+    locked = Character.objects.select_for_update().get(pk=character.pk)
+    applied = []
+    if extra["integrity"]:
+        item = Item.objects.filter(pk=extra["item"], character=locked).first()
+        _refuse_integrity(item, extra["integrity"])
+        old = item.data["integrity"]
+        new = item_wear(item=item, user=user, loss=extra["integrity"])
+        label = _("%(name)s · Integrity") % {"name": item.name}
+        applied.append({"what": "integrity", "label": label, "old": old, "new": new})
+    for _wound in range(extra["wounds"]):
+        character_wound(
+            character=locked,
+            user=user,
+            part=EXTRA_WOUND_PART,
+            tier="leve",
+            damage_type=None,
+            reason=_("Leve wound taken for Prana"),
+        )
+    if extra["wounds"]:
+        applied.append(
+            {
+                "what": "extra_wounds",
+                "label": catalogue.body_part(EXTRA_WOUND_PART).name,
+                "old": 0,
+                "new": extra["wounds"],
+            }
+        )
+    return applied
 
 
 def _spend_faith(character, user, record: RollRecord) -> list[dict]:
@@ -341,4 +429,9 @@ class NdpMagicWords(NdpWords):
     def applied_text(self, item: dict) -> str | None:
         if item.get("what") == "creature":
             return _("%(name)s is bound.") % {"name": item["label"]}
+        if item.get("what") == "extra_wounds":
+            return _("%(count)s leve wound(s) for Prana: %(part)s.") % {
+                "count": item["new"],
+                "part": item["label"],
+            }
         return super().applied_text(item)

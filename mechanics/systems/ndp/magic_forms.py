@@ -22,6 +22,10 @@ DICE_FIELDS = frozenset({"dice", "gracias", "desgracias"})
 GESTURE_FIELDS = tuple(f"gesture_{g.key}" for g in catalogue.ARCANE_GESTURES)
 MAX_GESTURE_PRANA = 50
 CUSTOM_ARTEFACT = "other"
+# Extra Prana (seed: "Fuentes extra"): own leve wounds and an item's integrity.
+EXTRA_FIELDS = ["extra_wounds", "extra_item", "extra_integrity"]
+MAX_EXTRA_WOUNDS = 20
+MAX_EXTRA_INTEGRITY = 100
 
 
 def _magic_layout(layout: tuple, plain_kinds: tuple[str, ...]) -> tuple:
@@ -46,6 +50,7 @@ def _magic_layout(layout: tuple, plain_kinds: tuple[str, ...]) -> tuple:
         (_("Spell gestures (Prana on each)"), (ARCANE,), list(GESTURE_FIELDS)),
         (_("Spell to dispel"), (DISPEL,), ["original_adversity"]),
         (_("Artefact"), (CRAFTING,), ["artefact", "artefact_cost"]),
+        (_("Extra Prana"), (ARCANE, CRAFTING), EXTRA_FIELDS),
         (_("Divine conjuration"), (DIVINE,), ["deity", "faith", "divine_target"]),
         (_("Creature to bind"), (SUMMON,), ["creature", "school", "creature_voluntad"]),
     )
@@ -99,6 +104,23 @@ class NdpMagicRollForm(NdpRollForm):
         max_value=190,
         required=False,
     )
+    extra_wounds = forms.IntegerField(
+        label=_("Leve wounds you take (1 Prana each)"),
+        min_value=0,
+        max_value=MAX_EXTRA_WOUNDS,
+        initial=0,
+        required=False,
+    )
+    extra_item = forms.TypedChoiceField(
+        label=_("Item whose integrity you spend"), coerce=int, empty_value=None, required=False
+    )
+    extra_integrity = forms.IntegerField(
+        label=_("Integrity points of the item (2 give 1 Prana)"),
+        min_value=0,
+        max_value=MAX_EXTRA_INTEGRITY,
+        initial=0,
+        required=False,
+    )
     deity = forms.ChoiceField(label=_("Deity"), required=False)
     faith = forms.IntegerField(
         label=_("Faith points to spend (1d10 each)"),
@@ -134,6 +156,14 @@ class NdpMagicRollForm(NdpRollForm):
             self.fields[name] = _gesture_field(gesture)
         deities = sorted(self.sheet.character.details.get("deities", {}).items())
         self.fields["deity"].choices = deities
+        self.fields["extra_item"].choices = [
+            ("", "—"),
+            *(
+                (item.pk, f"{item.name} ({item.data['integrity']})")
+                for item in self.sheet.items
+                if isinstance(item.data.get("integrity"), int)
+            ),
+        ]
 
     def clean(self):
         data = super().clean()
@@ -162,6 +192,8 @@ class NdpMagicRollForm(NdpRollForm):
             self.add_error("original_adversity", _("Give the adversity the spell had."))
         elif kind == CRAFTING:
             self._clean_artefact(data)
+        if kind in (ARCANE, CRAFTING):
+            self._clean_extra(data)
         elif kind == DIVINE:
             if not data.get("deity"):
                 self.add_error(
@@ -181,6 +213,18 @@ class NdpMagicRollForm(NdpRollForm):
             if data.get("creature_voluntad") is None:
                 self.add_error("creature_voluntad", _("Give the creature's Voluntad."))
         return data
+
+    def _clean_extra(self, data: dict) -> None:
+        data["extra_wounds"] = data.get("extra_wounds") or 0
+        data["extra_integrity"] = integrity = data.get("extra_integrity") or 0
+        if integrity % 2:
+            self.add_error(
+                "extra_integrity", _("Two integrity points give 1 Prana: give an even number.")
+            )
+        elif integrity and not data.get("extra_item"):
+            self.add_error("extra_item", _("Choose the item whose integrity you spend."))
+        if not integrity:
+            data["extra_item"] = None
 
     def _clean_artefact(self, data: dict) -> None:
         key = data.get("artefact")
