@@ -83,10 +83,10 @@ def test_a_set_up_that_does_not_roll_is_not_saved(client, player, lucia):
 def test_a_saved_roll_needs_a_name_not_taken_by_another(client, player, lucia):
     client.force_login(player)
     response = save(client, lucia, "   ")
-    assert "Give the saved roll a name." in response.text
+    assert "Ponle un nombre a la tirada guardada." in response.text
     save(client, lucia, "Investigar")
     response = save(client, lucia, "investigar")
-    assert "There is already a saved roll with that name." in response.text
+    assert "Ya hay una tirada guardada con ese nombre." in response.text
     assert SavedRoll.objects.count() == 1
 
 
@@ -96,7 +96,7 @@ def test_without_javascript_saving_returns_to_the_panel_with_a_message(client, p
         url("saved_roll_save", lucia), {**POOL, "saved_name": "Buscar"}, follow=True
     )
     assert response.redirect_chain[0][0].startswith(url("roll", lucia))
-    assert "Saved «Buscar»" in response.text
+    assert "Guardada «Buscar»" in response.text
 
 
 def test_gm_saves_a_roll_for_an_npc_and_for_a_players_character(client, gm, npc, lucia):
@@ -160,7 +160,7 @@ def test_a_saved_roll_that_no_longer_fits_the_sheet_says_so_and_rolls_nothing(
     for extra in ({}, HTMX):
         response = client.post(url("roll", lucia), {"saved": saved.pk}, **extra)
         assert response.status_code == 200
-        assert "«Archivos» no longer fits the sheet" in response.text
+        assert "«Archivos» ya no encaja con la ficha" in response.text
     assert not Roll.objects.exists()
 
 
@@ -190,7 +190,7 @@ def test_renaming_to_a_taken_name_is_refused_with_a_message(client, player, luci
     response = client.post(
         url("saved_roll_rename", lucia, saved.pk), {"name": "alerta"}, follow=True
     )
-    assert "There is already a saved roll with that name." in response.text
+    assert "Ya hay una tirada guardada con ese nombre." in response.text
     saved.refresh_from_db()
     assert saved.name == "Percepción"
 
@@ -201,7 +201,7 @@ def test_deleting_asks_first_without_javascript_then_deletes(client, player, luc
     delete = url("saved_roll_delete", lucia, saved.pk)
     asked = client.post(delete)
     assert asked.status_code == 200
-    assert "Delete the saved roll «Percepción»?" in asked.text
+    assert "¿Borrar la tirada guardada «Percepción»?" in asked.text
     assert SavedRoll.objects.filter(pk=saved.pk).exists()
     assert client.post(delete, {"confirmed": "1"}).status_code == 302
     assert not SavedRoll.objects.filter(pk=saved.pk).exists()
