@@ -6,11 +6,10 @@ import pytest
 from django.urls import reverse
 
 from mechanics.models import Roll
-from mechanics.services.health import character_apply_damage
-from mechanics.systems.base import DamageInput
 from tests.factories import UserFactory, campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
+from tests.mechanics_web.test_ndp_combat import hurt
 
 fixed_dice = rolling.fixed_dice
 
@@ -33,15 +32,6 @@ def duel(gm, player, dora):
 
 def gm_url(campaign):
     return reverse("mechanics:gm_roll", args=[campaign.pk])
-
-
-def hurt(character, part, times=1):
-    for _blow in range(times):
-        character_apply_damage(
-            character=character,
-            user=character.campaign.created_by,
-            damage=DamageInput(5, "contundente", part=part),
-        )
 
 
 def opposed(bandit, knight, **extra):
