@@ -273,15 +273,18 @@ def test_the_hitos_pages_do_not_exist_in_another_system(client, gm, campaign):
     assert not page.find_all("section", class_="scene-system-page")
 
 
+NOT_HERE = ("Ese personaje no está en esta campaña.", "That character is not in this campaign.")
+
+
 @pytest.mark.parametrize(
     ("character", "spanish", "english"),
     [
         ("", "Elige el personaje que declara", "Choose the character who declares the fact."),
-        ("abc", "Ese personaje no está en esta campaña.", "That character is not in this campaign."),
-        ("9" * 30, "Ese personaje no está en esta campaña.", "That character is not in this campaign."),
-        ("elsewhere", "Ese personaje no está en esta campaña.", "That character is not in this campaign."),
+        ("abc", *NOT_HERE),
+        ("9" * 30, *NOT_HERE),
+        ("elsewhere", *NOT_HERE),
     ],
-)  # fmt: skip
+)
 def test_a_bad_declaring_character_is_a_message_in_spanish_and_english_and_nothing_is_written(
     client, player, stranger, table, character, spanish, english
 ):
