@@ -137,6 +137,15 @@ def _campaign_image_deleted(sender, instance: Campaign, **kwargs) -> None:
     delete_after_commit(Campaign.image.field, [f.name for f in image_files(instance, "image")])
 
 
+def all_characters() -> models.QuerySet:
+    """Every character sheet of every campaign: the one way code in campaigns queries them.
+
+    campaigns sits below characters (tests/test_architecture.py), so it may not import
+    characters.models.Character; the model is reached through the reverse relation that
+    Character.campaign adds to Campaign, and only here."""
+    return Campaign.characters.field.model._default_manager.all()
+
+
 def system_options() -> dict[str, str]:
     """The campaign settings only some system reads (model fields), with their help text."""
     return {

@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet, Subquery
 from django.http import Http404
 
-from campaigns.models import Campaign, Invitation, Membership, Removal, Role
+from campaigns.models import Campaign, Invitation, Membership, Removal, Role, all_characters
 
 if TYPE_CHECKING:
     # Annotations only: characters sits above campaigns and is never imported at run time.
@@ -194,10 +194,10 @@ def character_access(user, campaign_id: int, character_id: int) -> CharacterAcce
         raise Http404
     mine = Membership.objects.filter(user=user, campaign_id=campaign_id).order_by()
     columns = [field.attname for field in Membership._meta.concrete_fields]
-    characters = Campaign.characters.field.model._default_manager  # characters sits above
     character = next(
         iter(
-            characters.select_related("campaign")
+            all_characters()
+            .select_related("campaign")
             .filter(pk=character_id, campaign_id=campaign_id)
             .annotate(**{f"membership_{name}": Subquery(mine.values(name)[:1]) for name in columns})
             .order_by()[:1]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
@@ -18,6 +17,7 @@ from campaigns import services
 from campaigns.chronicle import scene_list_extras, scene_timeline
 from campaigns.confirm import ask_first
 from campaigns.forms.chronicle import SceneForm, SceneNoteForm, StoryForm
+from campaigns.forms.service import call_service
 from campaigns.htmx import htmx_render
 from campaigns.models import Scene, SceneNote, Story
 from campaigns.permissions import (
@@ -115,8 +115,7 @@ def story_edit(request: HttpRequest, campaign_id: int, story_id: int) -> HttpRes
 # Scenes
 
 
-def _scene_fields(form: SceneForm) -> dict:
-    data = form.cleaned_data
+def _scene_fields(data: dict) -> dict:
     return {
         "title": data["title"],
         "story": data["story"],
@@ -138,14 +137,14 @@ def scene_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if story.isdigit():
         initial["story"] = story
     form = SceneForm(request.POST or None, campaign=access.campaign, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        try:
-            scene = services.scene_create(campaign=access.campaign, **_scene_fields(form))
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(request, _("Scene created."))
-            return redirect(scene)
+    created: list[Scene] = []
+
+    def write(data):
+        created.append(services.scene_create(campaign=access.campaign, **_scene_fields(data)))
+
+    if request.method == "POST" and call_service(form, write):
+        messages.success(request, _("Scene created."))
+        return redirect(created[0])
     return render(
         request,
         "campaigns/scene_form.html",
@@ -160,14 +159,11 @@ def scene_edit(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRes
     scene = scene_or_404(access, scene_id)
     require(access.can_run_scenes)
     form = SceneForm(request.POST or None, instance=scene, campaign=access.campaign)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.scene_update(scene=scene, **_scene_fields(form))
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(request, _("Scene saved."))
-            return redirect(scene)
+    if request.method == "POST" and call_service(
+        form, lambda data: services.scene_update(scene=scene, **_scene_fields(data))
+    ):
+        messages.success(request, _("Scene saved."))
+        return redirect(scene)
     return render(
         request,
         "campaigns/scene_form.html",

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
+from campaigns.forms.service import call_service
 from campaigns.permissions import CharacterAccess, character_access, require
 from campaigns.selectors import active_scene
 from characters.services import ratings_of
@@ -120,18 +121,6 @@ def _scene(access: CharacterAccess):
     return active_scene(campaign=access.character.campaign, character=access.character)
 
 
-def _run(form, write) -> bool:
-    """Call the service when the form is valid; its refusal becomes a form error."""
-    if not form.is_valid():
-        return False
-    try:
-        write(form.cleaned_data)
-    except ValidationError as error:
-        form.add_error(None, error)
-        return False
-    return True
-
-
 # --- Reading -------------------------------------------------------------------------------
 
 
@@ -220,7 +209,7 @@ def damage(request: HttpRequest, campaign_id: int, character_id: int) -> HttpRes
             )
         )
 
-    if _run(form, write):
+    if call_service(form, write):
         done = _("Damage applied: %(summary)s") % {"summary": events[0].summary}
         return _answer(request, access, opened="damage", done=done)
     return _answer(request, access, opened="damage", done=None, bound={"damage_form": form})
@@ -245,7 +234,7 @@ def advance_time(request: HttpRequest, campaign_id: int, character_id: int) -> H
             rested=data["rested"],
         )
 
-    if _run(form, write):
+    if call_service(form, write):
         done = _("Time passes: %(time)s.") % {"time": hours_in_words(form.cleaned_data["hours"])}
         return _answer(request, access, opened="time", done=done)
     return _answer(request, access, opened="time", done=None, bound={"time_form": form})
@@ -315,7 +304,7 @@ def treatment(request: HttpRequest, campaign_id: int, character_id: int, key: st
         )
 
     opened = "" if chosen.button else key
-    if _run(form, write):
+    if call_service(form, write):
         return _answer(request, access, opened=opened, done=events[0].summary)
     if chosen.button:
         error = next(message for errors in form.errors.values() for message in errors)

@@ -179,53 +179,47 @@ def test_the_refusals_speak_english_too():
         assert refused.value.messages == ["This file is not a JPEG, PNG or WebP image."]
 
 
-def test_replacing_a_portrait_removes_the_old_files(
-    client, player, lucia, django_capture_on_commit_callbacks
-):
+@pytest.fixture
+def old_portrait(client, player, lucia, django_capture_on_commit_callbacks) -> list[str]:
+    """Lucía's owner, logged in, has uploaded a portrait: the names of its two stored files."""
     client.force_login(player)
     with django_capture_on_commit_callbacks(execute=True):
         upload(client, lucia, photo())
     lucia.refresh_from_db()
-    old = [lucia.portrait.name, lucia.portrait_thumb.name]
-    assert all(default_storage.exists(name) for name in old)
+    return [lucia.portrait.name, lucia.portrait_thumb.name]
+
+
+def test_replacing_a_portrait_removes_the_old_files(
+    client, lucia, old_portrait, django_capture_on_commit_callbacks
+):
+    assert all(default_storage.exists(name) for name in old_portrait)
 
     with django_capture_on_commit_callbacks(execute=True):
         upload(client, lucia, photo((500, 500), fmt="PNG", name="nuevo.png", exif=False))
 
     lucia.refresh_from_db()
-    assert lucia.portrait.name not in old
+    assert lucia.portrait.name not in old_portrait
     assert default_storage.exists(lucia.portrait.name)
-    assert not any(default_storage.exists(name) for name in old)
+    assert not any(default_storage.exists(name) for name in old_portrait)
 
 
 def test_removing_a_portrait_removes_its_files(
-    client, player, lucia, django_capture_on_commit_callbacks
+    client, lucia, old_portrait, django_capture_on_commit_callbacks
 ):
-    client.force_login(player)
-    with django_capture_on_commit_callbacks(execute=True):
-        upload(client, lucia, photo())
-    lucia.refresh_from_db()
-    old = [lucia.portrait.name, lucia.portrait_thumb.name]
-
     with django_capture_on_commit_callbacks(execute=True):
         upload(client, lucia, None, **{"story-remove_portrait": "on"})
 
     lucia.refresh_from_db()
     assert not lucia.portrait
-    assert not any(default_storage.exists(name) for name in old)
+    assert not any(default_storage.exists(name) for name in old_portrait)
 
 
 def test_deleting_a_character_removes_its_portrait_files(
-    client, player, lucia, django_capture_on_commit_callbacks
+    lucia, old_portrait, django_capture_on_commit_callbacks
 ):
-    client.force_login(player)
-    with django_capture_on_commit_callbacks(execute=True):
-        upload(client, lucia, photo())
-    lucia.refresh_from_db()
-    names = [lucia.portrait.name, lucia.portrait_thumb.name]
     with django_capture_on_commit_callbacks(execute=True):
         lucia.delete()
-    assert not any(default_storage.exists(name) for name in names)
+    assert not any(default_storage.exists(name) for name in old_portrait)
 
 
 def portrait_urls(character: Character) -> list[str]:

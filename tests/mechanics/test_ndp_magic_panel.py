@@ -19,6 +19,7 @@ from mechanics.setup import load_sheet
 from mechanics.systems.ndp.magic_forms import NdpMagicRollForm
 from mechanics.systems.registry import get_system
 from tests.factories import UserFactory, campaign_with, make_character
+from tests.html import parse
 from tests.mechanics import rolling
 from tests.mechanics.rolling import odds_values
 
@@ -221,6 +222,17 @@ def test_religion_ndp_limits_the_deities_on_the_sheet(client, player, table):
     assert "Con Religión 1 se adoran 1 divinidades como mucho" in response.text
     assert Character.objects.get(pk=maga.pk).details["deities"] == {"sol_invicto": "Sol Invicto"}
     assert not Resource.objects.filter(character=maga, key="fe_luna").exists()
+
+
+def test_the_deities_heading_counts_them_in_spanish_and_english(client, player, table):
+    _, maga, _other = table
+    client.force_login(player)
+    worship(client, maga)
+    heading = parse(client.get(maga.get_absolute_url()).text).one(id="magic-deities-title")
+    assert heading.text() == "Divinidades (1 de 1)"
+    client.cookies["django_language"] = "en"
+    heading = parse(client.get(maga.get_absolute_url()).text).one(id="magic-deities-title")
+    assert heading.text() == "Deities (1 of 1)"
 
 
 # --- Summoning ------------------------------------------------------------------------------

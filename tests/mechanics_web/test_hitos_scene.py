@@ -271,3 +271,35 @@ def test_the_hitos_pages_do_not_exist_in_another_system(client, gm, campaign):
     assert client.get(url("scene", scene)).status_code == 404
     page = parse(client.get(scene.get_absolute_url()).text)
     assert not page.find_all("section", class_="scene-system-page")
+
+
+NOT_HERE = ("Ese personaje no está en esta campaña.", "That character is not in this campaign.")
+
+
+@pytest.mark.parametrize(
+    ("character", "spanish", "english"),
+    [
+        ("", "Elige el personaje que declara", "Choose the character who declares the fact."),
+        ("abc", *NOT_HERE),
+        ("9" * 30, *NOT_HERE),
+        ("elsewhere", *NOT_HERE),
+    ],
+)
+def test_a_bad_declaring_character_is_a_message_in_spanish_and_english_and_nothing_is_written(
+    client, player, stranger, table, character, spanish, english
+):
+    pepa, scene, hito = table["pepa"], table["scene"], table["hito"]
+    if character == "elsewhere":
+        character = make_character(campaign_with("hitos", stranger), stranger, name="Otra").pk
+    before = drama(pepa)
+    client.force_login(player)
+    data = {"character": character, "fact-aspect": str(hito.pk), "fact-text": "El barco zarpa."}
+    response = client.post(url("fact_declare", scene), data)
+    assert response.status_code == 422
+    assert spanish in parse(response.text).one("div", role="alert").text()
+    client.cookies["django_language"] = "en"
+    response = client.post(url("fact_declare", scene), data)
+    assert response.status_code == 422
+    assert english in parse(response.text).one("div", role="alert").text()
+    assert not NarrativeFact.objects.exists()
+    assert drama(pepa) == before

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from campaigns.forms.service import call_service
 from campaigns.models import Scene
 from campaigns.permissions import (
     CampaignAccess,
@@ -46,6 +47,23 @@ class SituationAspectForm(forms.Form):
         label=gettext_lazy("Aspect of the situation"),
         max_length=SituationAspect._meta.get_field("text").max_length,
     )
+
+
+class DeclarerForm(forms.Form):
+    """Who declares the fact: one of the campaign's characters (whether this user may
+    declare for them is a permission, asked after)."""
+
+    character = forms.ModelChoiceField(
+        queryset=None,
+        error_messages={
+            "required": gettext_lazy("Choose the character who declares the fact."),
+            "invalid_choice": gettext_lazy("That character is not in this campaign."),
+        },
+    )
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["character"].queryset = campaign.characters.all()
 
 
 class FactForm(forms.Form):
@@ -93,6 +111,18 @@ def _hitos_access(user, campaign_id: int) -> CampaignAccess:
     return access
 
 
+def _hitos_scene(
+    user, campaign_id: int, scene_id: int, *, to_run: bool = False
+) -> tuple[CampaignAccess, Scene]:
+    """The user's access and the scene every page here opens with; `to_run` asks that they
+    may run scenes (the GM's writes)."""
+    access = _hitos_access(user, campaign_id)
+    scene = scene_or_404(access, scene_id)
+    if to_run:
+        require(access.can_run_scenes)
+    return access, scene
+
+
 def _declarers(access: CampaignAccess) -> list[CharacterAccess]:
     """The characters this user may declare facts for (as they may roll for them)."""
     characters = access.campaign.characters.order_by("name", "pk")
@@ -100,7 +130,9 @@ def _declarers(access: CampaignAccess) -> list[CharacterAccess]:
     return [a for a in allowed if a.can_roll]
 
 
-def _scene_page(request, access, scene, *, fact_form=None, situation_form=None, status=200):
+def _scene_page(
+    request, access, scene, *, fact_form=None, situation_form=None, refused=(), status=200
+):
     declarers = _declarers(access) if scene.status == Scene.Status.OPEN else []
     chosen = None
     wanted = request.POST.get("character") or request.GET.get("character")
@@ -112,10 +144,13 @@ def _scene_page(request, access, scene, *, fact_form=None, situation_form=None, 
     pool = Resource.objects.filter(character=chosen, key=DRAMA_POINTS_POOL).first()
     # A refusal shows at the top of the page, even when its form is no longer offered.
     refusals = [
-        message
-        for form in (fact_form, situation_form)
-        if form is not None and form.is_bound
-        for message in form.non_field_errors()
+        *refused,
+        *(
+            message
+            for form in (fact_form, situation_form)
+            if form is not None and form.is_bound
+            for message in form.non_field_errors()
+        ),
     ]
     context = {
         "refusals": refusals,
@@ -142,25 +177,19 @@ def _page_url(scene: Scene, anchor: str = "") -> str:
 @login_required
 @require_GET
 def scene_page(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
-    access = _hitos_access(request.user, campaign_id)
-    return _scene_page(request, access, scene_or_404(access, scene_id))
+    return _scene_page(request, *_hitos_scene(request.user, campaign_id, scene_id))
 
 
 @login_required
 @require_POST
 def situation_add(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
-    access = _hitos_access(request.user, campaign_id)
-    scene = scene_or_404(access, scene_id)
-    require(access.can_run_scenes)
+    access, scene = _hitos_scene(request.user, campaign_id, scene_id, to_run=True)
     form = SituationAspectForm(request.POST)
-    if form.is_valid():
-        try:
-            services.situation_aspect_add(
-                scene=scene, user=request.user, text=form.cleaned_data["text"]
-            )
-        except ValidationError as error:
-            form.add_error(None, error)
-    if form.errors:
+
+    def write(data):
+        services.situation_aspect_add(scene=scene, user=request.user, text=data["text"])
+
+    if not call_service(form, write):
         return _scene_page(request, access, scene, situation_form=form, status=422)
     messages.success(request, _("Situation aspect added."))
     return redirect(_page_url(scene, "situation-aspects"))
@@ -171,9 +200,7 @@ def situation_add(request: HttpRequest, campaign_id: int, scene_id: int) -> Http
 def situation_end(
     request: HttpRequest, campaign_id: int, scene_id: int, aspect_id: int
 ) -> HttpResponse:
-    access = _hitos_access(request.user, campaign_id)
-    scene = scene_or_404(access, scene_id)
-    require(access.can_run_scenes)
+    _, scene = _hitos_scene(request.user, campaign_id, scene_id, to_run=True)
     aspect = scene.situation_aspects.filter(pk=aspect_id).first()
     if aspect is None:
         raise Http404
@@ -185,26 +212,25 @@ def situation_end(
 @login_required
 @require_POST
 def fact_declare(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
-    access = _hitos_access(request.user, campaign_id)
-    scene = scene_or_404(access, scene_id)
-    character_id = request.POST.get("character") or ""
-    if not character_id.isdigit() or len(character_id) > 18:
-        raise Http404
-    declarer = character_access(request.user, campaign_id, int(character_id))
+    access, scene = _hitos_scene(request.user, campaign_id, scene_id)
+    who = DeclarerForm(request.POST, campaign=access.campaign)
+    if not who.is_valid():
+        # The character travels in a hidden field: its error shows at the top of the page.
+        return _scene_page(request, access, scene, refused=who.errors["character"], status=422)
+    declarer = CharacterAccess(access=access, character=who.cleaned_data["character"])
     require(declarer.can_roll)
     form = FactForm(request.POST, character=declarer.character)
-    if form.is_valid():
-        try:
-            services.narrative_fact_declare(
-                character=declarer.character,
-                user=request.user,
-                scene=scene,
-                choice=form.cleaned_data,
-                text=form.cleaned_data["text"],
-            )
-        except ValidationError as error:
-            form.add_error(None, error)
-    if form.errors:
+
+    def write(data):
+        services.narrative_fact_declare(
+            character=declarer.character,
+            user=request.user,
+            scene=scene,
+            choice=data,
+            text=data["text"],
+        )
+
+    if not call_service(form, write):
         return _scene_page(request, access, scene, fact_form=form, status=422)
     messages.success(request, _("Fact declared; it is in the scene's record."))
     return redirect(_page_url(scene, "narrative-facts"))

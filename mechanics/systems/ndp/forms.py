@@ -110,6 +110,19 @@ class NdpSideForm(SideForm):
         self.fields["desgracias"] = forms.IntegerField(
             label=_("Desgracias"), min_value=0, max_value=20, initial=0, required=False
         )
+        # The side's character is picked in this same form, so both wound questions are
+        # always asked; the rules add nothing for a character without those wounds.
+        self.fields["limb"] = forms.ChoiceField(
+            label=_("Limb the action uses"),
+            choices=wounds.limb_choices(_("No limb named")),
+            required=False,
+            help_text=_("Fracturado: 2 Desgracias for each fractured limb used."),
+        )
+        self.fields["quick"] = forms.BooleanField(
+            label=_("Quick action (Contusionado: +5 adversity)"),
+            required=False,
+            widget=forms.CheckboxInput(attrs={"class": "form-check-input"}),
+        )
 
     def clean_side(self, data: dict) -> None:
         if not data.get("skill"):

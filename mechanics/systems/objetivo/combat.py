@@ -54,7 +54,7 @@ def _attack_data(data, defence: Defence) -> dict:
     return plan_data
 
 
-def _range_defence(data) -> Defence:
+def range_defence(data) -> Defence:
     """The difficulty of a shot: from the distance typed, the weapon's ranges and cover
     (docs/rules.md#objetivo-ranged); short range until a distance is typed."""
     distance = data.get("distance")
@@ -103,7 +103,7 @@ class ObjetivoCombat(CombatRules):
     def computed_defence(self, attacker, target, data) -> Defence:
         skill = _skill(data)
         if skill == RANGED_SKILL:
-            return _range_defence(data)
+            return range_defence(data)
         if skill not in MELEE_SKILLS:
             skill = max(MELEE_SKILLS, key=target.rating)
         value = traits.defensa(

@@ -20,6 +20,42 @@ def _precision(value: int) -> str:
     return f", precisión {value:+d}" if value else ""
 
 
+def range_fields() -> dict[str, forms.Field]:
+    """What a shot's difficulty comes from (docs/rules.md#objetivo-ranged), asked alike by
+    the combat panel and the player's own roll panel."""
+    return {
+        "distance": forms.IntegerField(
+            label=_("Distance to the target (m)"),
+            help_text=_("Shooting: the weapon's ranges turn it into the difficulty."),
+            min_value=0,
+            max_value=100000,
+            required=False,
+        ),
+        "cover": forms.BooleanField(
+            label=_("The target is under cover (one step harder)"), required=False
+        ),
+        "ranges": forms.CharField(
+            label=_("Ranges of another weapon (m)"),
+            help_text=_("Only for «Other weapon» shooting: short/medium/long, like 35/60/120."),
+            max_length=30,
+            required=False,
+        ),
+    }
+
+
+def clean_ranges(form: forms.Form, data: dict) -> None:
+    """Another weapon's ranges typed as short/medium/long become three growing numbers."""
+    text = (data.get("ranges") or "").strip()
+    if text:
+        parts = [part.strip() for part in text.replace(",", "/").split("/")]
+        if len(parts) != 3 or not all(part.isdigit() and 0 < int(part) <= 100000 for part in parts):
+            form.add_error("ranges", _("Write three distances in metres, like 35/60/120."))
+        elif not int(parts[0]) < int(parts[1]) < int(parts[2]):
+            form.add_error("ranges", _("The ranges must grow: short, medium, long."))
+        else:
+            data["ranges"] = tuple(int(part) for part in parts)
+
+
 def attack_fields(sheet: Sheet | None) -> dict[str, forms.Field]:
     skills = trait_choices(sheet, "skill")
     return {
@@ -43,22 +79,7 @@ def attack_fields(sheet: Sheet | None) -> dict[str, forms.Field]:
         "modifier": forms.IntegerField(
             label=_("Modifier"), min_value=-20, max_value=20, initial=0, required=False
         ),
-        "distance": forms.IntegerField(
-            label=_("Distance to the target (m)"),
-            help_text=_("Shooting: the weapon's ranges turn it into the difficulty."),
-            min_value=0,
-            max_value=100000,
-            required=False,
-        ),
-        "cover": forms.BooleanField(
-            label=_("The target is under cover (one step harder)"), required=False
-        ),
-        "ranges": forms.CharField(
-            label=_("Ranges of another weapon (m)"),
-            help_text=_("Only for «Other weapon» shooting: short/medium/long, like 35/60/120."),
-            max_length=30,
-            required=False,
-        ),
+        **range_fields(),
         "defensa": forms.IntegerField(
             label=_("Target's Defensa (or range difficulty)"),
             help_text=_(
@@ -76,15 +97,7 @@ def attack_fields(sheet: Sheet | None) -> dict[str, forms.Field]:
 
 
 def clean_attack(form: forms.Form, data: dict) -> None:
-    text = (data.get("ranges") or "").strip()
-    if text:
-        parts = [part.strip() for part in text.replace(",", "/").split("/")]
-        if len(parts) != 3 or not all(part.isdigit() and 0 < int(part) <= 100000 for part in parts):
-            form.add_error("ranges", _("Write three distances in metres, like 35/60/120."))
-        elif not int(parts[0]) < int(parts[1]) < int(parts[2]):
-            form.add_error("ranges", _("The ranges must grow: short, medium, long."))
-        else:
-            data["ranges"] = tuple(int(part) for part in parts)
+    clean_ranges(form, data)
     if data.get("weapon") != CUSTOM_WEAPON:
         return
     try:

@@ -4,11 +4,14 @@ specialization and destiny points; and one side of an opposed roll."""
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from mechanics.forms.roll import RollForm, SideForm, first_choice, parse_damage
+from mechanics.rules.errors import RuleError
 from mechanics.rules.objetivo.catalogue import WEAPONS
+from mechanics.systems.objetivo.combat import range_defence
+from mechanics.systems.objetivo.combat_forms import clean_ranges, range_fields
 from mechanics.systems.objetivo.rolls import CUSTOM_WEAPON, DESTINY_POOL, specialization_used
 
 
@@ -22,7 +25,11 @@ class ObjetivoRollForm(RollForm):
         (_("What you roll"), None, ["attribute", "skill", "modifier"]),
         (None, ("skill", "attribute"), ["difficulty"]),
         (_("Points"), None, ["specialization", "destiny_point"]),
-        (_("Weapon and target"), ("attack",), ["weapon", "damage", "defensa"]),
+        (
+            _("Weapon and target"),
+            ("attack",),
+            ["weapon", "damage", "distance", "cover", "ranges", "defensa"],
+        ),
         (None, None, ["label", "secret"]),
     )
     spends = ("destiny_point", "specialization")
@@ -53,6 +60,7 @@ class ObjetivoRollForm(RollForm):
     )
     defensa = forms.IntegerField(
         label=_("Target's Defensa (or range difficulty)"),
+        help_text=_("Empty when shooting: from the distance typed."),
         min_value=1,
         max_value=100,
         required=False,
@@ -60,6 +68,7 @@ class ObjetivoRollForm(RollForm):
 
     def setup_fields(self) -> None:
         sheet = self.sheet
+        self.fields.update(range_fields())
         self.fields["attribute"].choices = sheet.trait_choices("attribute")
         skills = sheet.trait_choices("skill")
         self.fields["skill"].choices = [("", _("No skill")), *skills]
@@ -103,8 +112,13 @@ class ObjetivoRollForm(RollForm):
         if kind in ("skill", "attack") and not data.get("skill"):
             self.add_error("skill", _("Choose a skill."))
         if kind == "attack":
+            clean_ranges(self, data)
+            # A typed Defensa wins; else the distance, the ranges and cover set it.
             if not data.get("defensa"):
-                self.add_error("defensa", _("An attack needs the target's Defensa."))
+                if data.get("distance") is None:
+                    self.add_error("defensa", _("An attack needs the target's Defensa."))
+                elif "ranges" not in self.errors:
+                    self._shot_difficulty(data)
             if (data.get("weapon") or CUSTOM_WEAPON) == CUSTOM_WEAPON:
                 try:
                     count, sides, fixed = parse_damage(data.get("damage") or "")
@@ -115,6 +129,16 @@ class ObjetivoRollForm(RollForm):
                         self.add_error("damage", _("Roll at least one damage die."))
                     data.update(damage_count=count, damage_sides=sides, damage_fixed=fixed)
         return data
+
+    def _shot_difficulty(self, data: dict) -> None:
+        """The range's difficulty as the Defensa (docs/rules.md#objetivo-ranged); a shot
+        beyond long range, or a weapon without ranges, is refused on the distance."""
+        try:
+            data["defensa"] = range_defence(data).value
+        except RuleError as error:
+            self.add_error("distance", error.translated(gettext))
+        except forms.ValidationError as error:
+            self.add_error("distance", error)
 
 
 class ObjetivoSideForm(SideForm):
