@@ -6,7 +6,7 @@
   var request = null; // and its request, to know its swap
   var scrolled = null; // where the page was when the answer came
   var pending = ""; // the stored roll's id (the cronica:roll event), until its card is in
-  var announced = ""; // the last result said, so the feed does not say it again
+  var announced = ""; // the summary of the last result said, so the feed does not say it again
 
   function controlOf(elt) {
     // A saved roll posts its form (roll-dock.js): its button is the control used.
@@ -29,10 +29,16 @@
     if (event.detail && event.detail.roll) pending = String(event.detail.roll);
   });
 
-  function announce(text) {
+  // Who, what and the result (the card's one-line summary), then the card's lines: the pool
+  // rolled, the difficulty, the progress of an extended action...
+  function announce(card) {
     var region = document.getElementById("roll-announcer");
     if (!region) return;
-    announced = text;
+    announced = card.getAttribute("data-summary");
+    var lines = Array.prototype.map.call(card.querySelectorAll(".roll-lines li"), function (line) {
+      return line.textContent.trim();
+    });
+    var text = [announced].concat(lines).join(" · ");
     // Emptied first, so the same words for a second roll are still a change to announce.
     region.textContent = "";
     window.setTimeout(function () { region.textContent = text; }, 50);
@@ -55,7 +61,7 @@
       var card = document.querySelector('.roll-card[data-roll="' + pending + '"][data-summary]');
       if (card) {
         pending = "";
-        announce(card.getAttribute("data-summary"));
+        announce(card);
       }
     }
   });

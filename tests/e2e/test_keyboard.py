@@ -57,10 +57,11 @@ def said_once(page, character, before: int) -> Roll:
     expect(card).to_have_attribute("data-roll", str(roll.pk))
     with translation.override("es"):
         shown = roll_display(roll)
+    said = " · ".join([shown.summary, *shown.notes])
     announcer = page.locator("#roll-announcer")
-    expect(announcer).to_have_text(shown.summary)
-    # Who, what and the result, in words, as the stored roll has them.
-    for words in (character.name, shown.result, shown.outcome):
+    expect(announcer).to_have_text(said)
+    # Who, what (the pool) and the result, in words, as the stored roll has them.
+    for words in (character.name, shown.notes[0], shown.result, shown.outcome):
         assert words in announcer.inner_text()
     assert announcer.evaluate("e => !e.closest('.roll-panel')")
     feed = page.locator("#roll-feed")
@@ -68,7 +69,7 @@ def said_once(page, character, before: int) -> Roll:
         # The feed has taken the roll in (its own announcement skipped, not just late).
         expect(feed.locator(f'[data-roll="{roll.pk}"]')).to_be_attached()
         expect(page.locator("#roll-feed-status")).not_to_contain_text(shown.summary)
-    assert page.evaluate("window.said") == [shown.summary]
+    assert page.evaluate("window.said") == [said]
     return roll
 
 
