@@ -277,5 +277,5 @@ def test_the_focus_ring_of_the_dots_and_roll_controls_is_at_least_3_to_1(open_as
         assert ring["width"] >= 2, ring
         assert contrast(ring["ring"], ring["behind"]) >= 3, ring
         checked.append(ring)
+        shot(page, f"focus-ring-{scheme}-{len(checked)}")
     assert len(checked) == 3
-    shot(page, f"focus-ring-{scheme}")
