@@ -7,7 +7,8 @@
     return dock.querySelector(".roll-panel, .roll-panel-slot");
   }
 
-  function open(dock) {
+  // `focus`: what gets the focus (a saved roll keeps it on its button), else the panel's choice.
+  function open(dock, focus) {
     var place = dock.parentElement;
     if (!dock.classList.contains("is-open")) {
       // The place keeps its height so the page below does not move up.
@@ -17,7 +18,7 @@
       dock.setAttribute("aria-modal", "false");
     }
     var panel = dock.querySelector(".roll-panel");
-    var target = panel && document.getElementById(panel.getAttribute("data-focus"));
+    var target = focus || (panel && document.getElementById(panel.getAttribute("data-focus")));
     (target || dock.querySelector("[data-roll-dock-close]")).focus({ preventScroll: true });
   }
 
@@ -58,7 +59,8 @@
     var dock = document.querySelector("[data-roll-dock]");
     if (!form || !dock || !window.htmx) return;
     event.preventDefault();
-    opener = form.querySelector("button");
+    var button = form.querySelector("button");
+    opener = button;
     var values = { saved: form.querySelector("input[name=saved]").value };
     // The scene the panel has chosen, if it offers a choice.
     var scene = dock.querySelector("form.roll-form select[name=scene]");
@@ -68,7 +70,7 @@
       target: panelOf(dock),
       swap: "outerHTML",
       values: values,
-    }).then(function () { open(dock); });
+    }).then(function () { open(dock, button); });
   });
 
   // Enter in the saved roll's name saves it (the form's first button would roll).

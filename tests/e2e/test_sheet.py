@@ -260,7 +260,7 @@ def test_gm_clicks_a_dot_and_the_derived_traits_follow(open_as):
     defensa = page.locator("#sheet-derived dl > div").filter(has_text="Defensa")
     expect(defensa).to_contain_text("3")  # min(Astucia 3, Destreza 3)
     page.get_by_role("button", name="Poner Astucia a 1").click()
-    expect(page.locator("#trait-astucia").get_by_role("group")).to_have_attribute(
+    expect(page.locator("#trait-astucia").get_by_role("toolbar")).to_have_attribute(
         "aria-label", "Astucia 1 de 5"
     )
     expect(page.locator("#sheet-derived dl > div").filter(has_text="Defensa")).to_contain_text("1")
