@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.append_only import AppendOnlyModel
+from campaigns.texts import TEXTS, shown
 
 
 class Roll(AppendOnlyModel):
@@ -85,6 +86,12 @@ class Roll(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.result} ({self.outcome})"
+
+    @property
+    def label_text(self) -> str:
+        """The label in the reader's language, when the site wrote it (campaigns/texts.py)."""
+        texts = (self.record or {}).get(TEXTS) or {}
+        return shown(self.label, texts.get("label"))
 
 
 class Combat(models.Model):
@@ -405,6 +412,20 @@ class HealthEvent(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.character}: {self.summary}"
+
+    @property
+    def texts(self) -> dict:
+        """The codes of the texts the site wrote for this event (campaigns/texts.py)."""
+        return (self.inputs or {}).get(TEXTS) or {}
+
+    @property
+    def summary_text(self) -> str:
+        """The summary in the reader's language."""
+        return shown(self.summary, self.texts.get("summary"))
+
+    @property
+    def reason_text(self) -> str:
+        return shown(self.reason, self.texts.get("reason"))
 
     def save(self, *args, **kwargs):
         if self.campaign_id is None and self.character_id is not None:

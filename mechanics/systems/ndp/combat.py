@@ -10,7 +10,9 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from campaigns.texts import Message
 from characters.models import Character, Item
 from characters.services.sheet import item_wear, ratings_of
 from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
@@ -319,7 +321,7 @@ class NdpCombat(CombatRules):
                     part=write["part"],
                     tier="leve",
                     damage_type="contundente",
-                    reason=_("Pelea blow against armour"),
+                    reason=Message(gettext_noop("Pelea blow against armour")),
                     scene=scene,
                 )
 
@@ -335,7 +337,9 @@ class NdpCombat(CombatRules):
                 character_bleed_round(
                     character=character,
                     user=user,
-                    reason=_("Round %(round)s of the combat") % {"round": combat.round},
+                    reason=Message(
+                        gettext_noop("Round %(round)s of the combat"), round=combat.round
+                    ),
                     scene=combat.scene,
                 )
                 bled.append(character.name)
@@ -343,7 +347,9 @@ class NdpCombat(CombatRules):
                 character_overload_turn(
                     character=character,
                     user=user,
-                    reason=_("Round %(round)s of the combat") % {"round": combat.round},
+                    reason=Message(
+                        gettext_noop("Round %(round)s of the combat"), round=combat.round
+                    ),
                     scene=combat.scene,
                 )
                 bled.append(_("%(name)s (overloaded)") % {"name": character.name})
