@@ -309,6 +309,15 @@ class CombatAttack(models.Model):
         return f"{self.attacker_name} → {self.target_name} ({self.status})"
 
     @property
+    def notes_text(self) -> list[str]:
+        """The notes in the reader's language: a note the site wrote is stored with its
+        code ({"text", "msgid", "params"}), older ones as plain words."""
+        return [
+            shown(note.get("text", ""), note) if isinstance(note, dict) else note
+            for note in self.notes or ()
+        ]
+
+    @property
     def is_pending(self) -> bool:
         return self.status == self.Status.PENDING
 

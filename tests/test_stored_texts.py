@@ -15,6 +15,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext_noop
 from PIL import Image
 
 from campaigns.images import clean_upload
@@ -24,7 +25,7 @@ from characters.advancement import PurchaseSpec
 from characters.models import XpEntry
 from characters.services import character_set_portrait
 from characters.services.xp import xp_adjust, xp_purchase_request
-from mechanics.models import HealthEvent, Roll
+from mechanics.models import CombatAttack, HealthEvent, Roll
 from mechanics.services import combat as combat_services
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
@@ -190,3 +191,13 @@ def test_an_xp_entry_and_a_health_event_keep_the_code_of_a_generated_text(table,
     undo = HealthEvent.objects.get(kind="undo")
     nested = undo.inputs["texts"]["summary"]["params"]["summary"]
     assert nested["msgid"].startswith("First aid by %(healer)s")
+
+
+def test_a_combat_note_the_site_wrote_shows_in_the_readers_language():
+    with translation.override("es"):
+        note = Message(gettext_noop("A crítico: the target takes a secuela."))
+    attack = CombatAttack(notes=[{"text": str(note), **note.as_code()}, "Nota a mano"])
+    with translation.override("en"):
+        assert attack.notes_text == ["A crítico: the target takes a secuela.", "Nota a mano"]
+    with translation.override("es"):
+        assert attack.notes_text == ["Un crítico: el objetivo sufre una secuela.", "Nota a mano"]

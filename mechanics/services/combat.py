@@ -340,7 +340,11 @@ def combat_attack_record(
         hit=attack.hit,
         damage=asdict(attack.damage) if pending else None,
         damage_text=attack.damage_text[:120],
-        notes=list(attack.notes),
+        # A note the site wrote keeps its code beside its words (campaigns/texts.py).
+        notes=[
+            {"text": str(note), **note.as_code()} if isinstance(note, Message) else note
+            for note in attack.notes
+        ],
         status=CombatAttack.Status.PENDING if pending else CombatAttack.Status.NO_DAMAGE,
         created_by=user,
     )

@@ -178,10 +178,11 @@ def _wear(item, owner: Sheet) -> dict:
 
 
 def _wear_note(item, stats) -> str:
-    return _("%(item)s loses 1 integrity (%(left)s left).") % {
-        "item": item.name,
-        "left": max(0, stats.integrity - 1),
-    }
+    return Message(
+        gettext_noop("%(item)s loses 1 integrity (%(left)s left)."),
+        item=item.name,
+        left=max(0, stats.integrity - 1),
+    )
 
 
 class NdpCombat(CombatRules):
@@ -278,7 +279,11 @@ class NdpCombat(CombatRules):
                 writes.append(_wear(weapon[0], attacker))
             else:
                 notes.append(
-                    _("The blow did not get through the armour: the weapon loses 1 integrity.")
+                    Message(
+                        gettext_noop(
+                            "The blow did not get through the armour: the weapon loses 1 integrity."
+                        )
+                    )
                 )
         if result.get("armour_integrity_loss") and armour:
             notes.append(_wear_note(*armour))
@@ -286,8 +291,13 @@ class NdpCombat(CombatRules):
         if result.get("attacker_wound"):
             limb = (wounds.limbs(data.get("limb") or "") or ("brazo_derecho",))[0]
             notes.append(
-                _("The blow did not get through the armour: %(name)s takes a leve wound (Pelea).")
-                % {"name": attacker.character.name}
+                Message(
+                    gettext_noop(
+                        "The blow did not get through the armour: %(name)s takes a leve wound "
+                        "(Pelea)."
+                    ),
+                    name=attacker.character.name,
+                )
             )
             writes.append({"kind": "wound", "character": attacker.character.pk, "part": limb})
         part = data.get("part") or "torso"

@@ -319,4 +319,4 @@ TREATMENTS = (
 def regain_prana(system, character: Character, user, hours: int, rested: bool) -> str:
     """Prana comes back 1 point per hour of game time, up to its maximum (RULES 6)."""
     gained = resource_regain(character=character, user=user, key="prana", points=hours)
-    return _("+%(points)d Prana") % {"points": gained} if gained else ""
+    return Message(gettext_noop("+%(points)d Prana"), points=gained) if gained else ""

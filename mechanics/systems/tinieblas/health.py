@@ -151,4 +151,4 @@ def regain_willpower(system, character: Character, user, hours: int, rested: boo
     gained = resource_regain(
         character=character, user=user, key="willpower", points=hours // QUIET_REST_HOURS
     )
-    return _("+%(points)d Willpower") % {"points": gained} if gained else ""
+    return Message(gettext_noop("+%(points)d Willpower"), points=gained) if gained else ""
