@@ -16,7 +16,9 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from campaigns.texts import Message
 from characters.models import Character, XpPurchase
 from mechanics.rules.errors import RuleError
 from mechanics.rules.tinieblas import advancement as rubric
@@ -66,10 +68,11 @@ class Quote:
     def label(self) -> str:
         """ "Sigilo 2 → 3", "Especialidad de Sigilo: Tejados", "Recursos 0 → 1"."""
         if self.kind == Kind.SPECIALTY:
-            return _("Specialty of %(skill)s: %(name)s") % {
-                "skill": self.skill_name,
-                "name": self.name,
-            }
+            return Message(
+                gettext_noop("Specialty of %(skill)s: %(name)s"),
+                skill=self.skill_name,
+                name=self.name,
+            )
         return f"{self.name} {self.current} → {self.target}"
 
     def as_spec(self) -> PurchaseSpec:

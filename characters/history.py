@@ -85,6 +85,14 @@ class FieldNames:
         return value
 
     def row(self, change: SheetChange) -> HistoryRow:
+        if change.field == "portrait":
+            # The stored values are the files' random names: say what happened instead.
+            return HistoryRow(
+                change=change,
+                label=self.label(change.field),
+                old=_("Previous portrait") if change.old_value else "—",
+                new=_("New portrait") if change.new_value else _("Portrait removed"),
+            )
         return HistoryRow(
             change=change,
             label=self.label(change.field),

@@ -21,6 +21,7 @@ from campaigns import limits
 from campaigns.append_only import AppendOnlyModel, AppendOnlyQuerySet
 from campaigns.images import delete_after_commit, image_files, image_url
 from campaigns.rendered import RenderedMarkdownField, RendersMarkdown
+from campaigns.texts import TEXTS, shown
 
 
 class Character(models.Model):
@@ -437,6 +438,12 @@ class XpEntry(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.character} {self.amount:+d}"
+
+    @property
+    def reason_text(self) -> str:
+        """The reason in the reader's language, when the site wrote it (campaigns/texts.py)."""
+        texts = (self.breakdown or {}).get(TEXTS) or {}
+        return shown(self.reason, texts.get("reason"))
 
     def save(self, *args, **kwargs):
         if self.campaign_id is None and self.character_id is not None:

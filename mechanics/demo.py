@@ -24,6 +24,9 @@ from mechanics.services.saved_rolls import saved_roll_create
 from mechanics.setup import load_sheets
 from mechanics.systems.base import DamageInput
 
+# The GM panel's own form handling, so the demo's two-sided rolls pass its checks.
+from mechanics.views.roll import _gm_forms, _gm_plan
+
 
 def seed_characters(campaign, users: dict) -> list[Character]:
     """The campaign's demo sheets, created the first time only; returns the new ones."""
@@ -96,6 +99,45 @@ def _panel_roll(sheet, data: dict, *, user, rng) -> Roll:
     return stored
 
 
+def _gm_two_sided_roll(campaign, data: dict, *, gm, scene, rng) -> list[Roll]:
+    """One opposed or teamwork roll made the way the GM's two-sided form makes it: the
+    same forms validate `data` (prefixed "a-", "b-", "h1-"...), the system plans it, the
+    engine throws with `rng`, and each side is stored in `scene`."""
+    characters = list(campaign.characters.select_related("owner").order_by("-is_npc", "name"))
+    forms = _gm_forms(data, campaign, characters)
+    plan = _gm_plan(campaign, *forms)
+    if plan is None:
+        main, side_a, side_b, helpers = forms
+        errors = [form.errors.as_text() for form in (main, side_a, side_b, *helpers)]
+        raise ValueError(f"demo roll {data} of {campaign.system}: {errors}")
+    main = forms[0]
+    return roll_perform(
+        campaign=campaign,
+        user=gm,
+        sides=[
+            RollSide(
+                record=side.record,
+                character=side.sheet.character,
+                scene=scene,
+                label=main.cleaned_data.get("label", ""),
+            )
+            for side in plan.roll(rng)
+        ],
+        group=plan.group,
+    )
+
+
+def _two_sided_rolls(campaign, chronicle: dict, by_owner: dict, *, gm, scene, rng) -> None:
+    """The system's two-sided rolls (`RollSetup.opposed_kinds`) from its demo data, each
+    side named by its owner ("ana", "bruno") as the GM picks a character in the form."""
+    for kind, label, sides in chronicle.get("two_sided", ()):
+        data = {"kind": kind, "label": label}
+        for prefix, (owner, choices) in sides.items():
+            data[f"{prefix}-character"] = str(by_owner[owner].pk)
+            data.update({f"{prefix}-{key}": value for key, value in choices.items()})
+        _gm_two_sided_roll(campaign, data, gm=gm, scene=scene, rng=rng)
+
+
 def _trait_choices(campaign) -> list[dict]:
     """What a click on each rolled trait of the system sets (`GameSystem.trait_roll`)."""
     system = campaign.game_system
@@ -148,6 +190,12 @@ def seed_chronicle(campaign, users: dict, *, seed: int = 1) -> bool:
         # The demo's GM grades scenes with the seed's rubric, as a GM may choose to.
         campaign.xp_rubric = True
         campaign.save(update_fields=["xp_rubric"])
+    # The system's campaign options the demo's GM turns on (Hitos: buying with drama).
+    settings = chronicle.get("settings", {})
+    if settings:
+        for name, value in settings.items():
+            setattr(campaign, name, value)
+        campaign.save(update_fields=list(settings))
 
     story = chronicle_services.story_create(campaign=campaign, title=title, summary=summary)
     scenes = [
@@ -199,6 +247,7 @@ def seed_chronicle(campaign, users: dict, *, seed: int = 1) -> bool:
 
     # The scene being played: more rolls, one secret, drafts, a GM note and a fight.
     _scene_rolls(campaign, sheets, current, chronicle, rng, count=10)
+    _two_sided_rolls(campaign, chronicle, by_owner, gm=gm, scene=current, rng=rng)
     # The GM's secret roll, on the free roller as a GM makes one: it touches no sheet.
     roll_store(
         campaign=campaign,

@@ -57,11 +57,12 @@ class EventRow:
 
     @property
     def summary(self) -> str:
-        """The stored summary; time passing reads better in days and weeks than hours."""
+        """The summary in the reader's language; time passing reads better in days and
+        weeks than hours."""
         hours = self.event.inputs.get("hours")
         if self.event.kind == HealthEvent.Kind.TIME and isinstance(hours, int):
-            return hours_in_words(hours) or self.event.summary
-        return self.event.summary
+            return hours_in_words(hours) or self.event.summary_text
+        return self.event.summary_text
 
 
 def health_version(character, latest_event_id: int | None) -> str:

@@ -44,7 +44,7 @@ def _same_advance(group: TimePassed | None, event: HealthEvent) -> bool:
     return (
         group is not None
         and group.hours == event.inputs.get("hours")
-        and group.reason == event.reason
+        and group.reason == event.reason_text
         and group.by == event.created_by_id
         and event.created_at - group.events[-1].created_at <= SAME_ADVANCE
         and all(e.character_id != event.character_id for e in group.events)
@@ -78,7 +78,7 @@ def health_source(access, scene) -> list[TimelineItem]:
             group = TimePassed(
                 at=event.created_at,
                 hours=event.inputs.get("hours"),
-                reason=event.reason,
+                reason=event.reason_text,
                 by=event.created_by_id,
             )
             items.append(

@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.append_only import AppendOnlyModel
+from campaigns.texts import TEXTS, shown
 
 
 class Roll(AppendOnlyModel):
@@ -85,6 +86,12 @@ class Roll(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.result} ({self.outcome})"
+
+    @property
+    def label_text(self) -> str:
+        """The label in the reader's language, when the site wrote it (campaigns/texts.py)."""
+        texts = (self.record or {}).get(TEXTS) or {}
+        return shown(self.label, texts.get("label"))
 
 
 class Combat(models.Model):
@@ -302,6 +309,15 @@ class CombatAttack(models.Model):
         return f"{self.attacker_name} → {self.target_name} ({self.status})"
 
     @property
+    def notes_text(self) -> list[str]:
+        """The notes in the reader's language: a note the site wrote is stored with its
+        code ({"text", "msgid", "params"}), older ones as plain words."""
+        return [
+            shown(note.get("text", ""), note) if isinstance(note, dict) else note
+            for note in self.notes or ()
+        ]
+
+    @property
     def is_pending(self) -> bool:
         return self.status == self.Status.PENDING
 
@@ -405,6 +421,20 @@ class HealthEvent(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.character}: {self.summary}"
+
+    @property
+    def texts(self) -> dict:
+        """The codes of the texts the site wrote for this event (campaigns/texts.py)."""
+        return (self.inputs or {}).get(TEXTS) or {}
+
+    @property
+    def summary_text(self) -> str:
+        """The summary in the reader's language."""
+        return shown(self.summary, self.texts.get("summary"))
+
+    @property
+    def reason_text(self) -> str:
+        return shown(self.reason, self.texts.get("reason"))
 
     def save(self, *args, **kwargs):
         if self.campaign_id is None and self.character_id is not None:

@@ -257,7 +257,7 @@ def roll_display(roll: Roll) -> RollDisplay:
         who=roll.user.username if roll.user_id and roll.user else _("someone"),
         character=roll.character.name if roll.character_id and roll.character else "",
         scene=roll.scene.title if roll.scene_id and roll.scene else "",
-        label=roll.label,
+        label=roll.label_text,
         expression=str(spec.get("expression", "")) if free else "",
         **body,
     )

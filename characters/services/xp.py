@@ -10,6 +10,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from campaigns.texts import TEXTS, codes
 from characters.advancement import PurchaseSpec, Quote
 from characters.advancement import quote as quote_purchase
 from characters.models import (
@@ -67,6 +68,11 @@ def _ledger_add(
             ) % {"name": character.name}
         raise ValidationError(message, code="insufficient_xp")
     character.xp_balance += amount
+    breakdown = dict(breakdown or {})
+    # A reason the site wrote keeps its code, shown in each reader's language.
+    texts = codes(reason=reason)
+    if texts:
+        breakdown[TEXTS] = texts
     return XpEntry.objects.create(
         character=character,
         scene=scene,
@@ -74,7 +80,7 @@ def _ledger_add(
         amount=amount,
         balance_after=character.xp_balance,
         reason=reason[:200],
-        breakdown=dict(breakdown or {}),
+        breakdown=breakdown,
         created_by=user,
     )
 

@@ -10,10 +10,11 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from campaigns.models import Scene
 from campaigns.services.chronicle import participants_in
+from campaigns.texts import Message
 from characters.models import Character
 from mechanics import combat as rules
 from mechanics.combat import CombatRules, turn_order
@@ -220,7 +221,7 @@ def combat_roll_initiative(*, combat: Combat, user, rng=None) -> list:
                     record=record,
                     character=participant.character,
                     scene=locked.scene,
-                    label=_("Initiative"),
+                    label=Message(gettext_noop("Initiative")),
                 )
             ],
         )
@@ -308,8 +309,8 @@ def combat_attack_record(
                 code="stale",
             )
     labels = {
-        attacker.pk: _("Attack on %(name)s") % {"name": target.name},
-        target.pk: _("Defence against %(name)s") % {"name": attacker.name},
+        attacker.pk: Message(gettext_noop("Attack on %(name)s"), name=target.name),
+        target.pk: Message(gettext_noop("Defence against %(name)s"), name=attacker.name),
     }
     rolls = roll_perform(
         campaign=locked.scene.campaign,
@@ -339,7 +340,11 @@ def combat_attack_record(
         hit=attack.hit,
         damage=asdict(attack.damage) if pending else None,
         damage_text=attack.damage_text[:120],
-        notes=list(attack.notes),
+        # A note the site wrote keeps its code beside its words (campaigns/texts.py).
+        notes=[
+            {"text": str(note), **note.as_code()} if isinstance(note, Message) else note
+            for note in attack.notes
+        ],
         status=CombatAttack.Status.PENDING if pending else CombatAttack.Status.NO_DAMAGE,
         created_by=user,
     )
@@ -372,7 +377,7 @@ def combat_attack_apply(*, attack: CombatAttack, user, rng=None) -> HealthEvent:
         character=target,
         user=user,
         damage=DamageInput(**attack.damage),
-        reason=_("Attack by %(name)s") % {"name": attack.attacker_name},
+        reason=Message(gettext_noop("Attack by %(name)s"), name=attack.attacker_name),
         scene=locked.scene,
         rng=rng,
     )

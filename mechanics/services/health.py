@@ -9,7 +9,9 @@ from dataclasses import asdict
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from campaigns.texts import TEXTS, Message, codes, stored_message
 from characters.models import Character
 from characters.services.sheet import _lock, _lock_characters, ratings_of
 from mechanics.models import HealthEvent
@@ -42,12 +44,18 @@ def health_event_record(
     undoes: HealthEvent | None = None,
 ) -> HealthEvent:
     """Store a new health state as an event, on a sheet the caller holds locked, and let
-    the system bring the rest of the sheet in line (`GameSystem.after_health_change`)."""
+    the system bring the rest of the sheet in line (`GameSystem.after_health_change`).
+    A summary or reason the site wrote (a `Message`) keeps its code in `inputs`, so each
+    reader sees it in their language (`HealthEvent.summary_text`)."""
+    inputs = dict(inputs or {})
+    texts = codes(summary=summary, reason=reason)
+    if texts:
+        inputs[TEXTS] = texts
     event = HealthEvent.objects.create(
         character=character,
         scene=scene,
         kind=kind,
-        inputs=dict(inputs or {}),
+        inputs=inputs,
         summary=summary[:200],
         reason=reason[:200],
         health_before=character.health,
@@ -86,7 +94,7 @@ def character_apply_damage(
             record=change.roll,
             character=locked,
             scene=scene,
-            label=_("Massive damage test"),
+            label=Message(gettext_noop("Massive damage test")),
         )
     return health_event_record(
         character=locked,
@@ -122,7 +130,9 @@ def character_advance_time(
         user=user,
         kind=HealthEvent.Kind.TIME,
         after=change.health,
-        summary=f"{change.summary} · {also}" if also else change.summary,
+        summary=Message(gettext_noop("%(change)s · %(also)s"), change=change.summary, also=also)
+        if also
+        else change.summary,
         inputs={"hours": hours, "rested": rested},
         reason=reason,
         scene=scene,
@@ -173,7 +183,10 @@ def health_event_undo(
         user=user,
         kind=HealthEvent.Kind.UNDO,
         after=target.health_before,
-        summary=_("Undone: %(summary)s") % {"summary": target.summary},
+        summary=Message(
+            gettext_noop("Undone: %(summary)s"),
+            summary=stored_message(target.summary, target.texts.get("summary")),
+        ),
         inputs={"event": target.pk},
         reason=reason,
         scene=target.scene,

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from django.db import transaction
 
 from campaigns.models import Scene
+from campaigns.texts import TEXTS, codes
 from characters.services import roll_apply_effects
 from mechanics.models import Roll
 from mechanics.rules.dice import RollRecord
@@ -27,6 +28,11 @@ def roll_store(
     secret: bool = False,
     group: uuid.UUID | None = None,
 ) -> Roll:
+    stored = record.to_dict()
+    # A label the site wrote keeps its code, shown in each reader's language.
+    texts = codes(label=label)
+    if texts:
+        stored[TEXTS] = texts
     return Roll.objects.create(
         campaign=campaign,
         character=character,
@@ -36,7 +42,7 @@ def roll_store(
         system=record.system,
         kind=record.kind,
         label=label,
-        record=record.to_dict(),
+        record=stored,
         result=record.result,
         outcome=record.outcome,
         secret=secret,

@@ -147,7 +147,7 @@ def _export_rows(access: CampaignAccess, rolls) -> Iterator[dict]:
             "scene": shown.scene,
             "system": roll.system,
             "kind": roll.kind,
-            "label": roll.label,
+            "label": shown.label,
             "expression": shown.expression,
             "dice": " ".join(die.text for group in shown.groups for die in group.dice),
             "result": roll.result,

@@ -63,8 +63,44 @@ def test_each_demo_campaign_has_a_wound_healing_rubric_xp_and_a_fight(demo):
         combat = Combat.objects.get(scene__campaign=campaign)
         assert combat.is_active
         assert SavedRoll.objects.filter(character__campaign=campaign).count() == 2
+
+
+def test_the_demo_rolls_each_two_sided_kind_its_system_has_through_the_gm_form(demo):
+    for system in all_systems():
+        kinds = system.roll_setup.opposed_kinds
+        rolls = Roll.objects.filter(campaign=demo[system.key])
+        for kind in kinds:
+            # Both sides of one roll: one row per character, sharing a group.
+            row_kinds = {"teamwork": {"teamwork", "teamwork_helper"}}.get(kind, {kind})
+            sides = rolls.filter(kind__in=row_kinds)
+            assert sides.exists(), (system.key, kind)
+            [group] = set(sides.values_list("group", flat=True))
+            assert group is not None
+            assert sides.values("character").distinct().count() == 2, (system.key, kind)
+            assert all(roll.label and roll.scene_id for roll in sides)
+    systems = {key for key, c in demo.items() if c.game_system.roll_setup.opposed_kinds}
+    assert systems == {"tinieblas", "ndp", "objetivo"}
+
+
+def test_each_demo_campaign_that_buys_with_xp_has_a_spend_waiting_for_the_gm(demo):
     pending = XpPurchase.objects.filter(status="pending")
-    assert set(pending.values_list("character__campaign__system", flat=True)) == {"tinieblas"}
+    buying = {
+        key
+        for key, campaign in demo.items()
+        if campaign.game_system.advancement is not None
+        and campaign.game_system.advancement.available(campaign)
+    }
+    # NdP improves by use (PdP) and Dado objetivo has no purchases: nothing to approve.
+    assert buying == {"tinieblas", "hitos"}
+    assert set(pending.values_list("character__campaign__system", flat=True)) == buying
+    for key in buying:
+        purchase = pending.get(character__campaign=demo[key])
+        client = Client()
+        client.force_login(demo[key].memberships.get(user__username="master").user)
+        page = parse(client.get(reverse("characters:xp_log", args=[demo[key].pk])).content)
+        waiting = page.one(id="pending")
+        assert purchase.character.name in waiting.text(), key
+        assert waiting.find_all("li", data_purchase="pending"), key
 
 
 def test_the_pages_of_a_first_login_all_show_something(demo):

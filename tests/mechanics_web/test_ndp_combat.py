@@ -287,7 +287,12 @@ def test_a_pelea_blow_stopped_by_armour_wounds_the_attackers_limb(
     fixed_dice(5, 5, 5, 2)
     assert client.post(url("combat_attack", combat), data).status_code == 302
     event = HealthEvent.objects.get(character=knight)
-    assert event.inputs == {"part": "brazo_izquierdo", "tier": "leve", "damage_type": "contundente"}
+    # Besides what was entered, the codes of the texts the site wrote (campaigns/texts.py).
+    assert {k: v for k, v in event.inputs.items() if k != "texts"} == {
+        "part": "brazo_izquierdo",
+        "tier": "leve",
+        "damage_type": "contundente",
+    }
     assert event.scene == combat.scene
     assert integrity(weapon(knight)) == 10
 
@@ -303,7 +308,8 @@ def test_an_overloaded_fighter_takes_a_grave_wound_on_each_leg_each_round(
     response = client.post(url("combat_next", combat), HTTP_HX_REQUEST="true")
     assert "Caballero (sobrecargado)" in response.text
     event = HealthEvent.objects.get(character=knight)
-    assert event.inputs == {"overload_turn": 1}
+    # Besides what was entered, the codes of the texts the site wrote (campaigns/texts.py).
+    assert {k: v for k, v in event.inputs.items() if k != "texts"} == {"overload_turn": 1}
     lines = dict(get_system("ndp").health_view(event.health_after, {}, {}, {}).lines)
     assert lines["Pierna izquierda"] == lines["Pierna derecha"] == "leve 0 · grave 1 · letal 0"
 

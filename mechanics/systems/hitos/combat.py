@@ -4,7 +4,9 @@ difficulty, and the damage from the same dice as the attack."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from campaigns.texts import Message
 from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
 from mechanics.rules.hitos import rolls, traits
 from mechanics.setup import Sheet
@@ -69,7 +71,7 @@ class HitosCombat(CombatRules):
         dealt = side.record.effects.damage
         notes = ()
         if side.record.details.get("secuela"):
-            notes = (_("A crítico: the target takes a secuela."),)
+            notes = (Message(gettext_noop("A crítico: the target takes a secuela.")),)
         if dealt is None:
             return AttackRoll([side], False, None, "", notes)
         if dealt <= 0:

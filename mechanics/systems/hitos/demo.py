@@ -92,6 +92,8 @@ DEMO_CHRONICLE: dict = {
     "heal_hours": 72,
     "heal_reason": "Tres días en tierra",
     "secret_label": "¿Notan la presencia en el agua?",
+    # The GM lets a drama point raise a skill, so Irene's spend waits for approval.
+    "settings": {"hitos_drama_sacrifice": True},
     "purchase": ("drama", "percepcion"),
     "saved": {
         "ana": ("Escuchar a los ahogados", {"kind": "check", "characteristic": "intelecto",

@@ -10,8 +10,9 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
+from campaigns.texts import Message
 from characters.models import Aspect, Character
 from characters.services.sheet import aspect_add, aspect_remove, ratings_of
 from mechanics.forms.health import HealerForm, TreatmentForm, radio, rd_field, reason_field
@@ -173,21 +174,25 @@ def character_medical_supervision(
         new, record = engine.medical_supervision(state, spec, rng)
     except RuleError as error:
         raise rule_refusal(error) from error
-    label = _("Medical supervision of %(name)s") % {"name": patient.name}
+    label = Message(gettext_noop("Medical supervision of %(name)s"), name=patient.name)
     roll = treatment_roll_store(
         healer=supervisor, user=user, record=record, scene=scene, label=label
     )
     values = {"name": supervisor.name, "total": record.result, "difficulty": spec.difficulty}
     if record.succeeded:
-        summary = _("Medical supervision by %(name)s: %(total)s against %(difficulty)s, success")
+        summary = gettext_noop(
+            "Medical supervision by %(name)s: %(total)s against %(difficulty)s, success"
+        )
     else:
-        summary = _("Medical supervision by %(name)s: %(total)s against %(difficulty)s, failure")
+        summary = gettext_noop(
+            "Medical supervision by %(name)s: %(total)s against %(difficulty)s, failure"
+        )
     return health_event_record(
         character=patient,
         user=user,
         kind=HealthEvent.Kind.TREATMENT,
         after=new.to_dict(),
-        summary=summary % values,
+        summary=Message(summary, **values),
         inputs={
             "treatment": "medical_supervision",
             "supervisor": supervisor.pk,
@@ -219,8 +224,10 @@ def character_take_drug(
         user=user,
         kind=HealthEvent.Kind.TREATMENT,
         after=new.to_dict(),
-        summary=_("%(drug)s taken; it acts in an hour")
-        % {"drug": catalogue.DRUG_KINDS_BY_KEY[kind].name},
+        summary=Message(
+            gettext_noop("%(drug)s taken; it acts in an hour"),
+            drug=catalogue.DRUG_KINDS_BY_KEY[kind].name,
+        ),
         inputs={"treatment": "drug", "drug": kind},
         reason=reason,
         scene=scene,
@@ -279,13 +286,17 @@ def character_activity_test(
         user=user,
         record=record,
         scene=scene,
-        label=_("Weekly activity test of %(name)s") % {"name": locked.name},
+        label=Message(gettext_noop("Weekly activity test of %(name)s"), name=locked.name),
     )
     values = {"total": record.result, "loss": record.details["loss"]}
     if record.succeeded:
-        summary = _("Weekly activity test: %(total)s against 15, success") % values
+        summary = Message(
+            gettext_noop("Weekly activity test: %(total)s against 15, success"), **values
+        )
     else:
-        summary = _("Weekly activity test: %(total)s against 15, loses %(loss)s") % values
+        summary = Message(
+            gettext_noop("Weekly activity test: %(total)s against 15, loses %(loss)s"), **values
+        )
     return health_event_record(
         character=locked,
         user=user,

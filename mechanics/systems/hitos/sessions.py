@@ -5,7 +5,9 @@ o la siguiente historia", and the GM decides for the story)."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from campaigns.texts import Message
 from characters.models import Aspect, Character
 from characters.services.sheet import aspect_remove, aspect_set_exhausted
 from mechanics.models import HealthEvent
@@ -36,7 +38,7 @@ def _end_secuelas(system, characters, user, durations, ending, scene=None) -> li
         if state.critical_secuela not in durations:
             continue
         after = ending(state).to_dict()
-        note = _("%(name)s's critical-hit secuela ends.") % {"name": locked.name}
+        note = Message(gettext_noop("%(name)s's critical-hit secuela ends."), name=locked.name)
         health_event_record(
             character=locked,
             user=user,

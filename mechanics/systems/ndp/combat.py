@@ -10,7 +10,9 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from campaigns.texts import Message
 from characters.models import Character, Item
 from characters.services.sheet import item_wear, ratings_of
 from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
@@ -176,10 +178,11 @@ def _wear(item, owner: Sheet) -> dict:
 
 
 def _wear_note(item, stats) -> str:
-    return _("%(item)s loses 1 integrity (%(left)s left).") % {
-        "item": item.name,
-        "left": max(0, stats.integrity - 1),
-    }
+    return Message(
+        gettext_noop("%(item)s loses 1 integrity (%(left)s left)."),
+        item=item.name,
+        left=max(0, stats.integrity - 1),
+    )
 
 
 class NdpCombat(CombatRules):
@@ -276,7 +279,11 @@ class NdpCombat(CombatRules):
                 writes.append(_wear(weapon[0], attacker))
             else:
                 notes.append(
-                    _("The blow did not get through the armour: the weapon loses 1 integrity.")
+                    Message(
+                        gettext_noop(
+                            "The blow did not get through the armour: the weapon loses 1 integrity."
+                        )
+                    )
                 )
         if result.get("armour_integrity_loss") and armour:
             notes.append(_wear_note(*armour))
@@ -284,8 +291,13 @@ class NdpCombat(CombatRules):
         if result.get("attacker_wound"):
             limb = (wounds.limbs(data.get("limb") or "") or ("brazo_derecho",))[0]
             notes.append(
-                _("The blow did not get through the armour: %(name)s takes a leve wound (Pelea).")
-                % {"name": attacker.character.name}
+                Message(
+                    gettext_noop(
+                        "The blow did not get through the armour: %(name)s takes a leve wound "
+                        "(Pelea)."
+                    ),
+                    name=attacker.character.name,
+                )
             )
             writes.append({"kind": "wound", "character": attacker.character.pk, "part": limb})
         part = data.get("part") or "torso"
@@ -319,7 +331,7 @@ class NdpCombat(CombatRules):
                     part=write["part"],
                     tier="leve",
                     damage_type="contundente",
-                    reason=_("Pelea blow against armour"),
+                    reason=Message(gettext_noop("Pelea blow against armour")),
                     scene=scene,
                 )
 
@@ -335,7 +347,9 @@ class NdpCombat(CombatRules):
                 character_bleed_round(
                     character=character,
                     user=user,
-                    reason=_("Round %(round)s of the combat") % {"round": combat.round},
+                    reason=Message(
+                        gettext_noop("Round %(round)s of the combat"), round=combat.round
+                    ),
                     scene=combat.scene,
                 )
                 bled.append(character.name)
@@ -343,7 +357,9 @@ class NdpCombat(CombatRules):
                 character_overload_turn(
                     character=character,
                     user=user,
-                    reason=_("Round %(round)s of the combat") % {"round": combat.round},
+                    reason=Message(
+                        gettext_noop("Round %(round)s of the combat"), round=combat.round
+                    ),
                     scene=combat.scene,
                 )
                 bled.append(_("%(name)s (overloaded)") % {"name": character.name})

@@ -118,6 +118,13 @@ DEMO_CHRONICLE: dict = {
             "creature_voluntad": "1",
         },
     },
+    # The GM's two-sided rolls (mechanics/demo.py: _two_sided_rolls).
+    "two_sided": [
+        ("opposed", "¿Quién oye antes a los lobos?", {
+            "a": ("ana", {"skill": "percibir", "dice": "3"}),
+            "b": ("bruno", {"skill": "alerta", "dice": "3"}),
+        }),
+    ],
     "damage": {"amount": 6, "damage_type": "cortante", "part": "torso"},
     "damage_reason": "Una flecha en el desfiladero",
     "heal_hours": 72,

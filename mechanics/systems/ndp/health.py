@@ -10,8 +10,9 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
+from campaigns.texts import Message
 from characters.models import Character, Item
 from characters.services.sheet import ratings_of, resource_regain
 from mechanics.forms.health import (
@@ -168,19 +169,19 @@ def character_auxiliar(
     record = roll_check(spec, rng)
     success = record.outcome == "success"
     new = engine.auxiliar(state, part or None) if success else state
-    label = _("Auxiliar for %(name)s") % {"name": patient.name}
+    label = Message(gettext_noop("Auxiliar for %(name)s"), name=patient.name)
     roll = treatment_roll_store(healer=healer, user=user, record=record, scene=scene, label=label)
     values = {"name": healer.name, "total": record.result, "adversity": adversity}
     if success:
-        summary = _("Auxiliar by %(name)s: %(total)s against %(adversity)s, treated")
+        summary = gettext_noop("Auxiliar by %(name)s: %(total)s against %(adversity)s, treated")
     else:
-        summary = _("Auxiliar by %(name)s: %(total)s against %(adversity)s, no effect")
+        summary = gettext_noop("Auxiliar by %(name)s: %(total)s against %(adversity)s, no effect")
     return health_event_record(
         character=patient,
         user=user,
         kind=HealthEvent.Kind.TREATMENT,
         after=new.to_dict(),
-        summary=summary % values,
+        summary=Message(summary, **values),
         inputs={"treatment": "auxiliar", "healer": healer.pk, "adversity": adversity, "part": part},
         reason=reason,
         scene=scene,
@@ -203,7 +204,7 @@ def character_bleed_round(
         user=user,
         kind=HealthEvent.Kind.DAMAGE,
         after=engine.bleed_round(state).to_dict(),
-        summary=_("One round of bleeding"),
+        summary=Message(gettext_noop("One round of bleeding")),
         inputs={"bleed_round": 1},
         reason=reason,
         scene=scene,
@@ -226,7 +227,9 @@ def character_set_unconscious(
         user=user,
         kind=HealthEvent.Kind.DAMAGE if unconscious else HealthEvent.Kind.TREATMENT,
         after=engine.set_unconscious(state, unconscious).to_dict(),
-        summary=_("Falls unconscious") if unconscious else _("Comes round"),
+        summary=Message(
+            gettext_noop("Falls unconscious") if unconscious else gettext_noop("Comes round")
+        ),
         inputs={"unconscious": unconscious},
         reason=reason,
         scene=scene,
@@ -275,7 +278,7 @@ def character_overload_turn(*, character: Character, user, reason: str, scene=No
         user=user,
         kind=HealthEvent.Kind.DAMAGE,
         after=engine.overload_turn(state).to_dict(),
-        summary=_("Overloaded: a grave wound on each leg"),
+        summary=Message(gettext_noop("Overloaded: a grave wound on each leg")),
         inputs={"overload_turn": 1},
         reason=reason,
         scene=scene,
@@ -316,4 +319,4 @@ TREATMENTS = (
 def regain_prana(system, character: Character, user, hours: int, rested: bool) -> str:
     """Prana comes back 1 point per hour of game time, up to its maximum (RULES 6)."""
     gained = resource_regain(character=character, user=user, key="prana", points=hours)
-    return _("+%(points)d Prana") % {"points": gained} if gained else ""
+    return Message(gettext_noop("+%(points)d Prana"), points=gained) if gained else ""

@@ -11,7 +11,9 @@ from dataclasses import replace
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from campaigns.texts import Message
 from characters.models import Character, Item, Resource
 from characters.services.sheet import character_set_details, item_wear, resource_adjust
 from mechanics.rules.dice import RollRecord
@@ -371,7 +373,7 @@ def _pay_extra(character, user, record: RollRecord) -> list[dict]:
             part=EXTRA_WOUND_PART,
             tier="leve",
             damage_type=None,
-            reason=_("Leve wound taken for Prana"),
+            reason=Message(gettext_noop("Leve wound taken for Prana")),
         )
     if extra["wounds"]:
         applied.append(

@@ -76,6 +76,13 @@ DEMO_CHRONICLE: dict = {
     "note": "El segundo hombre de gabardina es de la PIDE y quiere desertar.",
     "kinds": {"attack": {"attribute": "destreza", "skill": "armas_dist", "defensa": "12",
                          "damage": "1d8"}},
+    # The GM's two-sided rolls (mechanics/demo.py: _two_sided_rolls).
+    "two_sided": [
+        ("opposed", "Un pulso por la llave de consigna", {
+            "a": ("ana", {"attribute": "destreza", "skill": "juegos_de_azar"}),
+            "b": ("bruno", {"attribute": "fuerza", "skill": "pelea"}),
+        }),
+    ],
     "damage": {"amount": 7},
     "damage_reason": "Un disparo de rozón en la escalera",
     "heal_hours": 72,

@@ -131,6 +131,17 @@ DEMO_CHRONICLE: dict = {
     },
     "note": "El vigilante del metro es un ghoul. Si le preguntan por el hermano, miente.",
     "kinds": {"extended": {"target": "6", "label": "Abrir la reja oxidada"}},
+    # The GM's two-sided rolls (mechanics/demo.py: _two_sided_rolls).
+    "two_sided": [
+        ("opposed", "Mateo sujeta la puerta; Elena empuja", {
+            "a": ("ana", {"attribute": "fuerza", "skill": "atletismo"}),
+            "b": ("bruno", {"attribute": "fuerza", "skill": "atletismo"}),
+        }),
+        ("teamwork", "Forzar la reja entre los dos", {
+            "a": ("bruno", {"attribute": "fuerza", "skill": "atletismo"}),
+            "h1": ("ana", {"attribute": "destreza", "skill": "atletismo"}),
+        }),
+    ],
     "damage": {"amount": 2, "damage_type": "L"},
     "damage_reason": "El cadáver le muerde el antebrazo",
     "heal_hours": 48,

@@ -8,8 +8,9 @@ from __future__ import annotations
 from django import forms
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
+from campaigns.texts import Message
 from characters.models import Character
 from characters.services.sheet import ratings_of, resource_regain
 from mechanics.forms.health import HealerForm, reason_field
@@ -90,21 +91,21 @@ def character_first_aid(
     record = roll_pool(spec, rng)
     dramatic = record.outcome == "dramatic_failure"
     new = engine.first_aid(track, record.result, dramatic)
-    label = _("First aid for %(name)s") % {"name": patient.name}
+    label = Message(gettext_noop("First aid for %(name)s"), name=patient.name)
     roll = treatment_roll_store(healer=healer, user=user, record=record, scene=scene, label=label)
     values = {"healer": healer.name, "successes": record.result, "needed": needed}
     if dramatic:
-        summary = _(
+        summary = gettext_noop(
             "First aid by %(healer)s: dramatic failure, one more lethal level; "
             "no more first aid until fully healed"
         )
     elif record.result >= needed:
-        summary = _(
+        summary = gettext_noop(
             "First aid by %(healer)s: %(successes)s of %(needed)s successes, "
             "one lethal level healed"
         )
     else:
-        summary = _(
+        summary = gettext_noop(
             "First aid by %(healer)s: %(successes)s of %(needed)s successes; "
             "no more first aid until fully healed"
         )
@@ -113,7 +114,7 @@ def character_first_aid(
         user=user,
         kind=HealthEvent.Kind.TREATMENT,
         after=new.to_dict(),
-        summary=summary % values,
+        summary=Message(summary, **values),
         inputs={"treatment": "first_aid", "healer": healer.pk, "proper_kit": proper_kit},
         reason=reason,
         scene=scene,
@@ -150,4 +151,4 @@ def regain_willpower(system, character: Character, user, hours: int, rested: boo
     gained = resource_regain(
         character=character, user=user, key="willpower", points=hours // QUIET_REST_HOURS
     )
-    return _("+%(points)d Willpower") % {"points": gained} if gained else ""
+    return Message(gettext_noop("+%(points)d Willpower"), points=gained) if gained else ""

@@ -1,0 +1,89 @@
+"""Words the site writes into its history by itself (a health event's summary, a roll's
+label, an XP entry's reason) are read later by members who may use another language.
+
+A `Message` is such a text: a `str` in the writer's language, which is what the row's own
+column keeps (the history hash covers it, and older rows have only that), and beside it the
+untranslated msgid and its values (`as_code`), which the row keeps in its JSON field. A page
+puts the code into words in the reader's language (`shown`); a row without a code, or whose
+code no longer fits its translation, shows the text as it was written. The rows themselves
+are never changed (append-only tables refuse UPDATE).
+
+Call sites mark the msgid with `gettext_noop` so `makemessages` keeps finding it:
+`Message(gettext_noop("Attack by %(name)s"), name=attacker.name)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils.translation import gettext
+
+# The key of the codes inside a row's JSON field ({"summary": code, "reason": code}).
+TEXTS = "texts"
+
+
+def _value(value):
+    """A value as the stored code keeps it: JSON plain, a nested message as its code."""
+    if isinstance(value, Message):
+        return value.as_code()
+    if isinstance(value, Mapping) and "msgid" in value:
+        return dict(value)
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return str(value)
+
+
+def _render(msgid: str, params: Mapping) -> str:
+    text = gettext(msgid)
+    if not params and "%(" not in text:
+        return text
+    return text % {key: _shown_value(value) for key, value in params.items()}
+
+
+def _shown_value(value):
+    if isinstance(value, Mapping) and "msgid" in value:
+        return _render(value["msgid"], value.get("params") or {})
+    return value
+
+
+class Message(str):
+    """A generated text in the current language that remembers its msgid and values."""
+
+    msgid: str
+    params: dict
+
+    def __new__(cls, msgid: str, /, **params) -> Message:
+        kept = {key: _value(value) for key, value in params.items()}
+        text = super().__new__(cls, _render(msgid, kept))
+        text.msgid = msgid
+        text.params = kept
+        return text
+
+    def as_code(self) -> dict:
+        return {"msgid": self.msgid, "params": dict(self.params)}
+
+
+def codes(**texts) -> dict:
+    """The codes of the texts that are messages, by field name ({} when none is)."""
+    return {name: text.as_code() for name, text in texts.items() if isinstance(text, Message)}
+
+
+def shown(text: str, code) -> str:
+    """The stored `text` in the reader's language when its `code` says how."""
+    if not isinstance(code, Mapping) or not isinstance(code.get("msgid"), str):
+        return text
+    try:
+        return _render(code["msgid"], code.get("params") or {})
+    except (KeyError, TypeError, ValueError):
+        # A translation whose placeholders do not fit: the words as written are still right.
+        return text
+
+
+def stored_message(text: str, code) -> Message | str:
+    """A row's text again as a message, to be quoted inside another one ("Undone: …")."""
+    if not isinstance(code, Mapping) or not isinstance(code.get("msgid"), str):
+        return text
+    try:
+        return Message(code["msgid"], **(code.get("params") or {}))
+    except (KeyError, TypeError, ValueError):
+        return text
