@@ -29,7 +29,9 @@ from campaigns.permissions import (
 )
 from campaigns.selectors import scene_or_404, scenes_for, with_counts
 
-SCENES_PER_PAGE = 20
+# A page a phone scrolls through; its cost stays that of ten scenes however long the
+# chronicle.
+SCENES_PER_PAGE = 10
 
 
 def _story_or_404(access: CampaignAccess, story_id: int) -> Story:
