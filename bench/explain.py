@@ -24,9 +24,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def hot_queries(big) -> list[tuple[str, object]]:
     """(name, queryset) of what the pages ask of the big tables."""
+    from django.db.models import Sum
+
     from campaigns.chronicle import scene_counts
     from campaigns.models import Scene
     from campaigns.permissions import campaign_access
+    from campaigns.scene_menu import menu_rows, scene_menu
     from campaigns.selectors import _count, scenes_for
     from characters.models import XpEntry
     from mechanics import selectors as log
@@ -36,6 +39,7 @@ def hot_queries(big) -> list[tuple[str, object]]:
     player = campaign_access(big.player, big.campaign.pk)
     scene = big.scene
     character = big.characters[0]
+    latest_scenes = scene_menu(big.campaign, None)
     rolls = Roll.objects.filter(campaign=big.campaign)
     middle = rolls.order_by("-created_at", "-pk")[rolls.count() // 2]
     return [
@@ -80,6 +84,26 @@ def hot_queries(big) -> list[tuple[str, object]]:
             XpEntry.objects.filter(campaign=big.campaign)
             .order_by("-created_at", "-pk")
             .values_list("pk", flat=True)[:50],
+        ),
+        (
+            "scene list, player: a page of 10 scenes with the counts they may see",
+            Scene.objects.filter(pk__in=scenes_for(player)[:10].values("pk")).annotate(
+                **{name: _count(rows) for name, rows in scene_counts(player).items()}
+            ),
+        ),
+        (
+            "XP log: the latest 10 scenes' awards (from the scene index)",
+            XpEntry.objects.filter(
+                scene_id__in=[pk for pk, _title in latest_scenes.scenes[:10]],
+                kind__in=[XpEntry.Kind.AWARD, XpEntry.Kind.CORRECTION],
+            )
+            .order_by()
+            .values("scene_id")
+            .annotate(total=Sum("amount")),
+        ),
+        (
+            "roll log and XP log: the scene menu (latest 30 scenes and the chosen one)",
+            menu_rows(big.campaign, str(scene.pk)),
         ),
         (
             "campaign page: the latest 5 scenes, counted alone",

@@ -72,6 +72,9 @@ class Roll(AppendOnlyModel):
             models.Index(fields=["campaign", "-created_at", "-id"], name="roll_campaign_newest"),
             # The scene page: a scene's rolls oldest first, a page at a time.
             models.Index(fields=["scene", "created_at", "id"], name="roll_scene_oldest"),
+            # The scene list's roll counts for a player (secret rolls left out), read from
+            # the index alone.
+            models.Index(fields=["scene", "secret", "id"], name="roll_scene_secret"),
             # Extended actions in progress, looked up on every change of the roll panel:
             # a few rows of the character's, not all their rolls.
             models.Index(

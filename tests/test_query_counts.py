@@ -10,9 +10,13 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from bench import site
 from bench.data import Sizes
+from campaigns.keyset import encode
+from characters.models import XpEntry
+from mechanics.models import Roll
 
 # Queries per page once its fragments are cached, as the GM or a player; a page may get
 # cheaper, never dearer.
@@ -96,3 +100,56 @@ def test_every_page_stays_within_its_query_budget(demo, mid):
         over = {page: (n, BUDGET[page]) for page, n in counted.items() if n > BUDGET[page]}
         assert over == {}, f"(queries, budget) of pages over budget on the {world.name} campaign"
     assert set(_queries(demo)) == set(BUDGET), "every measured page has a budget"
+
+
+def _later_pages(world: site.World) -> list[site.Page]:
+    """The pages after the first, and the filtered ones, of the lists that grow: they
+    too must cost the same on a small and a big campaign."""
+    campaign, scene = world.campaign.pk, world.scene.pk
+    rolls = Roll.objects.filter(campaign=world.campaign).order_by("-created_at", "-pk")
+    entries = XpEntry.objects.filter(campaign=world.campaign).order_by("-created_at", "-pk")
+    roll_log = reverse("mechanics:log", args=[campaign])
+    xp_log = reverse("characters:xp_log", args=[campaign])
+    timeline = reverse("campaigns:timeline", args=[campaign])
+    return [
+        site.Page("scene list, page 2", "player", f"{timeline}?page=2"),
+        site.Page("roll log, older page", "player", f"{roll_log}?after={encode(rolls[3])}"),
+        site.Page("roll log, newer page", "GM", f"{roll_log}?before={encode(rolls[3])}"),
+        site.Page("roll log, one scene", "player", f"{roll_log}?scene={scene}"),
+        site.Page("XP log, older page", "GM", f"{xp_log}?after={encode(entries[1])}"),
+        site.Page("XP log, one scene", "player", f"{xp_log}?scene={scene}"),
+        site.Page("XP log, one character", "GM", f"{xp_log}?character={world.character.pk}"),
+    ]
+
+
+LATER_BUDGET = {
+    ("scene list, page 2", "player"): 9,
+    ("roll log, older page", "player"): 9,
+    ("roll log, newer page", "GM"): 9,
+    ("roll log, one scene", "player"): 9,
+    ("XP log, older page", "GM"): 10,
+    # Filtered, the totals per character are summed over the filtered entries.
+    ("XP log, one scene", "player"): 10,
+    ("XP log, one character", "GM"): 10,
+}
+
+
+def test_later_and_filtered_pages_of_the_logs_cost_the_same_on_any_campaign(demo, mid):
+    counted = {}
+    for world in (demo, mid):
+        clients = {}
+        for who, user in (("GM", world.gm), ("player", world.player)):
+            clients[who] = Client()
+            clients[who].force_login(user)
+        for page in _later_pages(world):
+            client = clients[page.who]
+            client.get(page.url)  # fragments cached, as most requests find them
+            with CaptureQueriesContext(connection) as queries:
+                response = client.get(page.url)
+            assert response.status_code == 200, (page, response.status_code)
+            counted[world.name, page.name, page.who] = len(queries)
+    on_demo = {key[1:]: n for key, n in counted.items() if key[0] == "demo"}
+    on_mid = {key[1:]: n for key, n in counted.items() if key[0] != "demo"}
+    assert on_mid == on_demo, "queries of later pages, on the demo and on the mid campaign"
+    over = {page: (n, LATER_BUDGET[page]) for page, n in on_demo.items() if n > LATER_BUDGET[page]}
+    assert over == {}, "(queries, budget) of later pages over budget"

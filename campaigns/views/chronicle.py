@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import prefetch_related_objects
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -29,7 +29,9 @@ from campaigns.permissions import (
 )
 from campaigns.selectors import scene_or_404, scenes_for, with_counts
 
-SCENES_PER_PAGE = 20
+# A page a phone scrolls through; its cost stays that of ten scenes however long the
+# chronicle.
+SCENES_PER_PAGE = 10
 
 
 def _story_or_404(access: CampaignAccess, story_id: int) -> Story:
@@ -62,8 +64,16 @@ def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
     page = Paginator(scenes, SCENES_PER_PAGE).get_page(request.GET.get("page"))
     # Counted for the page's scenes alone, not for every scene of the campaign.
     page.object_list = with_counts(access, page.object_list)
-    prefetch_related_objects(page.object_list, "participants")
+    # Names for the card and owners for the diary buttons: not whole sheets.
+    # (Character lives in the characters app, which builds on this one.)
+    character_model = Scene._meta.get_field("participants").related_model
+    cast = character_model.objects.only("pk", "name", "owner_id", "campaign_id").order_by(
+        "name", "pk"
+    )
+    prefetch_related_objects(page.object_list, Prefetch("participants", queryset=cast))
     scene_list_extras(access, request.user, page.object_list)
+    for scene in page.object_list:
+        scene.cast = [character.name for character in scene.participants.all()]
     context = {
         "access": access,
         "campaign": access.campaign,

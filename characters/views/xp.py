@@ -37,6 +37,7 @@ from campaigns.permissions import (
     require,
     visible_sheet_rows,
 )
+from campaigns.scene_menu import scene_menu
 from characters import advancement, services
 from characters.forms.xp import (
     DIARY_PREMARK,
@@ -53,7 +54,8 @@ from mechanics.rules.tinieblas.advancement import SceneAward, award_total
 from mechanics.rules.tinieblas.catalogue import XP_OTHERS
 
 ENTRIES_PER_PAGE = 25
-LOG_ENTRIES_PER_PAGE = 50
+# As the roll log: a page that does not grow with the ledger.
+LOG_ENTRIES_PER_PAGE = 25
 DEFAULT_LEVEL = 2  # Interpretación and Ideas start at "Normal", the seed's usual level
 UNIVERSE_CAPTION = next(other.caption for other in XP_OTHERS if other.key == "universo")
 RUBRIC_KEYS = tuple(f.name for f in dataclasses.fields(SceneAward))
@@ -508,6 +510,17 @@ def _totals(characters: list[Character], entries, points: dict | None) -> list[d
     ]
 
 
+def _filtered(entries, filters: dict):
+    """`entries` with the log's valid filters applied."""
+    if "character" in filters:
+        entries = entries.filter(character_id=filters["character"])
+    if "scene" in filters:
+        entries = entries.filter(scene_id=filters["scene"])
+    if "kind" in filters:
+        entries = entries.filter(kind=filters["kind"])
+    return entries
+
+
 @login_required
 @require_GET
 def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
@@ -523,18 +536,13 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     )
     for character in characters:
         character.campaign = campaign
-    # Only what the filter's menu shows: pk and title, no model instances.
-    scenes = list(campaign.scenes.order_by("-created_at", "-pk").values_list("pk", "title"))
+    # The latest scenes (and the chosen one), pk and title: the menu does not grow.
+    menu = scene_menu(campaign, request.GET.get("scene"))
+    scenes = menu.scenes
     filter_form = XpLogFilterForm(request.GET or None, scenes=scenes, characters=characters)
     filters = filter_form.filters() if request.GET else {}
     visible = visible_sheet_rows(access, XpEntry.objects.filter(campaign=campaign))
-    entries = visible
-    if "character" in filters:
-        entries = entries.filter(character_id=filters["character"])
-    if "scene" in filters:
-        entries = entries.filter(scene_id=filters["scene"])
-    if "kind" in filters:
-        entries = entries.filter(kind=filters["kind"])
+    entries = _filtered(visible, filters)
     # Pages found from the last entry shown (the campaign's index), never by OFFSET.
     page = keyset_page(
         entries.select_related("scene", "created_by"),
@@ -555,11 +563,14 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     chart, points = _chart(request, charted, charted_ledger, measure, "campaign-xp-chart")
     # The latest scenes' awards only: the list must not grow with the campaign.
     shown_scenes = [pk for pk, _title in scenes[:LOG_SCENE_TOTALS]]
+    # From the scene index: these scenes are the campaign's, and filtering on the
+    # campaign too would lead the planner to read all its entries.
+    awarded = XpEntry.objects.filter(
+        scene_id__in=shown_scenes, kind__in=[XpEntry.Kind.AWARD, XpEntry.Kind.CORRECTION]
+    )
     scene_totals = {
         row["scene_id"]: row["total"]
-        for row in entries.filter(
-            scene_id__in=shown_scenes, kind__in=[XpEntry.Kind.AWARD, XpEntry.Kind.CORRECTION]
-        )
+        for row in _filtered(visible_sheet_rows(access, awarded), filters)
         .order_by()
         .values("scene_id")
         .annotate(total=Sum("amount"))
@@ -588,6 +599,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
             for pk, title in scenes[:LOG_SCENE_TOTALS]
             if pk in scene_totals
         ],
+        "scene_menu": menu,
         "chart": chart,
         "chart_title": chart_title(measure),
         "pending": pending,

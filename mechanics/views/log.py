@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from campaigns.keyset import keyset_page
 from campaigns.models import Role
 from campaigns.permissions import CampaignAccess, campaign_access, require
+from campaigns.scene_menu import SceneMenu, scene_menu
 from campaigns.selectors import active_scene
 from mechanics import selectors as log
 from mechanics.forms.log import FreeRollForm, RollFilterForm
@@ -40,8 +41,10 @@ EXPORT_FORMATS = ("csv", "json")
 COUNT_LIMIT = 1000
 
 
-def _filter_form(access: CampaignAccess, data) -> RollFilterForm:
+def _filter_form(access: CampaignAccess, data) -> tuple[RollFilterForm, SceneMenu]:
+    """The filters, and the scene menu they offer (the latest scenes, and the chosen one)."""
     campaign = access.campaign
+    menu = scene_menu(campaign, (data or {}).get("scene"))
     players = (
         get_user_model()
         .objects.filter(
@@ -50,12 +53,13 @@ def _filter_form(access: CampaignAccess, data) -> RollFilterForm:
         .order_by("username")
         .values_list("pk", "username")
     )
-    return RollFilterForm(
+    form = RollFilterForm(
         data or None,
         characters=campaign.characters.order_by("name", "pk").values_list("pk", "name"),
-        scenes=campaign.scenes.order_by("-created_at", "-pk").values_list("pk", "title"),
+        scenes=menu.scenes,
         players=players,
     )
+    return form, menu
 
 
 @login_required
@@ -63,7 +67,7 @@ def _filter_form(access: CampaignAccess, data) -> RollFilterForm:
 def roll_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Every roll of the campaign this member may see, filtered and 25 to a page."""
     access = campaign_access(request.user, campaign_id)
-    form = _filter_form(access, request.GET)
+    form, menu = _filter_form(access, request.GET)
     rolls = form.filter(log.campaign_rolls(access))
     # Pages found from the last roll shown (the campaign's index), never by OFFSET; the
     # total is counted up to a bound, so a long campaign costs what a short one does.
@@ -77,6 +81,7 @@ def roll_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "access": access,
         "campaign": access.campaign,
         "form": form,
+        "scene_menu": menu,
         "page": page,
         "total": rolls.order_by().values("pk")[: COUNT_LIMIT + 1].count(),
         "count_limit": COUNT_LIMIT,
@@ -209,7 +214,7 @@ def log_export(request: HttpRequest, campaign_id: int) -> HttpResponse:
     export_format = request.GET.get("format", "csv")
     if export_format not in EXPORT_FORMATS:
         export_format = "csv"
-    form = _filter_form(access, request.GET)
+    form, _menu = _filter_form(access, request.GET)
     rolls = log.with_relations(form.filter(log.campaign_rolls(access)))
     filename = f"{slugify(_('rolls'))}-{slugify(access.campaign.name) or access.campaign.pk}"
     if export_format == "json":

@@ -15,6 +15,7 @@ from django.utils import timezone, translation
 from campaigns import chronicle, services
 from campaigns.markdown import render_markdown
 from campaigns.models import Scene, SceneNote, Story
+from campaigns.views.chronicle import SCENES_PER_PAGE
 from characters import services as character_services
 from characters.models import DiaryEntry
 from mechanics.presentation import roll_display
@@ -254,11 +255,11 @@ def test_only_the_gm_sees_the_buttons_to_create_scenes_and_stories(client, campa
 
 
 def test_the_timeline_paginates(client, campaign, player):
-    for number in range(25):
+    for number in range(SCENES_PER_PAGE + 5):
         services.scene_create(campaign=campaign, title=f"Escena {number:02d}", session_number=1)
     login(client, player)
     first = client.get(timeline_url(campaign))
-    assert first.text.count('class="card mb-2 scene-card"') == 20
+    assert first.text.count('class="card mb-2 scene-card"') == SCENES_PER_PAGE
     second = client.get(timeline_url(campaign) + "?page=2")
     assert second.text.count('class="card mb-2 scene-card"') == 5
     assert "Escena 00" in second.text

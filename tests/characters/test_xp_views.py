@@ -13,6 +13,7 @@ from characters import services
 from characters import services as character_services
 from characters.advancement import PurchaseSpec
 from characters.models import Merit, Resource, Trait, WillpowerGrant, XpEntry, XpPurchase
+from characters.views.xp import LOG_ENTRIES_PER_PAGE
 from mechanics.models import Roll
 from mechanics.rules.tinieblas.advancement import SceneAward, award_total, xp_cost
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
@@ -710,17 +711,17 @@ def test_without_the_setting_a_hitos_sheet_offers_no_sacrifice(client, gm, playe
 
 
 def test_the_xp_log_pages_from_the_last_entry_shown(client, gm, campaign, lucia):
-    for n in range(1, 53):
+    for n in range(1, LOG_ENTRIES_PER_PAGE + 3):
         give(lucia, gm, n)
     client.force_login(gm)
     first = client.get(log_url(campaign))
-    assert first.text.count('data-entry-kind="') == 50
+    assert first.text.count('data-entry-kind="') == LOG_ENTRIES_PER_PAGE
     older = re.search(r'href="\?after=([0-9.]+)" rel="next"', first.text).group(1)
     second = client.get(log_url(campaign), {"after": older})
     assert second.text.count('data-entry-kind="') == 2
     assert 'rel="next"' not in second.text
     newer = re.search(r'href="\?before=([0-9.]+)" rel="prev"', second.text).group(1)
     again = client.get(log_url(campaign), {"before": newer})
-    assert again.text.count('data-entry-kind="') == 50
+    assert again.text.count('data-entry-kind="') == LOG_ENTRIES_PER_PAGE
     garbled = client.get(log_url(campaign), {"after": "nope"})
     assert garbled.status_code == 200
