@@ -79,21 +79,29 @@ def test_the_gms_grid_never_reaches_the_player_nor_the_players_the_gm(gm, player
     assert rating_form not in pages[id(player_client)]
 
 
-def test_a_form_of_a_cached_grid_carries_each_browsers_own_token(player, lucia):
-    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
-    for browser in (first, second):
-        browser.force_login(player)
-        page = _sheet(browser, lucia)  # the second browser gets the grid the first cached
+def _token_of_form(page: str, action: str) -> str:
+    found = re.search(
+        rf'action="{re.escape(action)}".*?name="csrfmiddlewaretoken" value="([^"]+)"', page, re.S
+    )
+    assert found, f"a form posting to {action} is on the sheet"
+    return found.group(1)
+
+
+def test_a_form_of_a_cached_grid_carries_each_browsers_own_token(gm, lucia):
+    """The GM's rating forms sit in the traits fragment, itself inside the grid: both are
+    stored with the placeholder, and each browser gets its own token in its place."""
+    browsers = [Client(enforce_csrf_checks=True) for _ in range(2)]
+    pages = []
+    for browser in browsers:  # the second browser gets the grid the first cached
+        browser.force_login(gm)
+        pages.append(_sheet(browser, lucia))
+    # A post changes the sheet (and so the key): both pages were read before any.
+    for browser, page in zip(browsers, pages, strict=True):
         assert CSRF_PLACEHOLDER not in page
-        pool = re.search(
-            rf'action="{re.escape(_url(lucia, "pool_adjust", "willpower"))}".*?'
-            r'name="csrfmiddlewaretoken" value="([^"]+)"',
-            page,
-            re.S,
-        )
-        assert pool, "the willpower form is on the sheet"
-        answer = browser.post(
-            _url(lucia, "pool_adjust", "willpower"),
-            {"delta": "-1", "csrfmiddlewaretoken": pool.group(1)},
-        )
-        assert answer.status_code == 302
+        for action, data in (
+            (_url(lucia, "trait_set", "fuerza"), {"rating": "3"}),
+            (_url(lucia, "pool_adjust", "willpower"), {"delta": "-1"}),
+        ):
+            token = _token_of_form(page, action)
+            answer = browser.post(action, {**data, "csrfmiddlewaretoken": token})
+            assert answer.status_code == 302, action
