@@ -26,6 +26,8 @@ from django.utils.translation import get_language
 CACHE = "fragments"
 # Never a real token (those are letters and digits only), so it cannot clash with one.
 CSRF_PLACEHOLDER = "~csrf-token~"
+# Set on the request while a fragment that holds other fragments renders for the cache.
+NESTED = "rendering_cached_fragment"
 
 
 def row_state(row: models.Model | None) -> tuple:
@@ -58,6 +60,7 @@ def cached_fragment(
     if html is None:
         html = str(render({"csrf_token": CSRF_PLACEHOLDER}))
         cache.set(key, html, timeout)
-    if CSRF_PLACEHOLDER in html:
+    # Inside a fragment being rendered for the cache, the placeholder stays for the outer one.
+    if CSRF_PLACEHOLDER in html and not getattr(request, NESTED, False):
         html = html.replace(CSRF_PLACEHOLDER, get_token(request))
     return mark_safe(html)  # rendered by our templates, which escaped it

@@ -3,6 +3,11 @@
 The sheet view knows none of them: each registers a panel from its AppConfig.ready(),
 a function `(access, ratings, context) -> extra context` that runs a constant number of
 queries and asks campaigns.permissions itself.
+
+The sheet's grid is cached by what it shows (`characters.views.sheet_context`), so a panel
+that reads rows beyond the sheet's own also registers a state: `(access) -> (state,
+context)`, where `state` is every value its HTML depends on (part of the cache key) and
+`context` what it loaded for the panel to reuse.
 """
 
 from __future__ import annotations
@@ -13,7 +18,10 @@ from campaigns.permissions import CharacterAccess
 
 SheetPanel = Callable[[CharacterAccess, Mapping[str, int], dict], dict]
 
+SheetPanelState = Callable[[CharacterAccess], tuple[object, dict]]
+
 _panels: list[SheetPanel] = []
+_states: list[SheetPanelState] = []
 
 
 def register_sheet_panel(panel: SheetPanel) -> SheetPanel:
@@ -29,3 +37,19 @@ def sheet_panels_context(
     for panel in _panels:
         extra.update(panel(access, ratings, context))
     return extra
+
+
+def register_sheet_panel_state(state: SheetPanelState) -> SheetPanelState:
+    if state not in _states:
+        _states.append(state)
+    return state
+
+
+def sheet_panels_state(access: CharacterAccess) -> tuple[tuple, dict]:
+    """Every panel's state (for the sheet's cache key) and what they loaded."""
+    states, loaded = [], {}
+    for state in _states:
+        value, context = state(access)
+        states.append(value)
+        loaded.update(context)
+    return tuple(states), loaded

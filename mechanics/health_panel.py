@@ -18,9 +18,10 @@ from django import forms
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from campaigns.fragments import row_state, rows_state
 from campaigns.permissions import CharacterAccess
-from characters.sheet_panels import register_sheet_panel
-from mechanics.forms.health import DamageForm, TimeForm
+from characters.sheet_panels import register_sheet_panel, register_sheet_panel_state
+from mechanics.forms.health import LOADED_HEALERS, DamageForm, HealerForm, TimeForm, healer_choices
 from mechanics.models import HealthEvent
 from mechanics.rules.errors import RuleError
 from mechanics.systems.base import GameSystem, HealthView, Treatment, hours_in_words
@@ -214,7 +215,9 @@ def health_context(
     system = get_system(campaign.system)
     if health is None:
         health = system.health_view(character.health, ratings, character.details, campaign.rules)
-    events = list(events_of(character)[: LATEST_EVENTS + 1])
+    events = extra.pop("health_events_loaded", None)
+    if events is None:
+        events = list(events_of(character)[: LATEST_EVENTS + 1])
     more = len(events) > LATEST_EVENTS
     rows = event_rows(access, events[:LATEST_EVENTS], ratings)
     newest = max((row.event.pk for row in rows), default=None)
@@ -244,4 +247,45 @@ def health_context(
 @register_sheet_panel
 def health_panel(access: CharacterAccess, ratings: Mapping[str, int], context: dict) -> dict:
     """The sheet's health card: its controls, for those who may use them."""
-    return health_context(access, ratings=ratings, health=context["health"])
+    return health_context(
+        access,
+        ratings=ratings,
+        health=context["health"],
+        health_events_loaded=context.get("health_events_loaded"),
+    )
+
+
+def _event_state(event: HealthEvent) -> tuple:
+    """An event's row and the rows its line shows (who, the scene, the roll)."""
+    roll = event.roll
+    related = (event.created_by, event.scene, roll)
+    if roll is not None:
+        related += (roll.user, roll.character, roll.scene)
+    undone = getattr(event, "undone_by", None)
+    return (
+        row_state(event),
+        *(row_state(row) for row in related),
+        undone.pk if undone else None,
+    )
+
+
+@register_sheet_panel_state
+def health_panel_state(access: CharacterAccess) -> tuple[object, dict]:
+    """What the health card shows beyond the sheet's rows: its latest events, and the
+    characters a treatment's healer list offers."""
+    character = access.character
+    events = list(events_of(character)[: LATEST_EVENTS + 1])
+    offers_healers = any(
+        issubclass(treatment.form, HealerForm)
+        and getattr(access, treatment.permission)
+        and treatment.offered(character)
+        for treatment in get_system(character.campaign.system).treatments
+    )
+    healers = ()
+    if offers_healers:
+        loaded = list(healer_choices(character))
+        setattr(character, LOADED_HEALERS, loaded)
+        healers = rows_state(loaded)
+    return (tuple(_event_state(event) for event in events), healers), {
+        "health_events_loaded": events
+    }

@@ -19,7 +19,7 @@ from django.core.cache import caches
 from django.db import models
 from django.utils.safestring import mark_safe
 
-from campaigns.fragments import CACHE, cached_fragment, fragment_key, row_state
+from campaigns.fragments import CACHE, NESTED, cached_fragment, fragment_key, row_state
 
 register = template.Library()
 
@@ -125,3 +125,40 @@ def fragment(parser, token):
     parser.delete_first_token()
     name = bits[1].strip("\"'")
     return FragmentNode(name, [parser.compile_filter(bit) for bit in bits[2:]], nodelist)
+
+
+class KeyedFragmentNode(template.Node):
+    def __init__(self, key, nodelist):
+        self.key, self.nodelist = key, nodelist
+
+    def render(self, context) -> str:
+        key = self.key.resolve(context)
+        if not key:
+            return self.nodelist.render(context)
+
+        request = context.request
+
+        def render(extra: dict) -> str:
+            # The fragments inside keep the CSRF placeholder: this one is stored with it.
+            nested = getattr(request, NESTED, False)
+            setattr(request, NESTED, True)
+            try:
+                with context.push(**extra):
+                    return self.nodelist.render(context)
+            finally:
+                setattr(request, NESTED, nested)
+
+        return cached_fragment(request, key, render)
+
+
+@register.tag
+def fragment_at(parser, token):
+    """`{% fragment_at key %}…{% endfragment_at %}`: the block stored under a cache key the
+    view computed (from everything the block shows), or rendered plainly when the key is
+    empty (a view that shows errors or bound forms)."""
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError("fragment_at needs one key")
+    nodelist = parser.parse(("endfragment_at",))
+    parser.delete_first_token()
+    return KeyedFragmentNode(parser.compile_filter(bits[1]), nodelist)

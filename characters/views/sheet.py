@@ -46,7 +46,7 @@ def _render(request: HttpRequest, partial: str, context: dict) -> HttpResponse:
 @require_GET
 def sheet(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     access = character_access(request.user, campaign_id, character_id)
-    return _render(request, "sheet", sheet_context(access))
+    return _render(request, "sheet", sheet_context(access, request))
 
 
 @login_required

@@ -12,15 +12,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import caches
 from django.db.models.query import prefetch_related_objects
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from campaigns.fragments import CACHE, CSRF_PLACEHOLDER, fragment_key, row_state, rows_state
 from campaigns.permissions import CharacterAccess
 from characters import services
 from characters.forms.sheet import DetailsForm
-from characters.sheet_panels import sheet_panels_context
+from characters.sheet_panels import sheet_panels_context, sheet_panels_state
 from mechanics.systems.base import GameSystem, PoolAction, SheetSection, TraitSpec
 
 # Up to this maximum a rating is drawn as dots; above it (0–20 ratings) as a number.
@@ -166,17 +170,48 @@ def _prefetch(access: CharacterAccess, sections: tuple[SheetSection, ...]) -> No
     prefetch_related_objects([access.character.campaign], "trait_lists")
 
 
+def _rights(access: CharacterAccess) -> tuple:
+    """Every right the viewer has on this sheet (the grid shows controls by them)."""
+    names = sorted(name for name in dir(type(access)) if name.startswith(("can_", "is_")))
+    return tuple((name, getattr(access, name)) for name in names)
+
+
+def _grid_key(access: CharacterAccess, sections: tuple[SheetSection, ...], panels: tuple) -> str:
+    """The cache key of the sheet's grid: every row it is made of, as loaded (so any write
+    makes another key), the viewer and their rights; the language is added."""
+    character, campaign = access.character, access.character.campaign
+    relations = ("traits", "resources", *sorted(_reads(sections)))
+    return fragment_key(
+        "sheet-grid",
+        access.access.membership.user_id,
+        row_state(access.access.membership),
+        _rights(access),
+        row_state(character),
+        row_state(campaign),
+        row_state(character.owner),
+        rows_state(campaign.trait_lists.all()),
+        *(rows_state(getattr(character, name).all()) for name in relations),
+        panels,
+    )
+
+
 def section_forms(access: CharacterAccess, section: SheetSection, data=None) -> dict:
     """A section's GM forms for this sheet, bound to `data` when it is given."""
     prefetch_related_objects([access.character], "traits")
     return section.forms(access.character, services.ratings_of(access.character), data)
 
 
-def sheet_context(access: CharacterAccess, **extra: Any) -> dict[str, Any]:
+def sheet_context(
+    access: CharacterAccess, request: HttpRequest | None = None, **extra: Any
+) -> dict[str, Any]:
     """Everything the sheet template shows, in a constant number of queries.
 
     `extra` adds to it or replaces what it holds; a dict of forms (the equipment's, by
-    kind) is merged, so one bound form stands in for its unbound twin."""
+    kind) is merged, so one bound form stands in for its unbound twin.
+
+    Given the `request` (the plain sheet, nothing bound or flagged in `extra`), the grid of
+    sections is rendered once per key (`_grid_key`): `sheet_grid` holds it when cached,
+    `sheet_grid_key` says where the template stores it otherwise."""
     character, campaign = access.character, access.character.campaign
     system = campaign.game_system
     sections = system.sheet_sections
@@ -197,6 +232,15 @@ def sheet_context(access: CharacterAccess, **extra: Any) -> dict[str, Any]:
         return context
 
     _prefetch(access, sections)
+    panels, loaded = sheet_panels_state(access)
+    context.update(loaded)
+    if request is not None and not extra:
+        key = _grid_key(access, sections, panels)
+        html = caches[CACHE].get(key)
+        if html is not None:
+            context["sheet_grid"] = mark_safe(html.replace(CSRF_PLACEHOLDER, get_token(request)))
+            return context
+        context["sheet_grid_key"] = key
     rules = campaign.rules
     ratings = services.ratings_of(character)
     reads = _reads(sections)

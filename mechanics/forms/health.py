@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.forms.models import ModelChoiceIteratorValue
 from django.utils.translation import gettext_lazy as _
 
 from mechanics.systems.base import DamageInput, GameSystem
@@ -127,6 +128,15 @@ class TreatmentForm(forms.Form):
         return dict(self.cleaned_data)
 
 
+# Where the sheet's health state (mechanics.health_panel) leaves the healers it loaded.
+LOADED_HEALERS = "_loaded_healers"
+
+
+def healer_choices(character):
+    """The characters who may treat `character`: everyone in its campaign."""
+    return character.campaign.characters.order_by("is_npc", "name", "pk")
+
+
 class HealerForm(TreatmentForm):
     """A treatment that one character of the campaign gives (the healer may be the
     patient)."""
@@ -138,11 +148,18 @@ class HealerForm(TreatmentForm):
         self.fields = {
             "healer": forms.ModelChoiceField(
                 label=self.healer_label,
-                queryset=self.character.campaign.characters.order_by("is_npc", "name", "pk"),
+                queryset=healer_choices(self.character),
                 empty_label=_("Choose a character"),
             ),
             **self.fields,
         }
+        loaded = getattr(self.character, LOADED_HEALERS, None)
+        if loaded is not None:  # listed from the rows already read, not queried again
+            field = self.fields["healer"]
+            field.widget.choices = [("", field.empty_label)] + [
+                (ModelChoiceIteratorValue(row.pk, row), field.label_from_instance(row))
+                for row in loaded
+            ]
 
 
 class UndoForm(forms.Form):

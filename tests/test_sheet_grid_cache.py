@@ -1,0 +1,107 @@
+"""The sheet's grid of sections is rendered once per key and cached (characters/views/
+sheet_context.py, `{% fragment_at %}`): the key holds every row the grid shows, the
+viewer and their rights, so a write shows on the next request, one viewer's grid never
+reaches another, and its forms carry each browser's own CSRF token."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.cache import caches
+from django.test import Client
+from django.urls import reverse
+
+from campaigns.fragments import CACHE, CSRF_PLACEHOLDER
+from characters.models import Trait
+from mechanics.services import health as health_services
+from mechanics.systems.base import DamageInput
+from tests.characters.test_sheet_views import tinieblas_sheet
+from tests.factories import make_character
+
+
+def _url(character, name="sheet", *args):
+    return reverse(f"characters:{name}", args=[character.campaign_id, character.pk, *args])
+
+
+def _grids_cached() -> int:
+    return sum("sheet-grid" in key for key in caches[CACHE]._cache)
+
+
+def _sheet(client, character) -> str:
+    """The sheet, asked twice: the second answer comes from the cached grid."""
+    client.get(_url(character))
+    assert _grids_cached() > 0
+    return client.get(_url(character)).text
+
+
+@pytest.fixture
+def lucia(campaign, player):
+    return tinieblas_sheet(campaign, player)
+
+
+def test_a_health_event_shows_on_the_next_request_of_a_cached_sheet(client, gm, player, lucia):
+    client.force_login(player)
+    assert _sheet(client, lucia).count('class="health-event ') == 0
+    health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
+    assert client.get(_url(lucia)).text.count('class="health-event ') == 1
+
+
+def test_a_rating_changed_without_the_services_shows_on_the_next_request(client, player, lucia):
+    client.force_login(player)
+    assert 'aria-label="Inteligencia 3 de 5"' in _sheet(client, lucia)
+    Trait.objects.filter(character=lucia, key="inteligencia").update(rating=4)
+    assert 'aria-label="Inteligencia 4 de 5"' in client.get(_url(lucia)).text
+
+
+def test_a_new_character_is_offered_as_healer_on_the_next_request(
+    client, gm, player, campaign, lucia
+):
+    health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(2, "L"))
+    client.force_login(gm)
+    assert "Doctora Ruiz" not in _sheet(client, lucia)
+    make_character(campaign, None, name="Doctora Ruiz")
+    page = client.get(_url(lucia)).text
+    healers = re.search(r'<select name="first_aid-healer".*?</select>', page, re.S)
+    assert healers
+    assert "Doctora Ruiz" in healers.group(0)
+
+
+@pytest.mark.parametrize("first", ["gm", "player"])
+def test_the_gms_grid_never_reaches_the_player_nor_the_players_the_gm(gm, player, lucia, first):
+    gm_client, player_client = Client(), Client()
+    gm_client.force_login(gm)
+    player_client.force_login(player)
+    order = [gm_client, player_client] if first == "gm" else [player_client, gm_client]
+    pages = {id(c): _sheet(c, lucia) for c in order}
+    rating_form = _url(lucia, "trait_set", "inteligencia")
+    assert rating_form in pages[id(gm_client)]
+    assert rating_form not in pages[id(player_client)]
+
+
+def _token_of_form(page: str, action: str) -> str:
+    found = re.search(
+        rf'action="{re.escape(action)}".*?name="csrfmiddlewaretoken" value="([^"]+)"', page, re.S
+    )
+    assert found, f"a form posting to {action} is on the sheet"
+    return found.group(1)
+
+
+def test_a_form_of_a_cached_grid_carries_each_browsers_own_token(gm, lucia):
+    """The GM's rating forms sit in the traits fragment, itself inside the grid: both are
+    stored with the placeholder, and each browser gets its own token in its place."""
+    browsers = [Client(enforce_csrf_checks=True) for _ in range(2)]
+    pages = []
+    for browser in browsers:  # the second browser gets the grid the first cached
+        browser.force_login(gm)
+        pages.append(_sheet(browser, lucia))
+    # A post changes the sheet (and so the key): both pages were read before any.
+    for browser, page in zip(browsers, pages, strict=True):
+        assert CSRF_PLACEHOLDER not in page
+        for action, data in (
+            (_url(lucia, "trait_set", "fuerza"), {"rating": "3"}),
+            (_url(lucia, "pool_adjust", "willpower"), {"delta": "-1"}),
+        ):
+            token = _token_of_form(page, action)
+            answer = browser.post(action, {**data, "csrfmiddlewaretoken": token})
+            assert answer.status_code == 302, action
