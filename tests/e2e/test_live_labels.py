@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from mechanics.models import Roll
-from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.factories import UserFactory, campaign_with, make_character
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -59,9 +59,7 @@ def test_the_panel_shows_the_gms_change_when_the_owner_opens_it_again(open_as, s
     key, ratings, before, after = CASES[system]
     gm = UserFactory(username="narradora")
     player = UserFactory(username="jugadora")
-    campaign = CampaignFactory(name="Prueba", system=system, created_by=gm)
-    MembershipFactory(campaign=campaign, user=gm, role="gm")
-    MembershipFactory(campaign=campaign, user=player, role="player")
+    campaign = campaign_with(system, gm, players=[player], name="Prueba")
     character = make_character(campaign, player, name="Rufo", ratings=ratings)
 
     page = open_as(player)

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from mechanics.models import Roll
-from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.factories import UserFactory, campaign_with, make_character
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -45,9 +45,7 @@ def test_three_rolls_reach_the_gms_feed_once_each_with_the_panels_dice(open_as, 
     key, ratings = SKILLS[system]
     gm = UserFactory(username="narradora")
     player = UserFactory(username="jugadora")
-    campaign = CampaignFactory(name="Prueba", system=system, created_by=gm)
-    MembershipFactory(campaign=campaign, user=gm, role="gm")
-    MembershipFactory(campaign=campaign, user=player, role="player")
+    campaign = campaign_with(system, gm, players=[player], name="Prueba")
     character = make_character(campaign, player, name="Rufo", ratings=ratings)
 
     gm_page = open_as(gm)
