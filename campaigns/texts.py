@@ -87,3 +87,18 @@ def stored_message(text: str, code) -> Message | str:
         return Message(code["msgid"], **(code.get("params") or {}))
     except (KeyError, TypeError, ValueError):
         return text
+
+
+def kept(text: str) -> str | dict:
+    """A text as a JSON list or value keeps it: a message as its words and code together
+    ({"text", "msgid", "params"}), other words as they are."""
+    if isinstance(text, Message):
+        return {"text": str(text), **text.as_code()}
+    return text
+
+
+def kept_shown(item) -> str:
+    """A `kept` text in the reader's language (plain words stay as they were written)."""
+    if isinstance(item, Mapping):
+        return shown(str(item.get("text", "")), item)
+    return item

@@ -11,7 +11,21 @@ from __future__ import annotations
 
 from campaigns.chronicle import TimelineItem, register_timeline_source
 from campaigns.permissions import CampaignAccess, sees_full_sheet
+from campaigns.texts import TEXTS, kept_shown, shown
 from mechanics.models import Combat
+
+
+def _track(entry: dict) -> str:
+    """A fighter's track or health lines, in the reader's language when kept with codes."""
+    lines = entry.get("lines")
+    if not isinstance(lines, list):
+        return entry.get("track", "")
+    return " · ".join(f"{label} {kept_shown(value)}" for label, value in lines)
+
+
+def _damage(entry: dict) -> str:
+    texts = entry.get(TEXTS) or {}
+    return shown(entry["damage"], texts.get("damage_text"))
 
 
 def summary_for(access: CampaignAccess, summary: dict) -> dict:
@@ -25,7 +39,7 @@ def summary_for(access: CampaignAccess, summary: dict) -> dict:
                 state=entry.get("state", ""),
                 unconscious=entry.get("unconscious", False),
                 dead=entry.get("dead", False),
-                track=entry.get("track", ""),
+                track=_track(entry),
                 states=entry.get("states", []),
             )
         participants.append(shown)
@@ -38,7 +52,7 @@ def summary_for(access: CampaignAccess, summary: dict) -> dict:
                 "attacker": entry["attacker"],
                 "target": entry["target"],
                 "hit": entry["hit"],
-                "damage": entry["damage"] if visible else "",
+                "damage": _damage(entry) if visible else "",
                 "status": entry["status"] if visible else "",
             }
         )

@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.append_only import AppendOnlyModel
-from campaigns.texts import TEXTS, shown
+from campaigns.texts import TEXTS, kept_shown, shown
 
 
 class Roll(AppendOnlyModel):
@@ -264,6 +264,8 @@ class CombatAttack(models.Model):
     # The DamageInput fields the engine worked out; null when there is nothing to apply.
     damage = models.JSONField(_("damage"), null=True, blank=True)
     damage_text = models.CharField(_("damage"), max_length=120, blank=True)
+    # The codes of the texts the site wrote ({"damage_text": code}, campaigns/texts.py).
+    texts = models.JSONField(_("texts"), default=dict, blank=True)
     notes = models.JSONField(_("notes"), default=list, blank=True)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices)
     health_event = models.ForeignKey(
@@ -312,13 +314,16 @@ class CombatAttack(models.Model):
         return f"{self.attacker_name} → {self.target_name} ({self.status})"
 
     @property
+    def damage_words(self) -> str:
+        """The damage in the reader's language ("no damage" written in Spanish reads in
+        English to an English reader); older rows show their words as written."""
+        return shown(self.damage_text, (self.texts or {}).get("damage_text"))
+
+    @property
     def notes_text(self) -> list[str]:
         """The notes in the reader's language: a note the site wrote is stored with its
         code ({"text", "msgid", "params"}), older ones as plain words."""
-        return [
-            shown(note.get("text", ""), note) if isinstance(note, dict) else note
-            for note in self.notes or ()
-        ]
+        return [kept_shown(note) for note in self.notes or ()]
 
     @property
     def is_pending(self) -> bool:

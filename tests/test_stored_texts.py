@@ -25,13 +25,16 @@ from characters.advancement import PurchaseSpec
 from characters.models import XpEntry
 from characters.services import character_set_portrait
 from characters.services.xp import xp_adjust, xp_purchase_request
-from mechanics.models import CombatAttack, HealthEvent, Roll
+from mechanics.models import Combat, CombatAttack, HealthEvent, Roll
 from mechanics.services import combat as combat_services
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
 from mechanics.systems.tinieblas.health import character_first_aid
-from tests.factories import MembershipFactory, UserFactory, make_character
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 from tests.html import parse
+from tests.mechanics import rolling
+
+fixed_dice = rolling.fixed_dice
 
 pytestmark = pytest.mark.django_db
 
@@ -201,3 +204,144 @@ def test_a_combat_note_the_site_wrote_shows_in_the_readers_language():
         assert attack.notes_text == ["A crítico: the target takes a secuela.", "Nota a mano"]
     with translation.override("es"):
         assert attack.notes_text == ["Un crítico: el objetivo sufre una secuela.", "Nota a mano"]
+
+
+# --- A combat's damage wording and its end-of-combat summary (Hitos) --------------------------
+
+FIGHT_WORDS = {
+    "es": {"damage": "· sin daño", "secuela": "Secuela de crítico durante la escena"},
+    "en": {"damage": "· no damage", "secuela": "Secuela de crítico for the scene"},
+}
+
+
+@pytest.fixture
+def fight(gm, player):
+    """A Hitos table: the GM's Sicario against Bob's Héroe, in a scene."""
+    campaign = CampaignFactory(system="hitos", created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    MembershipFactory(campaign=campaign, user=player, role="player")
+    hero = make_character(
+        campaign, player, name="Héroe", ratings={"reflejos": 1, "combate": 1, "fortaleza": 4}
+    )
+    foe = make_character(
+        campaign,
+        None,
+        user=gm,
+        name="Sicario",
+        ratings={"reflejos": 4, "combate": 4, "fortaleza": 4},
+    )
+    scene = chronicle.scene_create(campaign=campaign, title="Azotea", participants=[hero, foe])
+    return {"campaign": campaign, "hero": hero, "foe": foe, "scene": scene}
+
+
+def fight_in(fight, gm, language: str, fixed_dice):
+    """The GM, reading in `language`, gives Héroe a scene-long secuela, lands a blow that
+    the armour stops (a hit with no damage) and ends the fight: what stays is written in
+    `language`."""
+    with translation.override(language):
+        health_services.character_apply_damage(
+            character=fight["hero"], user=gm, damage=DamageInput(1, critical="scene")
+        )
+        combat = combat_services.combat_start(scene=fight["scene"], user=gm)
+    args = [fight["campaign"].pk, fight["scene"].pk, combat.pk]
+    client = reader(gm, language)
+    # Dice 7, 8, 9: C 8 + 4 + 4 = 16 against Defensa 1 + 1 + 5; RD 50 stops all the damage.
+    fixed_dice(7, 8, 9)
+    data = {
+        "attacker": fight["foe"].pk,
+        "target": fight["hero"].pk,
+        "characteristic": "reflejos",
+        "skill": "combate",
+        "weapon": "central",
+        "weapon_constant": 1,
+        "attack_range": "melee",
+        "target_rd": 50,
+        "target_state": "normal",
+    }
+    assert client.post(reverse("mechanics:combat_attack", args=args), data).status_code == 302
+    attack = CombatAttack.objects.get()
+    assert attack.hit
+    assert attack.status == CombatAttack.Status.NO_DAMAGE
+    during = client.get(reverse("mechanics:combat_detail", args=args)).content
+    assert client.post(reverse("mechanics:combat_end", args=args)).status_code == 302
+    return combat, during
+
+
+def read_the_fight(client: Client, fight, combat) -> dict[str, list[str]]:
+    args = [fight["campaign"].pk, fight["scene"].pk, combat.pk]
+    ended = parse(client.get(reverse("mechanics:combat_detail", args=args)).content)
+    scene = parse(
+        client.get(
+            reverse("campaigns:scene", args=[fight["campaign"].pk, fight["scene"].pk])
+        ).content
+    )
+    return {
+        "log": [e.text() for e in ended.find_all(class_="combat-attack-damage")],
+        "attacks": [
+            e.text()
+            for page in (ended, scene)
+            for summary in page.find_all(class_="combat-summary-attacks")
+            for e in summary.find_all("li")
+        ],
+        "states": [
+            e.text()
+            for page in (ended, scene)
+            for summary in page.find_all(class_="combat-summary-states")
+            for e in summary.find_all("li")
+            if "Héroe" in e.text()
+        ],
+    }
+
+
+def assert_fight_in_language(seen: dict, language: str) -> None:
+    words = FIGHT_WORDS[language]
+    assert seen["log"] == [words["damage"]], seen["log"]
+    # The summary, on the combat's page and in the scene's record alike.
+    assert len(seen["attacks"]) == 2, seen["attacks"]
+    assert all(words["damage"] in a for a in seen["attacks"]), seen["attacks"]
+    assert len(seen["states"]) == 2, seen["states"]
+    assert all(words["secuela"] in s for s in seen["states"]), seen["states"]
+
+
+@pytest.mark.parametrize(("written", "read"), [("es", "en"), ("en", "es")])
+def test_a_combats_damage_wording_and_summary_show_in_the_readers_language(
+    fight, gm, player, fixed_dice, written, read
+):
+    combat, during = fight_in(fight, gm, written, fixed_dice)
+    # While it ran, the GM read the words in the language they were written in...
+    while_running = parse(during).find_all(class_="combat-attack-damage")
+    assert [e.text() for e in while_running] == [FIGHT_WORDS[written]["damage"]]
+    # ...and the rows keep them so.
+    assert CombatAttack.objects.get().damage_text == FIGHT_WORDS[written]["damage"][2:]
+    combat.refresh_from_db()
+    [hero] = [p for p in combat.summary["participants"] if p["name"] == "Héroe"]
+    assert FIGHT_WORDS[written]["secuela"] in hero["track"]
+    for user in (gm, player):
+        assert_fight_in_language(read_the_fight(reader(user, read), fight, combat), read)
+        assert_fight_in_language(read_the_fight(reader(user, written), fight, combat), written)
+
+
+def test_a_stranger_reads_nothing_of_the_fight(fight, gm, stranger, fixed_dice):
+    combat, _during = fight_in(fight, gm, "es", fixed_dice)
+    client = reader(stranger, "en")
+    args = [fight["campaign"].pk, fight["scene"].pk, combat.pk]
+    assert client.get(reverse("mechanics:combat_detail", args=args)).status_code == 404
+    scene_args = [fight["campaign"].pk, fight["scene"].pk]
+    assert client.get(reverse("campaigns:scene", args=scene_args)).status_code == 404
+
+
+def test_a_fight_stored_before_the_codes_shows_its_words_as_written(fight, gm, fixed_dice):
+    combat, _during = fight_in(fight, gm, "es", fixed_dice)
+    # What a row written before looked like: the words alone.
+    CombatAttack.objects.update(texts={})
+    combat.refresh_from_db()
+    summary = combat.summary
+    for entry in summary["attacks"]:
+        entry.pop("texts")
+    for entry in summary["participants"]:
+        entry.pop("lines", None)
+    Combat.objects.filter(pk=combat.pk).update(summary=summary)
+    seen = read_the_fight(reader(gm, "en"), fight, combat)
+    assert seen["log"] == [FIGHT_WORDS["es"]["damage"]]
+    assert all(FIGHT_WORDS["es"]["secuela"] in s for s in seen["states"]), seen["states"]
+    assert all(FIGHT_WORDS["es"]["damage"] in a for a in seen["attacks"]), seen["attacks"]

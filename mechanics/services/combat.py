@@ -14,7 +14,7 @@ from django.utils.translation import gettext_noop, ngettext
 
 from campaigns.models import Scene
 from campaigns.services.chronicle import participants_in
-from campaigns.texts import Message
+from campaigns.texts import TEXTS, Message, codes, kept
 from characters.models import Character
 from mechanics import combat as rules
 from mechanics.combat import CombatRules, turn_order
@@ -340,11 +340,9 @@ def combat_attack_record(
         hit=attack.hit,
         damage=asdict(attack.damage) if pending else None,
         damage_text=attack.damage_text[:120],
-        # A note the site wrote keeps its code beside its words (campaigns/texts.py).
-        notes=[
-            {"text": str(note), **note.as_code()} if isinstance(note, Message) else note
-            for note in attack.notes
-        ],
+        # A text the site wrote keeps its code beside its words (campaigns/texts.py).
+        texts=codes(damage_text=attack.damage_text),
+        notes=[kept(note) for note in attack.notes],
         status=CombatAttack.Status.PENDING if pending else CombatAttack.Status.NO_DAMAGE,
         created_by=user,
     )
@@ -413,6 +411,12 @@ def combat_end(*, combat: Combat, user) -> Combat:
         health = sheets[character.pk].health
         track = " ".join(mark or "·" for mark, _name in health.boxes)
         lines = " · ".join(f"{label} {value}" for label, value in health.lines)
+        # A line's words the site wrote (a Hitos secuela's "for the scene") keep their code,
+        # so the summary reads in each reader's language (campaigns/texts.py).
+        if not track and any(isinstance(value, Message) for _label, value in health.lines):
+            kept_lines = {"lines": [[label, kept(value)] for label, value in health.lines]}
+        else:
+            kept_lines = {}
         states.append(
             {
                 "character": character.pk,
@@ -426,6 +430,7 @@ def combat_end(*, combat: Combat, user) -> Combat:
                 "penalty": health.penalty,
                 "track": track or lines,
                 "states": list(health.states),
+                **kept_lines,
             }
         )
     owners = {c.pk: c.owner_id for c in characters}
@@ -438,6 +443,7 @@ def combat_end(*, combat: Combat, user) -> Combat:
             "target_owner": owners.get(a.target_id),
             "hit": a.hit,
             "damage": a.damage_text,
+            **({TEXTS: a.texts} if a.texts else {}),
             "status": a.status,
         }
         for a in locked.attacks.order_by("created_at", "pk")

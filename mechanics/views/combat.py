@@ -578,7 +578,7 @@ def combat_apply(
         services.combat_attack_apply(attack=attack, user=request.user)
         return _("Damage applied to %(name)s: %(damage)s.") % {
             "name": attack.target_name,
-            "damage": attack.damage_text,
+            "damage": attack.damage_words,
         }
 
     return _gm_action(request, campaign_id, scene_id, combat_id, action)

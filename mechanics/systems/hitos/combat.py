@@ -75,6 +75,6 @@ class HitosCombat(CombatRules):
         if dealt is None:
             return AttackRoll([side], False, None, "", notes)
         if dealt <= 0:
-            return AttackRoll([side], True, None, _("no damage"), notes)
+            return AttackRoll([side], True, None, Message(gettext_noop("no damage")), notes)
         critical = side.record.details.get("secuela") or ""
         return AttackRoll([side], True, DamageInput(dealt, critical=critical), str(dealt), notes)

@@ -85,11 +85,11 @@ def secuela_lines(state: engine.HitosHealth) -> tuple[tuple[str, str], ...]:
     """The secuelas the health card lists (docs/rules.md#hitos-secuelas)."""
     lines = []
     if state.temporary_secuela:
-        lines.append(("Secuela temporal", _("until Sano")))
+        lines.append(("Secuela temporal", Message(gettext_noop("until Sano"))))
     if state.critical_secuela == "scene":
-        lines.append(("Secuela de crítico", _("for the scene")))
+        lines.append(("Secuela de crítico", Message(gettext_noop("for the scene"))))
     elif state.critical_secuela == "session":
-        lines.append(("Secuela de crítico", _("for the session")))
+        lines.append(("Secuela de crítico", Message(gettext_noop("for the session"))))
     if state.permanent_secuelas:
         lines.append(("Secuelas permanentes", str(state.permanent_secuelas)))
     return tuple(lines)

@@ -304,7 +304,7 @@ class NdpCombat(CombatRules):
         part_name = catalogue.body_part(part).name
         rest = (tuple(notes), group, tuple(writes), counted)
         if not result.get("tier"):
-            return AttackRoll(sides, True, None, _("no wound"), *rest)
+            return AttackRoll(sides, True, None, Message(gettext_noop("no wound")), *rest)
         damage = DamageInput(
             result["raw"],
             attack["damage_type"],

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from campaigns.texts import Message
 from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
 from mechanics.rules.objetivo import catalogue, rolls, traits
 from mechanics.setup import Sheet
@@ -125,5 +127,5 @@ class ObjetivoCombat(CombatRules):
         if dealt is None:
             return AttackRoll([side], False, None, "")
         if dealt <= 0:
-            return AttackRoll([side], True, None, _("no damage"))
+            return AttackRoll([side], True, None, Message(gettext_noop("no damage")))
         return AttackRoll([side], True, DamageInput(dealt), f"−{dealt} PV")
