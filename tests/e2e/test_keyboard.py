@@ -185,6 +185,20 @@ def test_a_gm_two_sided_roll_keeps_the_focus_on_the_roll_button_and_says_both_re
     assert page.evaluate("window.said") == [said]
     shot(page, f"gm-rolled-{width}")
 
+    # A click that does not focus the button (Safari): htmx has no focus to keep, a11y.js
+    # puts it on the button used.
+    page.evaluate("() => { document.activeElement.blur(); window.said = []; }")
+    button.evaluate("b => b.click()")
+    expect(page.locator("#gm-roll-result .roll-card").first).not_to_have_attribute(
+        "data-roll", str(rolls[0].pk)
+    )
+    again = list(Roll.objects.filter(campaign=campaign).order_by("pk"))[2:]
+    said = " · ".join(spoken(roll) for roll in again)
+    expect(page.locator("#roll-announcer")).to_have_text(said)
+    expect(button).to_be_focused()
+    assert steady_scroll_y(page) == before
+    assert page.evaluate("window.said") == [said]
+
 
 @pytest.mark.parametrize("width", [360, 1280])
 def test_a_free_roll_keeps_the_focus_on_the_roll_button_and_says_the_result_once(open_as, width):
@@ -214,6 +228,17 @@ def test_a_free_roll_keeps_the_focus_on_the_roll_button_and_says_the_result_once
     expect(page.locator("#roll-feed-status")).not_to_contain_text("Trueno")
     assert page.evaluate("window.said") == [said]
     shot(page, f"free-rolled-{width}")
+
+    # A click that does not focus the button (Safari): a11y.js puts the focus on it.
+    page.evaluate("() => { document.activeElement.blur(); window.said = []; }")
+    button.evaluate("b => b.click()")
+    expect(result).not_to_have_attribute("data-roll", str(roll.pk))
+    roll = Roll.objects.filter(campaign=campaign).latest("pk")
+    expect(result).to_have_attribute("data-roll", str(roll.pk))
+    expect(page.locator("#roll-announcer")).to_have_text(spoken(roll))
+    expect(button).to_be_focused()
+    assert steady_scroll_y(page) == before
+    assert page.evaluate("window.said") == [spoken(roll)]
 
 
 def test_a_skip_link_at_the_top_of_a_gm_sheet_takes_the_focus_into_the_roll_panel(open_as):
