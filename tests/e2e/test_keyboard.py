@@ -6,6 +6,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.urls import reverse
 from django.utils import translation
 from playwright.sync_api import expect
 
@@ -15,6 +16,7 @@ from mechanics.presentation import roll_display
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_accessibility import contrast
 from tests.e2e.test_roll import lucia
+from tests.factories import make_character
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -48,6 +50,13 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"keyboard-{name}.png"))
 
 
+def spoken(roll: Roll) -> str:
+    """What the announcer says for a stored roll: its summary, then its lines."""
+    with translation.override("es"):
+        shown = roll_display(roll)
+    return " · ".join([shown.summary, *shown.notes])
+
+
 def said_once(page, character, before: int) -> Roll:
     """The new stored roll, after checking the page shows it and the announcer said it once
     (and the feed, where the page has one, did not say it again)."""
@@ -57,7 +66,7 @@ def said_once(page, character, before: int) -> Roll:
     expect(card).to_have_attribute("data-roll", str(roll.pk))
     with translation.override("es"):
         shown = roll_display(roll)
-    said = " · ".join([shown.summary, *shown.notes])
+    said = spoken(roll)
     announcer = page.locator("#roll-announcer")
     expect(announcer).to_have_text(said)
     # Who, what (the pool) and the result, in words, as the stored roll has them.
@@ -143,6 +152,117 @@ def test_a_roll_on_the_full_roll_page_keeps_the_focus_and_says_the_result(open_a
     expect(button).to_be_focused()
     assert steady_scroll_y(page) == before
     shot(page, "roll-page-rolled-360")
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_gm_two_sided_roll_keeps_the_focus_on_the_roll_button_and_says_both_results(
+    open_as, width
+):
+    campaign, lucia_ = lucia()
+    bruto = make_character(campaign, None, name="Bruto", ratings={"fuerza": 4, "pelea": 3})
+    page = open_as("narradora", width=width, height=700)
+    page.goto(reverse("mechanics:gm_roll", args=[campaign.pk]))
+    page.locator("#id_a-character").select_option(str(lucia_.pk))
+    page.locator("#id_a-attribute").select_option("fuerza")
+    page.locator("#id_b-character").select_option(str(bruto.pk))
+    page.locator("#id_b-attribute").select_option("fuerza")
+    page.locator("#id_b-skill").select_option("pelea")
+    expect(page.locator("#gm-roll-odds .odds-win")).to_contain_text("Gana Lucía Ferrer")
+    button = page.locator("#gm-roll-submit")
+    button.focus()
+    page.evaluate(LISTEN)
+    before = steady_scroll_y(page)
+    page.keyboard.press("Enter")
+    expect(page.locator("#gm-roll-result .roll-card")).to_have_count(2)
+    rolls = list(Roll.objects.filter(campaign=campaign).order_by("pk"))
+    assert [roll.character for roll in rolls] == [lucia_, bruto]
+    # Both sides, in the order shown, from the one region outside the swapped panel.
+    said = " · ".join(spoken(roll) for roll in rolls)
+    expect(page.locator("#roll-announcer")).to_have_text(said)
+    assert page.locator("#gm-roll-panel [role=status], #gm-roll-panel #roll-announcer").count() == 0
+    expect(button).to_be_focused()
+    assert steady_scroll_y(page) == before
+    assert page.evaluate("window.said") == [said]
+    shot(page, f"gm-rolled-{width}")
+
+    # A click that does not focus the button (Safari): htmx has no focus to keep, a11y.js
+    # puts it on the button used.
+    page.evaluate("() => { document.activeElement.blur(); window.said = []; }")
+    button.evaluate("b => b.click()")
+    expect(page.locator("#gm-roll-result .roll-card").first).not_to_have_attribute(
+        "data-roll", str(rolls[0].pk)
+    )
+    again = list(Roll.objects.filter(campaign=campaign).order_by("pk"))[2:]
+    said = " · ".join(spoken(roll) for roll in again)
+    expect(page.locator("#roll-announcer")).to_have_text(said)
+    expect(button).to_be_focused()
+    assert steady_scroll_y(page) == before
+    assert page.evaluate("window.said") == [said]
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_free_roll_keeps_the_focus_on_the_roll_button_and_says_the_result_once(open_as, width):
+    campaign, _character = lucia()
+    page = open_as("narradora", width=width, height=700)
+    page.goto(reverse("mechanics:free_roll", args=[campaign.pk]))
+    page.get_by_label("Dados a tirar").fill("2d6+1")
+    page.get_by_label("Para qué").fill("Trueno")
+    button = page.locator("#free-roll-submit")
+    button.focus()
+    page.evaluate(LISTEN)
+    before = steady_scroll_y(page)
+    page.keyboard.press("Enter")
+    result = page.locator("#free-roller .free-roll-result")
+    expect(result).to_be_attached()
+    roll = Roll.objects.filter(campaign=campaign).latest("pk")
+    expect(result).to_have_attribute("data-roll", str(roll.pk))
+    said = spoken(roll)
+    assert "Trueno" in said
+    assert f"Total {roll.result}" in said
+    expect(page.locator("#roll-announcer")).to_have_text(said)
+    assert page.locator("#free-roller [role=status]").count() == 0
+    expect(button).to_be_focused()
+    assert steady_scroll_y(page) == before
+    # The page's feed takes the roll in without saying it a second time.
+    expect(page.locator(f'#roll-feed [data-roll="{roll.pk}"]')).to_be_attached()
+    expect(page.locator("#roll-feed-status")).not_to_contain_text("Trueno")
+    assert page.evaluate("window.said") == [said]
+    shot(page, f"free-rolled-{width}")
+
+    # A click that does not focus the button (Safari): a11y.js puts the focus on it.
+    page.evaluate("() => { document.activeElement.blur(); window.said = []; }")
+    button.evaluate("b => b.click()")
+    expect(result).not_to_have_attribute("data-roll", str(roll.pk))
+    roll = Roll.objects.filter(campaign=campaign).latest("pk")
+    expect(result).to_have_attribute("data-roll", str(roll.pk))
+    expect(page.locator("#roll-announcer")).to_have_text(spoken(roll))
+    expect(button).to_be_focused()
+    assert steady_scroll_y(page) == before
+    assert page.evaluate("window.said") == [spoken(roll)]
+
+
+def test_a_skip_link_at_the_top_of_a_gm_sheet_takes_the_focus_into_the_roll_panel(open_as):
+    campaign, character = lucia()
+    page = open_as("narradora", width=1280, height=900)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/")
+    expect(page.locator(f"#roll-panel-{character.pk}")).to_be_attached()
+    # From the top of the page: past the menu to the content, then to the skip link.
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Saltar al contenido")).to_be_focused()
+    page.keyboard.press("Enter")
+    skip = page.get_by_role("link", name="Saltar al panel de tiradas")
+    presses = 0
+    while presses < 3 and not skip.evaluate("a => a === document.activeElement"):
+        page.keyboard.press("Tab")
+        presses += 1
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport()
+    page.keyboard.press("Enter")
+    assert page.evaluate(f"!!document.activeElement.closest('#roll-panel-{character.pk}')")
+    # The next Tab goes on inside the panel, not back at the top of the sheet.
+    page.keyboard.press("Tab")
+    assert page.evaluate(f"!!document.activeElement.closest('#roll-panel-{character.pk}')")
+    shot(page, "skip-to-roll-panel")
 
 
 def tab_stops_to_panel(page, character) -> int:
