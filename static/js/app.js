@@ -46,6 +46,14 @@
     dialog.showModal();
   }, true);
 
+  // A live form (hx-sync) refreshes on change; when the user edits a field meanwhile, the
+  // refresh in flight is dropped, so a late answer never replaces the form under what was
+  // just typed. The field's own change event then asks again with every current value.
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest && event.target.closest("form[hx-sync]");
+    if (form && window.htmx) window.htmx.trigger(form, "htmx:abort");
+  });
+
   // Copy buttons: data-copy holds the text to copy.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy]");

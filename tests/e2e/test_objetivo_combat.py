@@ -53,3 +53,39 @@ def test_gm_shoots_at_a_distance_and_hands_a_destiny_point_back_from_the_panel(
     expect(page.get_by_text("Punto de destino devuelto")).to_be_visible()
     screenshot(page, f"handed-back-in-combat-{width}")
     assert Resource.objects.get(character=fred, key="destiny_points").current == 1
+
+
+def test_a_late_refresh_of_the_attack_form_never_overwrites_the_distance_being_typed(open_as):
+    gm = UserFactory(username="narradora")
+    campaign = campaign_with("objetivo", gm, name="Mesa")
+    fred = make_character(campaign, None, user=gm, name="Fred", ratings={"destreza": 8})
+    foe = make_character(campaign, None, user=gm, name="Forajido", ratings={"resistencia": 8})
+    scene = services.scene_create(campaign=campaign, title="Saloon", participants=[fred, foe])
+    combat = combat_services.combat_start(scene=scene, user=gm)
+
+    page = open_as("narradora", width=1280, height=900)
+    page.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/combat/{combat.pk}/")
+    form = page.locator("#combat-attack")
+    form.get_by_label("Atacante").select_option(label="Fred")
+    form.get_by_label("Objetivo", exact=True).select_option(label="Forajido")
+    expect(form.get_by_label("Objetivo", exact=True)).to_have_value(str(foe.pk))
+    # The refresh asked for by the weapon is held until the distance has been typed.
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(lambda url: "/attack/?" in url, hold_the_first)
+    with page.expect_request(lambda request: "/attack/?" in request.url):
+        form.get_by_label("Arma", exact=True).select_option("revolver")
+    form.get_by_label("Distancia al objetivo (m)").fill("50")
+    held[0].continue_()
+    page.wait_for_function(
+        "() => !document.querySelector('#combat-attack form').classList.contains('htmx-request')"
+    )
+    form.get_by_label("Distancia al objetivo (m)").blur()
+    expect(page.locator("#combat-attack .combat-defence")).to_have_text("20")
+    expect(form.get_by_label("Distancia al objetivo (m)")).to_have_value("50")
