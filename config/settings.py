@@ -136,6 +136,9 @@ TEMPLATES = [
     },
 ]
 
+# Django's widget markup, written in Python for the commonest widgets (see the module).
+FORM_RENDERER = "config.form_renderer.FastWidgetRenderer"
+
 WSGI_APPLICATION = "config.wsgi.application"
 
 DATABASES = {
