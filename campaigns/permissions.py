@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, QuerySet, Subquery
+from django.db.models import F, Q, QuerySet
 from django.http import Http404
 
 from campaigns.models import Campaign, Invitation, Membership, Removal, Role, all_characters
@@ -189,22 +189,24 @@ def character_access(user, campaign_id: int, character_id: int) -> CharacterAcce
     """Access to a character of a campaign; 404 for non-members or a character elsewhere.
 
     One query, the hottest of the site (every sheet, roll and poll asks it): the character
-    with its campaign, and the user's membership read beside them by subqueries."""
+    with its campaign, joined to the user's membership, whose columns come as annotations
+    (a join costs half the Python of a subquery per column)."""
     if not user.is_authenticated:
         raise Http404
-    mine = Membership.objects.filter(user=user, campaign_id=campaign_id).order_by()
     columns = [field.attname for field in Membership._meta.concrete_fields]
     character = next(
         iter(
             all_characters()
             .select_related("campaign")
-            .filter(pk=character_id, campaign_id=campaign_id)
-            .annotate(**{f"membership_{name}": Subquery(mine.values(name)[:1]) for name in columns})
+            .filter(pk=character_id, campaign_id=campaign_id, campaign__memberships__user=user)
+            .annotate(
+                **{f"membership_{name}": F(f"campaign__memberships__{name}") for name in columns}
+            )
             .order_by()[:1]
         ),
         None,
     )
-    if character is None or character.membership_id is None:
+    if character is None:
         raise Http404
     values = [getattr(character, f"membership_{name}") for name in columns]
     membership = Membership.from_db(character._state.db, columns, values)
