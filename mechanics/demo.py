@@ -14,6 +14,9 @@ from characters.models import Character, DiaryEntry
 from characters.services.diary import diary_save
 from characters.services.xp import scene_award_xp, xp_purchase_request
 from mechanics.forms.roll import default_data
+
+# The GM panel's own form handling, so the demo's two-sided rolls pass its checks.
+from mechanics.forms.two_sided import gm_forms, gm_plan
 from mechanics.models import Roll
 from mechanics.rules.expressions import parse, roll_expression
 from mechanics.rules.tinieblas.advancement import SceneAward
@@ -23,9 +26,6 @@ from mechanics.services.rolls import RollSide, roll_perform, roll_store
 from mechanics.services.saved_rolls import saved_roll_create
 from mechanics.setup import load_sheets
 from mechanics.systems.base import DamageInput
-
-# The GM panel's own form handling, so the demo's two-sided rolls pass its checks.
-from mechanics.views.roll import _gm_forms, _gm_plan
 
 
 def seed_characters(campaign, users: dict) -> list[Character]:
@@ -104,8 +104,8 @@ def _gm_two_sided_roll(campaign, data: dict, *, gm, scene, rng) -> list[Roll]:
     same forms validate `data` (prefixed "a-", "b-", "h1-"...), the system plans it, the
     engine throws with `rng`, and each side is stored in `scene`."""
     characters = list(campaign.characters.select_related("owner").order_by("-is_npc", "name"))
-    forms = _gm_forms(data, campaign, characters)
-    plan = _gm_plan(campaign, *forms)
+    forms = gm_forms(data, campaign, characters)
+    plan = gm_plan(campaign, *forms)
     if plan is None:
         main, side_a, side_b, helpers = forms
         errors = [form.errors.as_text() for form in (main, side_a, side_b, *helpers)]

@@ -22,8 +22,8 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.models import Scene
@@ -39,6 +39,7 @@ from characters.models import Character
 from mechanics import combat as rules
 from mechanics.combat_timeline import summary_for
 from mechanics.forms.combat import AddFightersForm, AttackForm, PhaseForm, SceneTimeForm
+from mechanics.forms.errors import error_text
 from mechanics.models import Combat, CombatAttack, CombatParticipant
 from mechanics.rules.dice import default_rng
 from mechanics.rules.errors import RuleError
@@ -53,14 +54,6 @@ RECENT_ATTACKS = 30
 
 def _respond(request: HttpRequest, template: str, context: dict, status: int = 200):
     return render(request, template, context, status=status)
-
-
-def _error_text(error: Exception) -> str:
-    if isinstance(error, RuleError):
-        return error.translated(gettext)
-    if isinstance(error, ValidationError):
-        return " ".join(error.messages)
-    return str(error)
 
 
 def _combat_or_404(scene: Scene, combat_id: int) -> Combat:
@@ -185,7 +178,7 @@ def _attack_form(
     try:
         return form, rules.plan_attack(attacker, target, data), ""
     except (RuleError, ValidationError) as error:
-        return form, None, _error_text(error)
+        return form, None, error_text(error)
 
 
 def _candidates(access: CampaignAccess, scene: Scene, participants) -> list[Character]:
@@ -360,7 +353,7 @@ def combat_start(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpR
     try:
         started = services.combat_start(scene=scene, user=request.user)
     except ValidationError as error:
-        messages.error(request, _error_text(error))
+        messages.error(request, error_text(error))
         return redirect("mechanics:combat", campaign_id, scene_id)
     # No flash message: the panel says what comes next, and a message would stay on
     # screen while htmx swaps the panel under it.
@@ -399,7 +392,7 @@ def _gm_action(request, campaign_id: int, scene_id: int, combat_id: int, action)
     try:
         notice = action(combat)
     except (RuleError, ValidationError) as error:
-        return _after_action(request, access, scene, combat, error=_error_text(error))
+        return _after_action(request, access, scene, combat, error=error_text(error))
     return _after_action(request, access, scene, combat, notice=notice)
 
 
@@ -417,7 +410,7 @@ def combat_add(request: HttpRequest, campaign_id: int, scene_id: int, combat_id:
     try:
         added = services.combat_add_participants(combat=combat, characters=chosen)
     except ValidationError as error:
-        return _after_action(request, access, scene, combat, error=_error_text(error))
+        return _after_action(request, access, scene, combat, error=error_text(error))
     notice = ngettext(
         "%(count)d character joins the fight.", "%(count)d characters join the fight.", len(added)
     ) % {"count": len(added)}
@@ -538,7 +531,7 @@ def combat_attack(request: HttpRequest, campaign_id: int, scene_id: int, combat_
                 attack=rolled,
             )
         except (RuleError, ValidationError) as error:
-            form.add_error(None, _error_text(error))
+            form.add_error(None, error_text(error))
         else:
             notice = _attack_notice(attack)
             kept = _kept(request.POST, form)
@@ -636,7 +629,7 @@ def scene_time(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRes
             rested=form.cleaned_data["rested"] or access.campaign.game_system.rest_question is None,
         )
     except ValidationError as error:
-        messages.error(request, _error_text(error))
+        messages.error(request, error_text(error))
         return redirect(back)
     if not events:
         messages.warning(request, _("Nobody takes part in this scene: no time passed."))

@@ -18,7 +18,6 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
@@ -26,29 +25,22 @@ from django_htmx.http import trigger_client_event
 from campaigns.permissions import campaign_access, character_access, require, visible_rolls
 from characters import services
 from characters.views.sheet import sheet_context
-from mechanics.forms.roll import RollSceneForm, TwoSidedForm, default_data
+from mechanics.forms.errors import error_text
+from mechanics.forms.roll import RollSceneForm, default_data
+from mechanics.forms.two_sided import HELPERS, gm_forms, gm_plan, relevant_forms
 from mechanics.models import Roll, SavedRoll
 from mechanics.presentation import roll_display
 from mechanics.rules.errors import RuleError
 from mechanics.selectors import roll_scenes
 from mechanics.services.rolls import RollSide, roll_perform
-from mechanics.setup import Sheet, load_sheet, load_sheets
+from mechanics.setup import Sheet, load_sheet
 
 PANEL = "mechanics/roll_panel.html"
 GM_PANEL = "mechanics/gm_roll.html"
-HELPERS = ("h1", "h2", "h3")
 
 
 def _respond(request: HttpRequest, template: str, context: dict, status: int = 200):
     return render(request, template, context, status=status)
-
-
-def _error_text(error: Exception) -> str:
-    if isinstance(error, RuleError):
-        return error.translated(gettext)
-    if isinstance(error, ValidationError):
-        return " ".join(error.messages)
-    return str(error)
 
 
 def _pools(sheet: Sheet) -> list[dict]:
@@ -138,7 +130,7 @@ def _plan(sheet: Sheet, form, open_actions: dict, scene_form: RollSceneForm):
     try:
         return sheet.system.roll_setup.plan(sheet, form.cleaned_data, open_actions=open_actions)
     except (RuleError, ValidationError) as error:
-        form.add_error(None, _error_text(error))
+        form.add_error(None, error_text(error))
         return None
 
 
@@ -264,7 +256,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                     group=plan.group,
                 )
             except (RuleError, ValidationError) as error:
-                form.add_error(None, _error_text(error))
+                form.add_error(None, error_text(error))
             else:
                 kept = _kept_choices(data, form.one_off_fields())
                 setup.kept_after_roll(stored, kept)
@@ -316,99 +308,6 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
 # --- The GM's panel: NPCs and two-sided rolls -----------------------------------------------
 
 
-def _campaign_traits(campaign) -> tuple[list, list]:
-    """(attribute choices, skill choices) of the campaign's system, grouped by category."""
-    specs = campaign.game_system.trait_specs(campaign)
-    groups: dict[str, dict[str, list]] = {"attribute": {}, "skill": {}}
-    for spec in specs:
-        kind = "attribute" if spec.kind in ("attribute", "characteristic") else spec.kind
-        if kind in groups:
-            groups[kind].setdefault(spec.category, []).append((spec.key, spec.name))
-    return list(groups["attribute"].items()), list(groups["skill"].items())
-
-
-def _gm_forms(data, campaign, characters):
-    system = campaign.game_system
-    kinds = system.roll_setup.opposed_kinds if system.roll_setup else ()
-    if not kinds:
-        return None, None, None, []
-    side_form = system.side_form
-    kwargs = {"characters": characters, "traits": _campaign_traits(campaign)}
-    main = TwoSidedForm(data, kinds=kinds)
-    kind = (data or {}).get("kind")
-    uses_b = kind != "teamwork"
-    uses_helpers = kind == "teamwork"
-
-    def side(prefix: str, used: bool):
-        if data is None or used:
-            return side_form(data, prefix=prefix, required=False, **kwargs)
-        # A side the chosen roll does not use keeps what was typed, without errors.
-        typed = {
-            key.split("-", 1)[1]: value
-            for key, value in data.items()
-            if key.startswith(f"{prefix}-")
-        }
-        return side_form(None, prefix=prefix, required=False, initial=typed, **kwargs)
-
-    side_a = side("a", True)
-    side_b = side("b", uses_b)
-    helpers = [side(prefix, uses_helpers) for prefix in HELPERS] if "teamwork" in kinds else []
-    return main, side_a, side_b, helpers
-
-
-def _relevant_forms(main, side_a, side_b, helpers) -> list:
-    """The side forms the chosen kind of roll uses (the others are hidden in the page)."""
-    if main is None:
-        return []
-    if main.data.get("kind") == "teamwork":
-        return [side_a, *helpers]
-    return [side_a, side_b]
-
-
-def _gm_plan(campaign, main, side_a, side_b, helpers):
-    """Validate the GM's set-up and build its plan; None with errors on the forms."""
-    if main is None or not main.is_valid():
-        return None
-    kind = main.cleaned_data["kind"]
-    # Fields of the other kind of roll are in the page too (hidden): ignore them.
-    if not all(f.is_valid() for f in _relevant_forms(main, side_a, side_b, helpers)):
-        return None
-    chosen_a = side_a.cleaned_data.get("character")
-    if not chosen_a:
-        side_a.add_error("character", _("Choose a character."))
-        return None
-    if kind == "opposed":
-        chosen = [chosen_a, side_b.cleaned_data.get("character")]
-        if not chosen[1]:
-            side_b.add_error("character", _("Choose a character."))
-            return None
-    else:
-        chosen = [chosen_a] + [h.cleaned_data["character"] for h in helpers if h.used]
-        if len(chosen) == 1:
-            helpers[0].add_error("character", _("Choose at least one helper."))
-            return None
-    if len(set(chosen)) != len(chosen):
-        main.add_error(None, _("Each character can take part only once."))
-        return None
-    characters = {c.pk: c for c in campaign.characters.filter(pk__in=chosen)}
-    sheets = load_sheets([characters[pk] for pk in chosen], campaign)
-    setup = campaign.game_system.roll_setup
-    try:
-        if kind == "opposed":
-            return setup.opposed(
-                sheets[chosen[0]], side_a.cleaned_data, sheets[chosen[1]], side_b.cleaned_data
-            )
-        used = [h for h in helpers if h.used]
-        return setup.teamwork(
-            sheets[chosen[0]],
-            side_a.cleaned_data,
-            [(sheets[h.cleaned_data["character"]], h.cleaned_data) for h in used],
-        )
-    except (RuleError, ValidationError) as error:
-        main.add_error(None, _error_text(error))
-        return None
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def gm_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
@@ -419,8 +318,8 @@ def gm_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
     data = request.POST if request.method == "POST" else None
     if data is None and "kind" in request.GET:
         data = request.GET
-    main, side_a, side_b, helpers = _gm_forms(data, campaign, characters)
-    plan = _gm_plan(campaign, main, side_a, side_b, helpers) if data is not None else None
+    main, side_a, side_b, helpers = gm_forms(data, campaign, characters)
+    plan = gm_plan(campaign, main, side_a, side_b, helpers) if data is not None else None
     results = []
     if request.method == "POST" and plan is not None:
         try:
@@ -441,7 +340,7 @@ def gm_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 group=plan.group,
             )
         except (RuleError, ValidationError) as error:
-            main.add_error(None, _error_text(error))
+            main.add_error(None, error_text(error))
         else:
             # No side spends again unless the GM asks again.
             spends = campaign.game_system.side_form.spends
@@ -451,8 +350,8 @@ def gm_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 kept["group"] = str(plan.group)
                 return redirect(f"{request.path}?{urlencode(kept, doseq=True)}")
             results = stored
-            main, side_a, side_b, helpers = _gm_forms(kept, campaign, characters)
-            plan = _gm_plan(campaign, main, side_a, side_b, helpers)
+            main, side_a, side_b, helpers = gm_forms(kept, campaign, characters)
+            plan = gm_plan(campaign, main, side_a, side_b, helpers)
     group = request.GET.get("group", "")
     if request.method == "GET" and group:
         try:
@@ -473,7 +372,7 @@ def gm_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "helpers": helpers,
         "plan": plan,
         "odds": plan.odds if plan is not None else None,
-        "error_forms": _relevant_forms(main, side_a, side_b, helpers) if data else [],
+        "error_forms": relevant_forms(main, side_a, side_b, helpers) if data else [],
         "results": [roll_display(roll) for roll in results],
         "gm_url": reverse("mechanics:gm_roll", args=[campaign.pk]),
     }
