@@ -46,12 +46,19 @@
     dialog.showModal();
   }, true);
 
-  // A live form (hx-sync) refreshes on change; when the user edits a field meanwhile, the
-  // refresh in flight is dropped, so a late answer never replaces the form under what was
-  // just typed. The field's own change event then asks again with every current value.
+  // A live form whose refresh replaces the form itself (the combat attack form) drops the
+  // refresh in flight when the user edits a field, so a late answer never replaces the
+  // form under what was just typed; the field's change event then asks again with every
+  // current value. Forms that refresh another element (the odds) keep their requests.
+  function refreshReplacesForm(form) {
+    var target = form.getAttribute("hx-target");
+    if (target === "this") return true;
+    var element = target && document.querySelector(target);
+    return Boolean(element && element.contains(form));
+  }
   document.addEventListener("input", function (event) {
     var form = event.target.closest && event.target.closest("form[hx-sync]");
-    if (form && window.htmx) window.htmx.trigger(form, "htmx:abort");
+    if (form && window.htmx && refreshReplacesForm(form)) window.htmx.trigger(form, "htmx:abort");
   });
 
   // Copy buttons: data-copy holds the text to copy.
