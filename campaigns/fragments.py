@@ -13,11 +13,14 @@ rendered with a placeholder instead, and each response gets its own masked token
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Iterable
 
 from django.core.cache import caches
-from django.db import models
+from django.db import connections, models
+from django.db.models import QuerySet, Value
+from django.db.models.functions import JSONObject
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString, mark_safe
@@ -40,6 +43,41 @@ def row_state(row: models.Model | None) -> tuple:
 
 def rows_state(rows: Iterable[models.Model]) -> tuple:
     return tuple(row_state(row) for row in rows)
+
+
+def rows_state_query(build: Callable[..., list[QuerySet]], *, using="default", **ids) -> tuple:
+    """The state of every row of the querysets `build(**ids)` returns, read in one query.
+
+    Loading rows as model instances only to key a fragment by them costs more than the
+    fragment saves; this reads each row as one JSON object (its model and every concrete
+    field) in a UNION ALL that the ORM writes once per process and database, run after
+    that with the ids alone. Like `rows_state`, any change to a row changes the result."""
+    sql, slots = _state_query(build, using, tuple(sorted(ids)))
+    params = [value if name is None else ids[name] for name, value in slots]
+    with connections[using].cursor() as cursor:
+        cursor.execute(sql, params)
+        return tuple(sorted(row[0] for row in cursor.fetchall()))
+
+
+@functools.cache
+def _state_query(build: Callable[..., list[QuerySet]], using: str, names: tuple) -> tuple:
+    """(SQL, params) of `rows_state_query`, each param named by the id it stands for."""
+    # Stand-ins for the ids while the ORM writes the SQL; no row has a negative id.
+    stand_ins = {-(1000 + index): name for index, name in enumerate(names)}
+    querysets = [
+        queryset.order_by().values_list(
+            JSONObject(
+                _model=Value(queryset.model._meta.label),
+                **{field.attname: field.attname for field in queryset.model._meta.concrete_fields},
+            )
+        )
+        for queryset in build(**{name: value for value, name in stand_ins.items()})
+    ]
+    union = querysets[0].union(*querysets[1:], all=True).order_by()
+    sql, params = union.query.get_compiler(using=using).as_sql()
+    return sql, tuple(
+        (stand_ins.get(value) if type(value) is int else None, value) for value in params
+    )
 
 
 def fragment_key(name: str, *parts: object) -> str:

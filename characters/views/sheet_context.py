@@ -8,7 +8,8 @@ by the views above characters that answer with a piece of the sheet.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,10 +21,11 @@ from django.shortcuts import redirect
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from campaigns.fragments import CACHE, CSRF_PLACEHOLDER, fragment_key, row_state, rows_state
+from campaigns.fragments import CACHE, CSRF_PLACEHOLDER, fragment_key, row_state, rows_state_query
 from campaigns.permissions import CharacterAccess
 from characters import services
 from characters.forms.sheet import DetailsForm
+from characters.models import CampaignTrait, Character
 from characters.sheet_panels import sheet_panels_context, sheet_panels_state
 from mechanics.systems.base import GameSystem, PoolAction, SheetSection, TraitSpec
 
@@ -176,9 +178,31 @@ def _rights(access: CharacterAccess) -> tuple:
     return tuple((name, getattr(access, name)) for name in names)
 
 
+@functools.cache
+def _grid_rows(relations: tuple[str, ...]) -> Callable[..., list]:
+    """The rows a sheet's grid shows besides its character, campaign and viewer: the
+    character's rows of each relation, its owner and the campaign's trait lists."""
+
+    def build(character: int, owner: int | None, campaign: int) -> list:
+        owners = Character._meta.get_field("owner").related_model._default_manager
+        return [
+            *(
+                Character._meta.get_field(name).related_model._default_manager.filter(
+                    character_id=character
+                )
+                for name in relations
+            ),
+            owners.filter(pk=owner),
+            CampaignTrait.objects.filter(campaign_id=campaign),
+        ]
+
+    return build
+
+
 def _grid_key(access: CharacterAccess, sections: tuple[SheetSection, ...], panels: tuple) -> str:
-    """The cache key of the sheet's grid: every row it is made of, as loaded (so any write
-    makes another key), the viewer and their rights; the language is added."""
+    """The cache key of the sheet's grid: every row it is made of (so any write makes
+    another key), the viewer and their rights; the language is added. The rows the
+    request has not loaded are read as values in one query, not loaded as models."""
     character, campaign = access.character, access.character.campaign
     relations = ("traits", "resources", *sorted(_reads(sections)))
     return fragment_key(
@@ -188,9 +212,12 @@ def _grid_key(access: CharacterAccess, sections: tuple[SheetSection, ...], panel
         _rights(access),
         row_state(character),
         row_state(campaign),
-        row_state(character.owner),
-        rows_state(campaign.trait_lists.all()),
-        *(rows_state(getattr(character, name).all()) for name in relations),
+        rows_state_query(
+            _grid_rows(relations),
+            character=character.pk,
+            owner=character.owner_id,
+            campaign=campaign.pk,
+        ),
         panels,
     )
 
@@ -231,16 +258,17 @@ def sheet_context(
         context.update(extra)
         return context
 
-    _prefetch(access, sections)
     panels, loaded = sheet_panels_state(access)
     context.update(loaded)
     if request is not None and not extra:
         key = _grid_key(access, sections, panels)
         html = caches[CACHE].get(key)
         if html is not None:
+            prefetch_related_objects([character], "owner")
             context["sheet_grid"] = mark_safe(html.replace(CSRF_PLACEHOLDER, get_token(request)))
             return context
         context["sheet_grid_key"] = key
+    _prefetch(access, sections)
     rules = campaign.rules
     ratings = services.ratings_of(character)
     reads = _reads(sections)
