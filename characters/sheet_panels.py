@@ -5,9 +5,9 @@ a function `(access, ratings, context) -> extra context` that runs a constant nu
 queries and asks campaigns.permissions itself.
 
 The sheet's grid is cached by what it shows (`characters.views.sheet_context`), so a panel
-that reads rows beyond the sheet's own also registers a state: `(access) -> (state,
-context)`, where `state` is every value its HTML depends on (part of the cache key) and
-`context` what it loaded for the panel to reuse.
+that reads rows beyond the sheet's own also registers a state: `(access) -> state`, every
+value its HTML depends on (part of the cache key), read without loading the rows the
+panel loads when the grid is rendered.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from campaigns.permissions import CharacterAccess
 
 SheetPanel = Callable[[CharacterAccess, Mapping[str, int], dict], dict]
 
-SheetPanelState = Callable[[CharacterAccess], tuple[object, dict]]
+SheetPanelState = Callable[[CharacterAccess], object]
 
 _panels: list[SheetPanel] = []
 _states: list[SheetPanelState] = []
@@ -45,11 +45,6 @@ def register_sheet_panel_state(state: SheetPanelState) -> SheetPanelState:
     return state
 
 
-def sheet_panels_state(access: CharacterAccess) -> tuple[tuple, dict]:
-    """Every panel's state (for the sheet's cache key) and what they loaded."""
-    states, loaded = [], {}
-    for state in _states:
-        value, context = state(access)
-        states.append(value)
-        loaded.update(context)
-    return tuple(states), loaded
+def sheet_panels_state(access: CharacterAccess) -> tuple:
+    """Every panel's state, for the sheet's cache key."""
+    return tuple(state(access) for state in _states)

@@ -13,11 +13,13 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.fragments import CACHE, CSRF_PLACEHOLDER
+from campaigns.models import Scene
 from characters.models import Trait
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
 from tests.characters.test_sheet_views import tinieblas_sheet
 from tests.factories import make_character
+from tests.html import parse
 
 
 def _url(character, name="sheet", *args):
@@ -105,3 +107,36 @@ def test_a_form_of_a_cached_grid_carries_each_browsers_own_token(gm, lucia):
             token = _token_of_form(page, action)
             answer = browser.post(action, {**data, "csrfmiddlewaretoken": token})
             assert answer.status_code == 302, action
+
+
+def _health_meta(page: str) -> str:
+    """Who and in which scene, as the newest line of the health card says."""
+    card = parse(page.encode()).one(id="sheet-health")
+    return card.find_all("div", class_="health-event-meta")[0].text()
+
+
+def test_the_scene_and_user_a_health_line_names_read_right_on_the_next_request(
+    client, gm, player, campaign, lucia
+):
+    scene = Scene.objects.create(campaign=campaign, title="El muelle")
+    health_services.character_apply_damage(
+        character=lucia, user=gm, damage=DamageInput(1, "L"), scene=scene
+    )
+    client.force_login(player)
+    meta = _health_meta(_sheet(client, lucia))
+    assert "El muelle" in meta
+    assert gm.username in meta
+    Scene.objects.filter(pk=scene.pk).update(title="El faro")
+    assert "El faro" in _health_meta(client.get(_url(lucia)).text)
+    type(gm).objects.filter(pk=gm.pk).update(username="narradora_nueva")
+    assert "narradora_nueva" in _health_meta(client.get(_url(lucia)).text)
+
+
+def test_an_undone_event_shows_as_undone_on_the_next_request(client, gm, lucia):
+    health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
+    client.force_login(gm)
+    damage = f"health-event-{lucia.health_events.get().pk}"
+    assert "undone" not in parse(_sheet(client, lucia).encode()).one(id=damage).attrs["class"]
+    health_services.health_event_undo(character=lucia, user=gm)
+    page = parse(client.get(_url(lucia)).content)
+    assert "undone" in page.one(id=damage).attrs["class"]

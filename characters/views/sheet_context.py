@@ -258,8 +258,7 @@ def sheet_context(
         context.update(extra)
         return context
 
-    panels, loaded = sheet_panels_state(access)
-    context.update(loaded)
+    panels = sheet_panels_state(access)
     if request is not None and not extra:
         key = _grid_key(access, sections, panels)
         html = caches[CACHE].get(key)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.forms.models import ModelChoiceIteratorValue
 from django.utils.translation import gettext_lazy as _
 
 from mechanics.systems.base import DamageInput, GameSystem
@@ -128,10 +127,6 @@ class TreatmentForm(forms.Form):
         return dict(self.cleaned_data)
 
 
-# Where the sheet's health state (mechanics.health_panel) leaves the healers it loaded.
-LOADED_HEALERS = "_loaded_healers"
-
-
 def healer_choices(character):
     """The characters who may treat `character`: everyone in its campaign."""
     return character.campaign.characters.order_by("is_npc", "name", "pk")
@@ -153,13 +148,6 @@ class HealerForm(TreatmentForm):
             ),
             **self.fields,
         }
-        loaded = getattr(self.character, LOADED_HEALERS, None)
-        if loaded is not None:  # listed from the rows already read, not queried again
-            field = self.fields["healer"]
-            field.widget.choices = [("", field.empty_label)] + [
-                (ModelChoiceIteratorValue(row.pk, row), field.label_from_instance(row))
-                for row in loaded
-            ]
 
 
 class UndoForm(forms.Form):

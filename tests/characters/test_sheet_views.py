@@ -4,6 +4,7 @@ many queries the page costs."""
 from decimal import Decimal
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from characters import services
@@ -952,7 +953,7 @@ def fill(character, gm, count=50):
 
 @pytest.mark.parametrize("system", ["tinieblas", "hitos", "ndp", "objetivo"])
 @pytest.mark.parametrize("count", [0, 50])
-def test_the_sheet_page_runs_at_most_15_queries(
+def test_the_sheet_page_runs_at_most_17_queries_and_9_once_its_grid_is_cached(
     client, gm, player, system, count, django_assert_max_num_queries
 ):
     makers = {
@@ -970,11 +971,15 @@ def test_the_sheet_page_runs_at_most_15_queries(
                 campaign=character.campaign, kind="skill", key=f"skill_{n}", name=f"Skill {n}"
             )
     fill(character, gm, count)
+    connection.features.supports_json_field  # noqa: B018 (asked once per connection)
     for user in (gm, player):
         client.force_login(user)
-        with django_assert_max_num_queries(15):
+        with django_assert_max_num_queries(17):
             response = client.get(url(character))
         assert response.status_code == 200
+        with django_assert_max_num_queries(9):
+            cached = client.get(url(character))
+        assert cached.status_code == 200
 
 
 def test_starting_willpower_follows_the_chosen_aplomo_and_compostura(campaign, player):
