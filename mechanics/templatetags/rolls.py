@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from django import template
+from django.template.loader import render_to_string
 
+from campaigns.fragments import cached_fragment, fragment_key
 from campaigns.permissions import CampaignAccess, CharacterAccess
 from mechanics import selectors as log
 from mechanics.forms.log import FreeRollForm
@@ -12,6 +14,7 @@ from mechanics.presentation import RollDisplay
 from mechanics.presentation import roll_display as _roll_display
 
 register = template.Library()
+FEED_LIST = "mechanics/_feed.html#feed-list"
 
 
 def _campaign_access(access: CampaignAccess | CharacterAccess) -> CampaignAccess:
@@ -24,20 +27,25 @@ def roll_display(roll: Roll) -> RollDisplay:
     return _roll_display(roll)
 
 
-@register.inclusion_tag("mechanics/_feed.html")
-def roll_feed(access: CampaignAccess | CharacterAccess) -> dict:
-    """The live roll feed for any page of a campaign (one query), polled by htmx.
+@register.inclusion_tag("mechanics/_feed.html", takes_context=True)
+def roll_feed(context: template.Context, access: CampaignAccess | CharacterAccess) -> dict:
+    """The live roll feed for any page of a campaign, polled by htmx.
 
     `{% load rolls %}{% roll_feed access %}` with the page's campaign or character access.
+    Its list is cached under what it shows (the rolls and the names their cards read, who
+    may see secret rolls, the language): one small query when cached, two otherwise.
     """
     access = _campaign_access(access)
-    rolls = log.feed_rolls(access)
-    return {
-        "access": access,
-        "campaign": access.campaign,
-        "rolls": rolls,
-        "version": log.feed_version([roll.pk for roll in rolls]),
-    }
+    shown = log.feed_shown(access)
+    ids = [row[0] for row in shown]
+    feed = {"access": access, "campaign": access.campaign, "version": log.feed_version(ids)}
+
+    def render(extra: dict) -> str:
+        rolls = log.feed_rolls_by_ids(ids)
+        return render_to_string(FEED_LIST, {**feed, "rolls": rolls, **extra})
+
+    key = fragment_key("roll-feed", access.campaign.pk, access.is_gm, shown)
+    return {**feed, "feed_list": cached_fragment(context["request"], key, render)}
 
 
 @register.inclusion_tag("mechanics/_free_roller.html", takes_context=True)
