@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from django.core.cache import caches
 from django.db import connections, models
@@ -41,17 +41,14 @@ def row_state(row: models.Model | None) -> tuple:
     return (meta.label, *(field.value_from_object(row) for field in meta.concrete_fields))
 
 
-def rows_state(rows: Iterable[models.Model]) -> tuple:
-    return tuple(row_state(row) for row in rows)
-
-
 def rows_state_query(build: Callable[..., list[QuerySet]], *, using="default", **ids) -> tuple:
     """The state of every row of the querysets `build(**ids)` returns, read in one query.
 
     Loading rows as model instances only to key a fragment by them costs more than the
     fragment saves; this reads each row as one JSON object (its model and every concrete
     field) in a UNION ALL that the ORM writes once per process and database, run after
-    that with the ids alone. Like `rows_state`, any change to a row changes the result."""
+    that with the ids alone. Like `row_state` for each row, any change to a row changes
+    the result."""
     sql, slots = _state_query(build, using, tuple(sorted(ids)))
     params = [value if name is None else ids[name] for name, value in slots]
     with connections[using].cursor() as cursor:

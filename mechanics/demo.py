@@ -14,9 +14,7 @@ from characters.models import Character, DiaryEntry
 from characters.services.diary import diary_save
 from characters.services.xp import scene_award_xp, xp_purchase_request
 from mechanics.forms.roll import default_data
-
-# The GM panel's own form handling, so the demo's two-sided rolls pass its checks.
-from mechanics.forms.two_sided import gm_forms, gm_plan
+from mechanics.forms.two_sided import gm_forms, gm_plan  # the GM panel's own checks
 from mechanics.models import Roll
 from mechanics.rules.expressions import parse, roll_expression
 from mechanics.rules.tinieblas.advancement import SceneAward

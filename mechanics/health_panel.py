@@ -122,11 +122,15 @@ def _state_text(shown: HealthView, system: GameSystem) -> str:
     return " · ".join([label, *extra])
 
 
+# The order the card and the history page list events in.
+NEWEST_FIRST = ("-created_at", "-pk")
+
+
 def events_of(character):
     """A character's health events, newest first, with what their rows show."""
     return character.health_events.select_related(
         "created_by", "undone_by", "scene", "roll__user", "roll__character", "roll__scene"
-    ).order_by("-created_at", "-pk")
+    ).order_by(*NEWEST_FIRST)
 
 
 def event_rows(
@@ -258,9 +262,7 @@ def _panel_rows(with_healers: bool) -> Callable[..., list]:
     with the healers offered, every character of the campaign."""
 
     def build(character: int, campaign: int) -> list:
-        newest_first = HealthEvent.objects.filter(character_id=character).order_by(
-            "-created_at", "-pk"
-        )
+        newest_first = HealthEvent.objects.filter(character_id=character).order_by(*NEWEST_FIRST)
         latest = newest_first[: LATEST_EVENTS + 1].values("pk")
         shown = HealthEvent.objects.filter(pk__in=latest)
         rolls = Roll.objects.filter(pk__in=shown.values("roll"))

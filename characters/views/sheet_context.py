@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.db.models.query import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
@@ -184,7 +185,6 @@ def _grid_rows(relations: tuple[str, ...]) -> Callable[..., list]:
     character's rows of each relation, its owner and the campaign's trait lists."""
 
     def build(character: int, owner: int | None, campaign: int) -> list:
-        owners = Character._meta.get_field("owner").related_model._default_manager
         return [
             *(
                 Character._meta.get_field(name).related_model._default_manager.filter(
@@ -192,7 +192,7 @@ def _grid_rows(relations: tuple[str, ...]) -> Callable[..., list]:
                 )
                 for name in relations
             ),
-            owners.filter(pk=owner),
+            get_user_model()._default_manager.filter(pk=owner),
             CampaignTrait.objects.filter(campaign_id=campaign),
         ]
 
