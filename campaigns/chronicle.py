@@ -4,21 +4,29 @@ Each kind of event comes from a *source*: a function `(access, scene) -> items` 
 runs a constant number of queries and applies the visibility rules of
 `campaigns.permissions` itself. The apps that own the events add their sources (diaries,
 XP awards, rolls, damage, combats) from their AppConfig.ready(), so this module knows
-none of their models:
+none of their models. Each source names its *rows* too: `(scene, campaign) -> querysets`
+of every row its items are drawn from, whoever reads them (the events and the
+characters and users they name), from the ids alone:
 
     from campaigns.chronicle import TimelineItem, register_timeline_source
 
-    @register_timeline_source
+    def xp_rows(scene, campaign):
+        awards = XpEntry.objects.filter(scene_id=scene)
+        return [awards, Character.objects.filter(pk__in=awards.values("character")), ...]
+
+    @register_timeline_source(rows=xp_rows)
     def xp_awards(access, scene):
         return [TimelineItem(at=a.created_at, kind="xp", template="characters/_xp_item.html",
                              obj=a) for a in ...]
 
 The item's template is included with `item` (the TimelineItem), `access` and `scene`.
 Rolls use the roll log's own card (`mechanics/_roll.html`), so they read the same here.
+The rendered timeline is cached under those rows' state (`timeline_key`).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,6 +34,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from campaigns.fragments import fragment_key, row_state, rows_state_query
 from campaigns.keyset import KeysetPage
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess
@@ -40,15 +49,23 @@ class TimelineItem:
 
 
 TimelineSource = Callable[[CampaignAccess, Scene], Iterable[TimelineItem]]
+TimelineRows = Callable[..., list[QuerySet]]
 
 _sources: list[TimelineSource] = []
+# Each source's and the pager's rows, by the function they describe.
+_rows: dict[Callable, TimelineRows] = {}
 
 
-def register_timeline_source(source: TimelineSource) -> TimelineSource:
-    """Add a source of scene timeline items (usable as a decorator; idempotent)."""
-    if source not in _sources:
-        _sources.append(source)
-    return source
+def register_timeline_source(*, rows: TimelineRows) -> Callable[[TimelineSource], TimelineSource]:
+    """Add a source of scene timeline items drawn from `rows` (a decorator; idempotent)."""
+
+    def register(source: TimelineSource) -> TimelineSource:
+        if source not in _sources:
+            _sources.append(source)
+        _rows[source] = rows
+        return source
+
+    return register
 
 
 # The one source that grows without bound (rolls) pages the timeline: it returns a
@@ -59,11 +76,18 @@ TIMELINE_PAGE = 50
 _pager: list[TimelinePager] = []
 
 
-def register_timeline_pager(pager: TimelinePager) -> TimelinePager:
+def register_timeline_pager(*, rows: TimelineRows) -> Callable[[TimelinePager], TimelinePager]:
     """Set the source that pages the timeline: `(access, scene, *, size, after, before)
-    -> KeysetPage` of TimelineItems, oldest first."""
-    _pager[:] = [pager]
-    return pager
+    -> KeysetPage` of TimelineItems, oldest first, drawn from `rows` (a decorator)."""
+
+    def register(pager: TimelinePager) -> TimelinePager:
+        for previous in _pager:
+            _rows.pop(previous, None)
+        _pager[:] = [pager]
+        _rows[pager] = rows
+        return pager
+
+    return register
 
 
 @dataclass(frozen=True)
@@ -92,6 +116,31 @@ def scene_timeline(
         items += page.items
     items.sort(key=lambda item: item.at)
     return Timeline(items, page, unpaged)
+
+
+def timeline_key(access: CampaignAccess, scene: Scene, query: str) -> str:
+    """The cache key of a scene's rendered timeline page: the reader and their rights,
+    the campaign, the scene, the page asked for (`query`, the request's query string)
+    and every row the sources draw from, read as values in one query. Any write to one of
+    them makes another key; a reader only ever gets the HTML rendered for them."""
+    return fragment_key(
+        "scene-timeline",
+        row_state(access.membership),
+        row_state(access.campaign),
+        row_state(scene),
+        query,
+        rows_state_query(
+            _all_rows(tuple(_rows.values())), scene=scene.pk, campaign=scene.campaign_id
+        ),
+    )
+
+
+@functools.cache
+def _all_rows(builders: tuple[TimelineRows, ...]) -> TimelineRows:
+    def build(scene: int, campaign: int) -> list[QuerySet]:
+        return [queryset for rows in builders for queryset in rows(scene=scene, campaign=campaign)]
+
+    return build
 
 
 # Scene lists show counts (diaries, rolls) of records owned by the apps above this one.

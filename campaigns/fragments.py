@@ -26,6 +26,8 @@ from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from campaigns.append_only import AppendOnlyModel
+
 CACHE = "fragments"
 # Never a real token (those are letters and digits only), so it cannot clash with one.
 CSRF_PLACEHOLDER = "~csrf-token~"
@@ -56,6 +58,16 @@ def rows_state_query(build: Callable[..., list[QuerySet]], *, using="default", *
         return tuple(sorted(row[0] for row in cursor.fetchall()))
 
 
+def linked_rows(queryset: QuerySet, *links: str) -> list[QuerySet]:
+    """For a `rows_state_query` build: the rows that the foreign keys `links` of the rows
+    of `queryset` point at (the characters and users a list of events names)."""
+    meta = queryset.model._meta
+    return [
+        meta.get_field(link).related_model._default_manager.filter(pk__in=queryset.values(link))
+        for link in links
+    ]
+
+
 @functools.cache
 def _state_query(build: Callable[..., list[QuerySet]], using: str, names: tuple) -> tuple:
     """(SQL, params) of `rows_state_query`, each param named by the id it stands for."""
@@ -65,7 +77,7 @@ def _state_query(build: Callable[..., list[QuerySet]], using: str, names: tuple)
         queryset.order_by().values_list(
             JSONObject(
                 _model=Value(queryset.model._meta.label),
-                **{field.attname: field.attname for field in queryset.model._meta.concrete_fields},
+                **{field.attname: field.attname for field in _changeable_fields(queryset.model)},
             )
         )
         for queryset in build(**{name: value for value, name in stand_ins.items()})
@@ -77,10 +89,28 @@ def _state_query(build: Callable[..., list[QuerySet]], using: str, names: tuple)
     )
 
 
+def _changeable_fields(model: type[models.Model]) -> list:
+    """The fields whose value can differ between two reads of one row: every concrete
+    field, but only the primary key and the links of an append-only record, which the
+    database lets change in nothing else (`campaigns.append_only`)."""
+    fields = model._meta.concrete_fields
+    if issubclass(model, AppendOnlyModel):
+        return [field for field in fields if field.primary_key or field.is_relation]
+    return fields
+
+
 def fragment_key(name: str, *parts: object) -> str:
     """The cache key of fragment `name` for these inputs (and the active language)."""
     digest = hashlib.blake2b(repr((parts, get_language())).encode(), digest_size=20)
     return f"{name}:{digest.hexdigest()}"
+
+
+def cached_html(request: HttpRequest, key: str) -> SafeString | None:
+    """The fragment stored under `key` with this request's CSRF token, or None."""
+    html = caches[CACHE].get(key)
+    if html is None:
+        return None
+    return mark_safe(html.replace(CSRF_PLACEHOLDER, get_token(request)))
 
 
 def cached_fragment(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import OuterRef
+from django.db.models import OuterRef, QuerySet
 
 from campaigns.chronicle import (
     TimelineItem,
@@ -10,12 +10,18 @@ from campaigns.chronicle import (
     register_scene_list_extra,
     register_timeline_source,
 )
+from campaigns.fragments import linked_rows
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, may_write_diary, visible_diaries
 from characters.models import DiaryEntry
 
 
-@register_timeline_source
+def diary_rows(scene: int, campaign: int) -> list[QuerySet]:
+    entries = DiaryEntry.objects.filter(scene_id=scene)
+    return [entries, *linked_rows(entries, "character", "author")]
+
+
+@register_timeline_source(rows=diary_rows)
 def diary_source(access: CampaignAccess, scene: Scene) -> list[TimelineItem]:
     entries = visible_diaries(
         access, DiaryEntry.objects.filter(scene=scene).select_related("character", "author")

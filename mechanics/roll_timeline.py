@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from django.db.models import OuterRef
+from django.db.models import OuterRef, QuerySet
 
 from campaigns.chronicle import TimelineItem, register_scene_count, register_timeline_pager
+from campaigns.fragments import linked_rows
 from campaigns.keyset import KeysetPage, keyset_page
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, visible_rolls
 from mechanics.models import Roll
 
 
-@register_timeline_pager
+def roll_rows(scene: int, campaign: int) -> list[QuerySet]:
+    rolls = Roll.objects.filter(scene_id=scene, campaign_id=campaign)
+    return [rolls, *linked_rows(rolls, "character", "user")]
+
+
+@register_timeline_pager(rows=roll_rows)
 def roll_pages(
     access: CampaignAccess, scene: Scene, *, size: int, after=None, before=None
 ) -> KeysetPage:

@@ -14,16 +14,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services
-from campaigns.chronicle import scene_list_extras, scene_timeline
+from campaigns.chronicle import scene_list_extras, scene_timeline, timeline_key
 from campaigns.confirm import ask_first
 from campaigns.forms.chronicle import SceneForm, SceneNoteForm, StoryForm
 from campaigns.forms.service import call_service
+from campaigns.fragments import cached_html
 from campaigns.htmx import htmx_render
 from campaigns.models import Scene, SceneNote, Story
 from campaigns.permissions import (
     CampaignAccess,
     campaign_access,
-    may_write_diary,
     require,
     visible_scene_notes,
 )
@@ -182,20 +182,11 @@ def scene_edit(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRes
 
 
 def _scene_context(request: HttpRequest, access: CampaignAccess, scene: Scene, **extra) -> dict:
-    participants = list(scene.participants.select_related("owner").order_by("is_npc", "name"))
-    timeline = scene_timeline(
-        access, scene, after=request.GET.get("after"), before=request.GET.get("before")
+    cast = Scene._meta.get_field("participants").related_model.objects.select_related("owner")
+    prefetch_related_objects(
+        [scene], Prefetch("participants", queryset=cast.order_by("is_npc", "name"))
     )
-    own_entries = {
-        item.obj.character_id: item.obj
-        for item in timeline.unpaged
-        if item.kind == "diary" and item.obj.author_id == request.user.pk
-    }
-    my_diaries = [
-        (character, own_entries.get(character.pk))
-        for character in participants
-        if may_write_diary(access, character)
-    ]
+    scene_list_extras(access, request.user, [scene])
     notes = (
         list(visible_scene_notes(access, scene.gm_notes.select_related("author")))
         if access.is_gm
@@ -205,13 +196,20 @@ def _scene_context(request: HttpRequest, access: CampaignAccess, scene: Scene, *
         "access": access,
         "campaign": access.campaign,
         "scene": scene,
-        "participants": participants,
-        "timeline": timeline.items,
-        "timeline_page": timeline.page,
-        "my_diaries": my_diaries,
+        "participants": scene.participants.all(),
+        "my_diaries": getattr(scene, "my_diaries", []),
         "notes": notes,
         "note_form": SceneNoteForm(),
     }
+    # The timeline is rendered once per key (`timeline_key`): the events are loaded only
+    # when it is not cached.
+    key = timeline_key(access, scene, request.GET.urlencode())
+    context["timeline_html"] = cached_html(request, key)
+    if context["timeline_html"] is None:
+        timeline = scene_timeline(
+            access, scene, after=request.GET.get("after"), before=request.GET.get("before")
+        )
+        context.update(timeline=timeline.items, timeline_page=timeline.page, timeline_key=key)
     context.update(extra)
     return context
 

@@ -14,15 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.cache import caches
 from django.db.models.query import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from campaigns.fragments import CACHE, CSRF_PLACEHOLDER, fragment_key, row_state, rows_state_query
+from campaigns.fragments import cached_html, fragment_key, row_state, rows_state_query
 from campaigns.permissions import CharacterAccess
 from characters import services
 from characters.forms.sheet import DetailsForm
@@ -261,10 +258,10 @@ def sheet_context(
     panels = sheet_panels_state(access)
     if request is not None and not extra:
         key = _grid_key(access, sections, panels)
-        html = caches[CACHE].get(key)
+        html = cached_html(request, key)
         if html is not None:
             prefetch_related_objects([character], "owner")
-            context["sheet_grid"] = mark_safe(html.replace(CSRF_PLACEHOLDER, get_token(request)))
+            context["sheet_grid"] = html
             return context
         context["sheet_grid_key"] = key
     _prefetch(access, sections)

@@ -1,0 +1,196 @@
+"""A scene's timeline is rendered once per key and cached (`campaigns.chronicle.
+timeline_key`): the key holds every row the timeline's sources draw from, the reader and
+their rights, and the page asked for, so a write shows on the next request and one
+reader's timeline never reaches another."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import caches
+from django.test import Client
+from django.urls import reverse
+
+from campaigns import chronicle, services
+from campaigns.confirm import CONFIRMED
+from campaigns.fragments import CACHE, CSRF_PLACEHOLDER
+from characters import services as character_services
+from characters.models import Character
+from mechanics.rules.tinieblas.advancement import SceneAward
+from mechanics.services import health as health_services
+from mechanics.systems.base import DamageInput
+from tests.campaigns.test_chronicle import publish, store_roll
+from tests.factories import MembershipFactory, UserFactory, make_character
+from tests.html import parse
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def lucia(campaign, player):
+    return make_character(campaign, player, name="Lucía")
+
+
+@pytest.fixture
+def scene(campaign, lucia):
+    return services.scene_create(campaign=campaign, title="El archivo", participants=[lucia])
+
+
+@pytest.fixture
+def player2(campaign):
+    user = UserFactory(username="dora")
+    MembershipFactory(campaign=campaign, user=user, role="player")
+    return user
+
+
+def scene_url(scene, **query) -> str:
+    url = reverse("campaigns:scene", args=[scene.campaign_id, scene.pk])
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def _timelines_cached() -> int:
+    return sum("scene-timeline" in key for key in caches[CACHE]._cache)
+
+
+def _review(client, url: str):
+    """The "Group review" section of the page at `url`."""
+    response = client.get(url)
+    assert response.status_code == 200
+    return parse(response.text).one("section", id="group-review")
+
+
+def _cached_review(client, scene):
+    """The scene's review asked twice: the second answer comes from the cache."""
+    cached = _timelines_cached()
+    _review(client, scene_url(scene))
+    assert _timelines_cached() == cached + 1
+    return _review(client, scene_url(scene))
+
+
+def _ids(review) -> set[str]:
+    return {element.attrs["id"] for element in review.iter() if "id" in element.attrs}
+
+
+def _write_roll(scene, lucia, player, gm):
+    return f"scene-roll-{store_roll(scene.campaign, scene, lucia, player).pk}"
+
+
+def _write_diary(scene, lucia, player, gm):
+    return f"diary-{publish(scene, lucia, player, 'La puerta estaba abierta').pk}"
+
+
+def _write_xp(scene, lucia, player, gm):
+    (entry,) = character_services.scene_award_xp(scene=scene, user=gm, awards={lucia.pk: 2})
+    return f"xp-entry-{entry.pk}"
+
+
+def _write_damage(scene, lucia, player, gm):
+    event = health_services.character_apply_damage(
+        character=lucia, user=gm, damage=DamageInput(1, "B"), scene=scene
+    )
+    return f"health-event-{event.pk}"
+
+
+@pytest.mark.parametrize("write", [_write_roll, _write_diary, _write_xp, _write_damage])
+def test_each_kind_of_event_shows_on_the_next_request_of_a_cached_timeline(
+    client, gm, player, scene, lucia, write
+):
+    client.force_login(gm)
+    before = _ids(_cached_review(client, scene))
+    shown = write(scene, lucia, player, gm)
+    assert shown not in before
+    assert shown in _ids(_review(client, scene_url(scene)))
+
+
+def test_a_correction_that_leaves_the_balance_shows_on_the_next_request(client, gm, scene, lucia):
+    character_services.scene_award_xp(
+        scene=scene, user=gm, awards={lucia.pk: SceneAward(interpretacion=2, ideas=2)}
+    )
+    client.force_login(gm)
+    before = _ids(_cached_review(client, scene))
+    # The same total by another rubric: a correction of 0 XP, the sheet unchanged.
+    (entry,) = character_services.scene_award_xp(
+        scene=scene, user=gm, awards={lucia.pk: SceneAward(interpretacion=3, ideas=1)}
+    )
+    assert entry.amount == 0
+    assert f"xp-entry-{entry.pk}" not in before
+    assert f"xp-entry-{entry.pk}" in _ids(_review(client, scene_url(scene)))
+
+
+def test_a_renamed_character_and_user_show_on_the_next_request(client, gm, player, scene, lucia):
+    roll = store_roll(scene.campaign, scene, lucia, player)
+    client.force_login(gm)
+    card = _cached_review(client, scene).one(id=f"scene-roll-{roll.pk}")
+    assert "Lucía" in card.text()
+    assert player.username in card.text()
+    # Written past the services and signals: only the key can notice.
+    Character.objects.filter(pk=lucia.pk).update(name="Lucía Vidal")
+    get_user_model().objects.filter(pk=player.pk).update(username="lvidal")
+    card = _review(client, scene_url(scene)).one(id=f"scene-roll-{roll.pk}")
+    assert "Lucía Vidal" in card.text()
+    assert "lvidal" in card.text()
+
+
+@pytest.mark.parametrize("gm_first", [True, False])
+def test_a_cached_timeline_never_reaches_another_reader(client, gm, player, scene, lucia, gm_first):
+    secret = f"scene-roll-{store_roll(scene.campaign, scene, lucia, gm, secret=True).pk}"
+    shown = f"scene-roll-{store_roll(scene.campaign, scene, lucia, player, seed=2).pk}"
+    # Both log in first: a login writes the user's row, which the timeline names.
+    readers = []
+    for user, sees_secret in [(gm, True), (player, False)]:
+        reader = Client()
+        reader.force_login(user)
+        readers.append((reader, sees_secret))
+    for reader, sees_secret in readers if gm_first else readers[::-1]:
+        ids = _ids(_cached_review(reader, scene))
+        assert shown in ids
+        assert (secret in ids) is sees_secret
+
+
+def test_a_diary_the_gm_hides_leaves_the_players_cached_timeline(
+    client, gm, player2, scene, lucia, player
+):
+    entry = publish(scene, lucia, player, "Lo que vi en el archivo")
+    client.force_login(player2)
+    assert f"diary-{entry.pk}" in _ids(_cached_review(client, scene))
+    character_services.diary_set_hidden(entry=entry, user=gm, hidden=True)
+    assert f"diary-{entry.pk}" not in _ids(_review(client, scene_url(scene)))
+
+
+def test_each_page_of_the_timeline_is_cached_apart(client, gm, player, scene, lucia, monkeypatch):
+    monkeypatch.setattr(chronicle, "TIMELINE_PAGE", 2)
+    rolls = [store_roll(scene.campaign, scene, lucia, player, seed=seed) for seed in range(3)]
+    client.force_login(gm)
+    first = _cached_review(client, scene)
+    assert {f"scene-roll-{roll.pk}" for roll in rolls[:2]} <= _ids(first)
+    later = first.one("a", rel="next").attrs["href"]
+    second = _review(client, reverse("campaigns:scene", args=[scene.campaign_id, scene.pk]) + later)
+    assert f"scene-roll-{rolls[2].pk}" in _ids(second)
+    assert f"scene-roll-{rolls[0].pk}" not in _ids(second)
+
+
+def test_the_cached_timeline_follows_the_readers_language(client, gm, scene):
+    client.force_login(gm)
+    assert _cached_review(client, scene).one("h2").text() == "Repaso en grupo"
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert _review(client, scene_url(scene)).one("h2").text() == "Group review"
+
+
+def test_the_forms_of_a_cached_timeline_carry_each_browsers_own_token(gm, player, scene, lucia):
+    entry = publish(scene, lucia, player, "Un diario que el máster esconderá")
+    first = Client(enforce_csrf_checks=True)
+    first.force_login(gm)
+    _cached_review(first, scene)
+    second = Client(enforce_csrf_checks=True)
+    second.force_login(gm)
+    page = second.get(scene_url(scene)).text
+    assert CSRF_PLACEHOLDER not in page
+    form = parse(page).one("article", id=f"diary-{entry.pk}").one("form")
+    token = form.one("input", name="csrfmiddlewaretoken").attrs["value"]
+    response = second.post(
+        form.attrs["action"], {"hidden": "1", CONFIRMED: "1", "csrfmiddlewaretoken": token}
+    )
+    assert response.status_code == 302
+    entry.refresh_from_db()
+    assert entry.hidden_at is not None
