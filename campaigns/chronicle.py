@@ -145,7 +145,9 @@ def _all_rows(builders: tuple[TimelineRows, ...]) -> TimelineRows:
 
 # Scene lists show counts (diaries, rolls) of records owned by the apps above this one.
 # Each registers a function `(access) -> queryset` of the rows the viewer may see, filtered
-# on `scene=OuterRef("pk")`; the list annotates each scene with `<name>` from it.
+# on `scene=OuterRef("pk")`; the list annotates each scene with `<name>` from it. The
+# function may read the viewer's role and user id only: the query is written once per role
+# (`campaigns.selectors.with_counts`).
 SceneCount = Callable[[CampaignAccess], QuerySet]
 _counts: dict[str, SceneCount] = {}
 

@@ -18,7 +18,7 @@ import hashlib
 from collections.abc import Callable
 
 from django.core.cache import caches
-from django.db import connections, models
+from django.db import models
 from django.db.models import QuerySet, Value
 from django.db.models.functions import JSONObject
 from django.http import HttpRequest
@@ -27,6 +27,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from campaigns.append_only import AppendOnlyModel
+from campaigns.compiled import compiled_values
 
 CACHE = "fragments"
 # Never a real token (those are letters and digits only), so it cannot clash with one.
@@ -51,11 +52,8 @@ def rows_state_query(build: Callable[..., list[QuerySet]], *, using="default", *
     field) in a UNION ALL that the ORM writes once per process and database, run after
     that with the ids alone. Like `row_state` for each row, any change to a row changes
     the result."""
-    sql, slots = _state_query(build, using, tuple(sorted(ids)))
-    params = [value if name is None else ids[name] for name, value in slots]
-    with connections[using].cursor() as cursor:
-        cursor.execute(sql, params)
-        return tuple(sorted(row[0] for row in cursor.fetchall()))
+    rows = compiled_values(_state_query(build), using=using, **ids)
+    return tuple(sorted(row[0] for row in rows))
 
 
 def linked_rows(queryset: QuerySet, *links: str) -> list[QuerySet]:
@@ -69,24 +67,25 @@ def linked_rows(queryset: QuerySet, *links: str) -> list[QuerySet]:
 
 
 @functools.cache
-def _state_query(build: Callable[..., list[QuerySet]], using: str, names: tuple) -> tuple:
-    """(SQL, params) of `rows_state_query`, each param named by the id it stands for."""
-    # Stand-ins for the ids while the ORM writes the SQL; no row has a negative id.
-    stand_ins = {-(1000 + index): name for index, name in enumerate(names)}
-    querysets = [
-        queryset.order_by().values_list(
-            JSONObject(
-                _model=Value(queryset.model._meta.label),
-                **{field.attname: field.attname for field in _changeable_fields(queryset.model)},
+def _state_query(build: Callable[..., list[QuerySet]]) -> Callable[..., QuerySet]:
+    """The build of `rows_state_query`: every row of `build`'s querysets as one JSON
+    object, in a UNION ALL."""
+
+    def union(**ids) -> QuerySet:
+        querysets = [
+            queryset.order_by().values_list(
+                JSONObject(
+                    _model=Value(queryset.model._meta.label),
+                    **{
+                        field.attname: field.attname for field in _changeable_fields(queryset.model)
+                    },
+                )
             )
-        )
-        for queryset in build(**{name: value for value, name in stand_ins.items()})
-    ]
-    union = querysets[0].union(*querysets[1:], all=True).order_by()
-    sql, params = union.query.get_compiler(using=using).as_sql()
-    return sql, tuple(
-        (stand_ins.get(value) if type(value) is int else None, value) for value in params
-    )
+            for queryset in build(**ids)
+        ]
+        return querysets[0].union(*querysets[1:], all=True).order_by()
+
+    return union
 
 
 def _changeable_fields(model: type[models.Model]) -> list:

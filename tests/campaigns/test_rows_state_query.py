@@ -7,7 +7,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaigns.fragments import _state_query, rows_state_query
+from campaigns.compiled import _compiled
+from campaigns.fragments import rows_state_query
 from characters.models import Resource, Specialty, Trait
 from tests.factories import make_character
 
@@ -32,13 +33,13 @@ def lucia(campaign, player):
 @pytest.mark.django_db
 def test_it_reads_every_row_in_one_query_and_writes_the_sql_once(lucia):
     connection.features.supports_json_field  # noqa: B018 (asked once per connection)
-    _state_query.cache_clear()
+    _compiled.cache_clear()
     with CaptureQueriesContext(connection) as queries:
         first = _state(lucia)
         second = _state(lucia)
     assert len(queries) == 2
     assert first == second
-    assert (_state_query.cache_info().misses, _state_query.cache_info().hits) == (1, 1)
+    assert (_compiled.cache_info().misses, _compiled.cache_info().hits) == (1, 1)
     assert (
         len(first)
         == Trait.objects.filter(character=lucia).count()
