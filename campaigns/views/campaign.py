@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -13,9 +14,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaigns import services
 from campaigns.confirm import ask_first
 from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
+from campaigns.fragments import cached_html, fragment_key, linked_rows, row_state, rows_state_query
 from campaigns.images import SIZES, image_response
-from campaigns.models import Campaign, Invitation, Membership, Role
+from campaigns.models import Campaign, Invitation, Membership, Role, all_characters
 from campaigns.permissions import (
+    CampaignAccess,
     campaign_access,
     may_create_character,
     may_join_through,
@@ -55,14 +58,60 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     return render(request, "campaigns/campaign_form.html", {"form": form, "creating": True})
 
 
+def _page_rows(campaign: int) -> list[QuerySet]:
+    """The rows the campaign page shows besides the campaign, the viewer and the scenes:
+    its members, its characters, the users both name, and its invitations."""
+    memberships = Membership.objects.filter(campaign_id=campaign)
+    characters = all_characters().filter(campaign_id=campaign)
+    return [
+        memberships,
+        *linked_rows(memberships, "user"),
+        characters,
+        *linked_rows(characters, "owner"),
+        Invitation.objects.filter(campaign_id=campaign),
+    ]
+
+
+def _page_key(request: HttpRequest, access: CampaignAccess, latest_scenes: list) -> str:
+    """The cache key of the campaign page's body (all but the live roll feed): every row it
+    shows, the viewer and their rights, the latest scenes with their counts, and the host
+    the invitation links are written for. An invitation's status also depends on the
+    time, so a GM's key holds the statuses."""
+    campaign = access.campaign
+    invitations = (
+        [(row.pk, row.status) for row in campaign.invitations.all()] if access.can_manage else []
+    )
+    return fragment_key(
+        "campaign-page",
+        row_state(access.membership),
+        row_state(campaign),
+        request.scheme,
+        request.get_host(),
+        rows_state_query(_page_rows, campaign=campaign.pk),
+        [
+            (row_state(scene), row_state(scene.story), scene.diary_count, scene.roll_count)
+            for scene in latest_scenes
+        ],
+        invitations,
+    )
+
+
 @login_required
 def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     campaign = access.campaign
-    members = campaign.memberships.select_related("user").order_by("role", "user__username")
-    invitations = (
-        campaign.invitations.filter(revoked_at__isnull=True)[:20] if access.can_manage else []
-    )
+    # One query: the latest scenes, and the counts this member may see of those alone.
+    latest_scenes = with_counts(access, scenes_for(access)[:LATEST_SCENES])
+    key = _page_key(request, access, latest_scenes)
+    context = {"access": access, "campaign": campaign}
+    # The body is rendered once per key, in two parts around the roll feed (cached apart,
+    # by the rolls it shows); its rows are loaded only when a part is not cached.
+    parts = {part: cached_html(request, f"{key}:{part}") for part in ("top", "bottom")}
+    for part, html in parts.items():
+        context[f"page_{part}"] = html
+        context[f"page_{part}_key"] = f"{key}:{part}"
+    if all(parts.values()):
+        return render(request, "campaigns/campaign_detail.html", context)
     # Every member sees every character's public view; the list is loaded once here
     # so the "New character" check needs no extra query.
     characters = list(
@@ -70,22 +119,21 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "description", "notes", "details", "health"
         )
     )
-    context = {
-        "access": access,
-        "campaign": campaign,
-        "members": members,
-        "invitations": invitations,
-        "invitation_form": InvitationForm(),
-        "role_choices": Role.choices,
-        # One query: the latest scenes, and the counts this member may see of those alone.
-        "latest_scenes": with_counts(access, scenes_for(access)[:LATEST_SCENES]),
-        "characters": characters,
-        "may_create_character": may_create_character(
+    context.update(
+        members=campaign.memberships.select_related("user").order_by("role", "user__username"),
+        invitations=(
+            campaign.invitations.filter(revoked_at__isnull=True)[:20] if access.can_manage else []
+        ),
+        invitation_form=InvitationForm(),
+        role_choices=Role.choices,
+        latest_scenes=latest_scenes,
+        characters=characters,
+        may_create_character=may_create_character(
             access,
             access.membership.user_id,
             owned=sum(1 for c in characters if c.owner_id == access.membership.user_id),
         ),
-    }
+    )
     return render(request, "campaigns/campaign_detail.html", context)
 
 

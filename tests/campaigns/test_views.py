@@ -191,7 +191,16 @@ def test_dashboard_runs_constant_queries(client, campaign, gm, django_assert_max
         MembershipFactory(campaign=campaign)
         InvitationFactory(campaign=campaign)
     client.force_login(gm)
-    with django_assert_max_num_queries(9):
+    client.get(detail_url(campaign))
+    # A new member makes another key: the body is rendered again. Session, user, access,
+    # latest scenes, invitations' statuses, the page's rows, characters, the admin-link
+    # check, members, invitations, feed ids and feed.
+    MembershipFactory(campaign=campaign)
+    with django_assert_max_num_queries(12):
+        response = client.get(detail_url(campaign))
+    assert response.status_code == 200
+    # Unchanged, the body comes from the cache: no characters, members or invitations.
+    with django_assert_max_num_queries(8):
         response = client.get(detail_url(campaign))
     assert response.status_code == 200
 
