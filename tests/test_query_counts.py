@@ -55,8 +55,6 @@ OK = {"get": {200, 204}, "post": {200}}
 def _queries(world: site.World, *, warm: bool = True) -> dict[tuple[str, str], int]:
     """Queries of a request to each page, as the page's GM or player: the second one
     (`warm`, cached fragments in place, as most requests find them) or the first."""
-    # Asked once per connection, by its first JSON query: not a query of any one page.
-    connection.features.supports_json_field  # noqa: B018
     clients = {}
     for who, user in (("GM", world.gm), ("player", world.player)):
         clients[who] = Client()

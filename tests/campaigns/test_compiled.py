@@ -31,7 +31,6 @@ def two(campaign, player):
 
 
 def test_it_answers_what_the_orm_answers_for_any_id_with_the_sql_written_once(two):
-    connection.features.supports_json_field  # noqa: B018 (asked once per connection)
     _compiled.cache_clear()
     with CaptureQueriesContext(connection) as queries:
         answers = [compiled_values(_ratings, character=character.pk) for character in two]

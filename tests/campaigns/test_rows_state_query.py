@@ -32,7 +32,6 @@ def lucia(campaign, player):
 
 @pytest.mark.django_db
 def test_it_reads_every_row_in_one_query_and_writes_the_sql_once(lucia):
-    connection.features.supports_json_field  # noqa: B018 (asked once per connection)
     _compiled.cache_clear()
     with CaptureQueriesContext(connection) as queries:
         first = _state(lucia)
