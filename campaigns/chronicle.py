@@ -12,7 +12,7 @@ characters and users they name), from the ids alone:
 
     def xp_rows(scene, campaign):
         awards = XpEntry.objects.filter(scene_id=scene)
-        return [awards, Character.objects.filter(pk__in=awards.values("character")), ...]
+        return [awards, *linked_rows(awards, "character", "created_by")]
 
     @register_timeline_source(rows=xp_rows)
     def xp_awards(access, scene):

@@ -48,10 +48,11 @@ def rows_state_query(build: Callable[..., list[QuerySet]], *, using="default", *
     """The state of every row of the querysets `build(**ids)` returns, read in one query.
 
     Loading rows as model instances only to key a fragment by them costs more than the
-    fragment saves; this reads each row as one JSON object (its model and every concrete
-    field) in a UNION ALL that the ORM writes once per process and database, run after
-    that with the ids alone. Like `row_state` for each row, any change to a row changes
-    the result."""
+    fragment saves; this reads each row as one JSON object (its model and every field
+    that can change: all concrete fields, or the id and links of an append-only record)
+    in a UNION ALL that the ORM writes once per process and database, run after that with
+    the ids alone. Like `row_state` for each row, any change to a row changes the
+    result."""
     rows = compiled_values(_state_query(build), using=using, **ids)
     return tuple(sorted(row[0] for row in rows))
 

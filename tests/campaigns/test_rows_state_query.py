@@ -3,6 +3,8 @@ ORM; any change to one of the rows changes it, as `rows_state` does."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -10,7 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from campaigns.compiled import _compiled
 from campaigns.fragments import rows_state_query
 from characters.models import Resource, Specialty, Trait
+from mechanics.models import Roll
 from tests.factories import make_character
+from tests.mechanics_web.rolls import store_roll
 
 
 def _build(character, campaign):
@@ -68,3 +72,17 @@ def test_added_and_removed_rows_change_the_state(lucia):
     assert added != before
     specialty.delete()
     assert _state(lucia) == before
+
+
+@pytest.mark.django_db
+def test_an_append_only_record_is_read_by_its_id_and_links_alone(lucia, gm):
+    """The database lets nothing else of a roll change (campaigns.append_only)."""
+    roll = store_roll(lucia.campaign, gm, label="Astucia + Investigación")
+    (state,) = rows_state_query(_rolls, campaign=lucia.campaign_id)
+    links = {field.attname for field in Roll._meta.concrete_fields if field.is_relation}
+    assert set(json.loads(state)) == {"_model", "id", *links}
+    assert json.loads(state)["id"] == roll.pk
+
+
+def _rolls(campaign):
+    return [Roll.objects.filter(campaign_id=campaign)]
