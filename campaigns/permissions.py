@@ -166,6 +166,12 @@ class CharacterAccess:
         return self.access.is_gm
 
 
+def role_access(role: str, user_id: int) -> CampaignAccess:
+    """A member's access known by role and user alone, for a query the ORM writes once per
+    role (`campaigns.compiled`): the rules below may read no more of it."""
+    return CampaignAccess(campaign=None, membership=Membership(user_id=user_id, role=role))
+
+
 def campaign_access(user, campaign_id: int) -> CampaignAccess:
     """The user's access to a campaign, or 404 when they are not a member."""
     if not user.is_authenticated:

@@ -11,8 +11,8 @@ from django.http import Http404
 
 from campaigns.chronicle import scene_counts
 from campaigns.compiled import compiled_values
-from campaigns.models import Membership, Scene
-from campaigns.permissions import CampaignAccess
+from campaigns.models import Scene
+from campaigns.permissions import CampaignAccess, role_access
 
 
 def scene_or_404(access: CampaignAccess, scene_id: int) -> Scene:
@@ -78,8 +78,9 @@ def with_counts(access: CampaignAccess, shown: QuerySet[Scene]) -> list[Scene]:
 def _counts_query(role: str) -> Callable[..., QuerySet]:
     def build(user: int, scenes: tuple[int, ...]) -> QuerySet:
         # A count depends on the viewer's role and id alone (`register_scene_count`).
-        viewer = CampaignAccess(campaign=None, membership=Membership(user_id=user, role=role))
-        counts = {name: _count(rows) for name, rows in scene_counts(viewer).items()}
+        counts = {
+            name: _count(rows) for name, rows in scene_counts(role_access(role, user)).items()
+        }
         return Scene.objects.filter(pk__in=scenes).annotate(**counts).values_list("pk", *counts)
 
     return build
