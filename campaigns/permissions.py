@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import F, Q, QuerySet
 from django.http import Http404
 
+from campaigns.compiled import compiled_values
 from campaigns.models import Campaign, Invitation, Membership, Removal, Role, all_characters
 
 if TYPE_CHECKING:
@@ -260,7 +261,12 @@ def may_join_through(invitation: Invitation, user) -> bool:
 def may_use_admin(user) -> bool:
     if not (user.is_active and user.is_authenticated):
         return False
-    return user.is_superuser or Membership.objects.filter(user=user, role=Role.GM).exists()
+    # Asked on every page (the menu's admin link): a query the ORM writes once.
+    return user.is_superuser or bool(compiled_values(_runs_a_campaign, user=user.pk))
+
+
+def _runs_a_campaign(user: int) -> QuerySet:
+    return Membership.objects.filter(user_id=user, role=Role.GM).values_list("pk")[:1]
 
 
 def users_findable_by(user, term: str) -> QuerySet:
