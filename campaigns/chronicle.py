@@ -164,6 +164,11 @@ def scene_counts(access: CampaignAccess) -> dict[str, QuerySet]:
     return {name: count(access) for name, count in _counts.items()}
 
 
+def scene_count_names() -> list[str]:
+    """The attributes `with_counts` sets on each scene."""
+    return list(_counts)
+
+
 # What a scene list adds per scene for the viewer (their own diaries to write), from the
 # apps that own it: `(access, user, scenes) -> None`, one query for the whole page.
 SceneListExtra = Callable[[CampaignAccess, Any, list[Scene]], None]

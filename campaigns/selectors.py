@@ -9,7 +9,7 @@ from django.db.models import Count, F, QuerySet, Subquery
 from django.db.models.functions import Coalesce, TruncDate
 from django.http import Http404
 
-from campaigns.chronicle import scene_counts
+from campaigns.chronicle import scene_count_names, scene_counts
 from campaigns.compiled import compiled_values
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, role_access
@@ -67,7 +67,7 @@ def with_counts(access: CampaignAccess, shown: QuerySet[Scene]) -> list[Scene]:
         scenes=tuple(scene.pk for scene in scenes),
     )
     counts = {pk: named for pk, *named in rows}
-    names = list(scene_counts(access))
+    names = scene_count_names()
     for scene in scenes:
         for name, count in zip(names, counts[scene.pk], strict=True):
             setattr(scene, name, count)

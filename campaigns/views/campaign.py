@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services
+from campaigns.chronicle import scene_count_names
 from campaigns.confirm import ask_first
 from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
 from campaigns.fragments import cached_html, fragment_key, linked_rows, row_state, rows_state_query
@@ -89,7 +90,11 @@ def _page_key(request: HttpRequest, access: CampaignAccess, latest_scenes: list)
         request.get_host(),
         rows_state_query(_page_rows, campaign=campaign.pk),
         [
-            (row_state(scene), row_state(scene.story), scene.diary_count, scene.roll_count)
+            (
+                row_state(scene),
+                row_state(scene.story),
+                [getattr(scene, name) for name in scene_count_names()],
+            )
             for scene in latest_scenes
         ],
         invitations,
@@ -100,7 +105,7 @@ def _page_key(request: HttpRequest, access: CampaignAccess, latest_scenes: list)
 def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     campaign = access.campaign
-    # One query: the latest scenes, and the counts this member may see of those alone.
+    # The latest scenes, and the counts this member may see of those alone.
     latest_scenes = with_counts(access, scenes_for(access)[:LATEST_SCENES])
     key = _page_key(request, access, latest_scenes)
     context = {"access": access, "campaign": campaign}
