@@ -25,7 +25,9 @@ Id = int | tuple[int, ...]
 
 
 def compiled_values(build: Callable[..., QuerySet], *, using: str = "default", **ids: Id) -> list:
-    """The rows of the values queryset `build(**ids)`, with its SQL written once."""
+    """The rows of the values queryset `build(**ids)`, with its SQL written once, as the
+    database driver returns them: ids, numbers and text read as the ORM reads them; a
+    column the ORM converts on the way out (a date on SQLite, JSON) comes unconverted."""
     shape = tuple(
         (name, len(value) if isinstance(value, tuple) else None)
         for name, value in sorted(ids.items())
