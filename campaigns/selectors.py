@@ -50,9 +50,11 @@ def scenes_for(access: CampaignAccess) -> QuerySet[Scene]:
     )
 
 
-def with_counts(access: CampaignAccess, shown: QuerySet[Scene]) -> list[Scene]:
+def with_counts(
+    access: CampaignAccess, shown: QuerySet[Scene], names: tuple[str, ...] | None = None
+) -> list[Scene]:
     """The scenes of `shown` (a slice of `scenes_for`), in its order, with the counts this
-    viewer may see, counted for those scenes alone.
+    viewer may see (those `names`, or all), counted for those scenes alone.
 
     The counts run through the same visibility rules as the pages, so a GM-only diary
     or a secret roll never shows up as a number either. Their query is written once per
@@ -61,13 +63,13 @@ def with_counts(access: CampaignAccess, shown: QuerySet[Scene]) -> list[Scene]:
     scenes = list(shown)
     if not scenes:
         return scenes
+    names = tuple(scene_count_names()) if names is None else names
     rows = compiled_values(
-        _counts_query(access.role),
+        _counts_query(access.role, names),
         user=access.membership.user_id,
         scenes=tuple(scene.pk for scene in scenes),
     )
     counts = {pk: named for pk, *named in rows}
-    names = scene_count_names()
     for scene in scenes:
         for name, count in zip(names, counts[scene.pk], strict=True):
             setattr(scene, name, count)
@@ -75,12 +77,11 @@ def with_counts(access: CampaignAccess, shown: QuerySet[Scene]) -> list[Scene]:
 
 
 @functools.cache
-def _counts_query(role: str) -> Callable[..., QuerySet]:
+def _counts_query(role: str, names: tuple[str, ...]) -> Callable[..., QuerySet]:
     def build(user: int, scenes: tuple[int, ...]) -> QuerySet:
         # A count depends on the viewer's role and id alone (`register_scene_count`).
-        counts = {
-            name: _count(rows) for name, rows in scene_counts(role_access(role, user)).items()
-        }
+        rows = scene_counts(role_access(role, user))
+        counts = {name: _count(rows[name]) for name in names}
         return Scene.objects.filter(pk__in=scenes).annotate(**counts).values_list("pk", *counts)
 
     return build

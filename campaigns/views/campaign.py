@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services
-from campaigns.chronicle import scene_count_names
 from campaigns.confirm import ask_first
 from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
 from campaigns.fragments import cached_html, fragment_key, linked_rows, row_state, rows_state_query
@@ -28,6 +27,8 @@ from campaigns.permissions import (
 from campaigns.selectors import scenes_for, with_counts
 
 LATEST_SCENES = 5
+# What the latest scenes show: not their rolls, so a roll leaves the cached page as it is.
+LATEST_SCENE_COUNTS = ("diary_count",)
 
 
 @login_required
@@ -93,7 +94,7 @@ def _page_key(request: HttpRequest, access: CampaignAccess, latest_scenes: list)
             (
                 row_state(scene),
                 row_state(scene.story),
-                [getattr(scene, name) for name in scene_count_names()],
+                [getattr(scene, name) for name in LATEST_SCENE_COUNTS],
             )
             for scene in latest_scenes
         ],
@@ -106,7 +107,9 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     campaign = access.campaign
     # The latest scenes, and the counts this member may see of those alone.
-    latest_scenes = with_counts(access, scenes_for(access)[:LATEST_SCENES])
+    latest_scenes = with_counts(
+        access, scenes_for(access)[:LATEST_SCENES], names=LATEST_SCENE_COUNTS
+    )
     key = _page_key(request, access, latest_scenes)
     context = {"access": access, "campaign": campaign}
     # The body is rendered once per key, in two parts around the roll feed (cached apart,

@@ -17,7 +17,7 @@ from campaigns import services
 from campaigns.fragments import CACHE
 from campaigns.models import Membership
 from characters.models import Character
-from tests.campaigns.test_chronicle import publish
+from tests.campaigns.test_chronicle import publish, store_roll
 from tests.factories import InvitationFactory, MembershipFactory, UserFactory, make_character
 from tests.html import parse
 
@@ -86,6 +86,20 @@ def test_a_new_diary_changes_the_latest_scenes_count(client, campaign, gm, playe
     assert "0 entradas de diario" in _names(_cached_page(client, campaign), "scenes")[0]
     publish(scene, lucia, player, "Lo que vi")
     assert "1 entrada de diario" in _names(_page(client, campaign), "scenes")[0]
+
+
+def test_a_roll_leaves_the_cached_page_as_it_is_and_shows_in_the_feed(client, campaign, gm, player):
+    """The latest scenes show no roll counts, so play does not wipe the page's cache."""
+    lucia = make_character(campaign, player, name="Lucía")
+    scene = services.scene_create(campaign=campaign, title="El archivo", participants=[lucia])
+    client.force_login(player)
+    _cached_page(client, campaign)
+    cached = _pages_cached()
+    roll = store_roll(campaign, scene, lucia, player)
+    page = _page(client, campaign)
+    assert _pages_cached() == cached
+    feed = page.one("div", id="roll-feed")
+    assert feed.find_all("article", data_roll=str(roll.pk))
 
 
 def test_an_invitation_that_expires_meanwhile_says_so(client, campaign, gm, monkeypatch):
