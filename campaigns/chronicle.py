@@ -94,7 +94,6 @@ def register_timeline_pager(*, rows: TimelineRows) -> Callable[[TimelinePager], 
 class Timeline:
     items: list[TimelineItem]  # this page's, oldest first
     page: KeysetPage | None  # the pager's page (None without a pager)
-    unpaged: list[TimelineItem]  # every item of the other sources, on any page
 
 
 def scene_timeline(
@@ -115,7 +114,7 @@ def scene_timeline(
         ]
         items += page.items
     items.sort(key=lambda item: item.at)
-    return Timeline(items, page, unpaged)
+    return Timeline(items, page)
 
 
 def timeline_key(access: CampaignAccess, scene: Scene, query: str) -> str:

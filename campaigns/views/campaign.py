@@ -74,15 +74,14 @@ def _page_rows(campaign: int) -> list[QuerySet]:
     ]
 
 
-def _page_key(request: HttpRequest, access: CampaignAccess, latest_scenes: list) -> str:
+def _page_key(
+    request: HttpRequest, access: CampaignAccess, latest_scenes: list, invitations: list
+) -> str:
     """The cache key of the campaign page's body (all but the live roll feed): every row it
     shows, the viewer and their rights, the latest scenes with their counts, and the host
     the invitation links are written for. An invitation's status also depends on the
-    time, so a GM's key holds the statuses."""
+    time, so the key holds the statuses of those shown."""
     campaign = access.campaign
-    invitations = (
-        [(row.pk, row.status) for row in campaign.invitations.all()] if access.can_manage else []
-    )
     return fragment_key(
         "campaign-page",
         row_state(access.membership),
@@ -98,7 +97,7 @@ def _page_key(request: HttpRequest, access: CampaignAccess, latest_scenes: list)
             )
             for scene in latest_scenes
         ],
-        invitations,
+        [(row.pk, row.status) for row in invitations],
     )
 
 
@@ -110,7 +109,10 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     latest_scenes = with_counts(
         access, scenes_for(access)[:LATEST_SCENES], names=LATEST_SCENE_COUNTS
     )
-    key = _page_key(request, access, latest_scenes)
+    invitations = (
+        list(campaign.invitations.filter(revoked_at__isnull=True)[:20]) if access.can_manage else []
+    )
+    key = _page_key(request, access, latest_scenes, invitations)
     context = {"access": access, "campaign": campaign}
     # The body is rendered once per key, in two parts around the roll feed (cached apart,
     # by the rolls it shows); its rows are loaded only when a part is not cached.
@@ -129,9 +131,7 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     )
     context.update(
         members=campaign.memberships.select_related("user").order_by("role", "user__username"),
-        invitations=(
-            campaign.invitations.filter(revoked_at__isnull=True)[:20] if access.can_manage else []
-        ),
+        invitations=invitations,
         invitation_form=InvitationForm(),
         role_choices=Role.choices,
         latest_scenes=latest_scenes,
