@@ -45,7 +45,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="accounts.backends.ModelBackend")
         messages.success(request, _("Welcome to Crónica, %(name)s.") % {"name": user.username})
         return redirect(
             _safe_next(request) or _pending_invitation(request) or settings.LOGIN_REDIRECT_URL

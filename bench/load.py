@@ -100,7 +100,7 @@ def prepare(env: dict[str, str], users: int) -> dict:
         account = Account.objects.get(username=NAMES[number % len(NAMES)])
         session = SessionStore()
         session[SESSION_KEY] = str(account.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[BACKEND_SESSION_KEY] = "accounts.backends.ModelBackend"
         session[HASH_SESSION_KEY] = account.get_session_auth_hash()
         session.save()
         sessions.append((account.username, session.session_key))

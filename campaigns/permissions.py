@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import F, Q, QuerySet
 from django.http import Http404
 
-from campaigns.compiled import compiled_values
+from campaigns.compiled import compiled_models, compiled_values
 from campaigns.models import Campaign, Invitation, Membership, Removal, Role, all_characters
 
 if TYPE_CHECKING:
@@ -173,48 +173,55 @@ def role_access(role: str, user_id: int) -> CampaignAccess:
     return CampaignAccess(campaign=None, membership=Membership(user_id=user_id, role=role))
 
 
+def _membership_query(user: int, campaign: int) -> QuerySet:
+    # At most one row (unique per user and campaign): no ORDER BY, so no join for the
+    # model's default ordering.
+    return (
+        Membership.objects.select_related("campaign")
+        .filter(user_id=user, campaign_id=campaign)
+        .order_by()
+    )
+
+
 def campaign_access(user, campaign_id: int) -> CampaignAccess:
-    """The user's access to a campaign, or 404 when they are not a member."""
+    """The user's access to a campaign, or 404 when they are not a member. One query,
+    written once (`campaigns.compiled`)."""
     if not user.is_authenticated:
         raise Http404
-    # At most one row (unique per user and campaign): no ORDER BY, so no join for the
-    # model's default ordering on every request.
-    membership = next(
-        iter(
-            Membership.objects.select_related("campaign")
-            .filter(user=user, campaign_id=campaign_id)
-            .order_by()[:1]
-        ),
-        None,
-    )
-    if membership is None:
+    found = compiled_models(_membership_query, user=user.pk, campaign=campaign_id)
+    if not found:
         raise Http404
+    [membership] = found
     return CampaignAccess(campaign=membership.campaign, membership=membership)
+
+
+def _character_query(user: int, campaign: int, character: int) -> QuerySet:
+    columns = [field.attname for field in Membership._meta.concrete_fields]
+    return (
+        all_characters()
+        .select_related("campaign")
+        .filter(pk=character, campaign_id=campaign, campaign__memberships__user_id=user)
+        .annotate(**{f"membership_{name}": F(f"campaign__memberships__{name}") for name in columns})
+        .order_by()
+    )
 
 
 def character_access(user, campaign_id: int, character_id: int) -> CharacterAccess:
     """Access to a character of a campaign; 404 for non-members or a character elsewhere.
 
-    One query, the hottest of the site (every sheet, roll and poll asks it): the character
-    with its campaign, joined to the user's membership, whose columns come as annotations
-    (a join costs half the Python of a subquery per column)."""
+    One query, the hottest of the site (every sheet, roll and poll asks it), written once
+    (`campaigns.compiled`): the character with its campaign, joined to the user's
+    membership, whose columns come as annotations (a join costs half the Python of a
+    subquery per column)."""
     if not user.is_authenticated:
         raise Http404
-    columns = [field.attname for field in Membership._meta.concrete_fields]
-    character = next(
-        iter(
-            all_characters()
-            .select_related("campaign")
-            .filter(pk=character_id, campaign_id=campaign_id, campaign__memberships__user=user)
-            .annotate(
-                **{f"membership_{name}": F(f"campaign__memberships__{name}") for name in columns}
-            )
-            .order_by()[:1]
-        ),
-        None,
+    found = compiled_models(
+        _character_query, user=user.pk, campaign=campaign_id, character=character_id
     )
-    if character is None:
+    if not found:
         raise Http404
+    [character] = found
+    columns = [field.attname for field in Membership._meta.concrete_fields]
     values = [getattr(character, f"membership_{name}") for name in columns]
     membership = Membership.from_db(character._state.db, columns, values)
     access = CampaignAccess(campaign=character.campaign, membership=membership)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from django.db.models import Exists, OuterRef, QuerySet
 
-from campaigns.compiled import compiled_values
+from campaigns.compiled import compiled_models, compiled_values
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, role_access, visible_rolls
 from characters.models import Character
@@ -114,14 +114,19 @@ def feed_etag(access: CampaignAccess, version: str, language: str) -> str:
     return f'W/"rolls-{access.campaign.pk}-{version}-{audience}-{language}"'
 
 
-def roll_scenes(campaign, character) -> tuple[list[Scene], Scene | None]:
-    """The campaign's open scenes a character's roll may go to, newest first, and the one
-    it goes to unless the roller picks another: the newest the character takes part in
-    (as `campaigns.selectors.active_scene`), or none. One query."""
-    joined = Character.scenes.through.objects.filter(scene=OuterRef("pk"), character=character)
-    scenes = list(
-        Scene.objects.filter(campaign=campaign, status=Scene.Status.OPEN)
+def _open_scenes(campaign: int, character: int) -> QuerySet:
+    joined = Character.scenes.through.objects.filter(scene=OuterRef("pk"), character_id=character)
+    return (
+        Scene.objects.filter(campaign_id=campaign, status=Scene.Status.OPEN)
         .annotate(joined=Exists(joined))
         .order_by("-created_at", "-pk")
     )
+
+
+def roll_scenes(campaign, character) -> tuple[list[Scene], Scene | None]:
+    """The campaign's open scenes a character's roll may go to, newest first, and the one
+    it goes to unless the roller picks another: the newest the character takes part in
+    (as `campaigns.selectors.active_scene`), or none. One query, written once
+    (`campaigns.compiled`)."""
+    scenes = compiled_models(_open_scenes, campaign=campaign.pk, character=character.pk)
     return scenes, next((scene for scene in scenes if scene.joined), None)

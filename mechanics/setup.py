@@ -16,15 +16,26 @@ cannot be rolled; the views show the message.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from campaigns.compiled import compiled_models
 from campaigns.selectors import active_scene
-from characters.models import Aspect, Character, Item, Resource, Specialty, Trait
+from characters.models import (
+    Aspect,
+    CampaignTrait,
+    Character,
+    Item,
+    Resource,
+    Specialty,
+    Trait,
+)
 from mechanics.models import Roll
 from mechanics.rules.dice import Die, Effects, RandomSource, RollRecord
 from mechanics.rules.errors import RuleError
@@ -93,6 +104,29 @@ class Sheet:
 SHEET_EXTRAS = {"specialties": Specialty, "aspects": Aspect, "items": Item}
 
 
+@functools.cache
+def _rows_of(model) -> Callable[..., QuerySet]:
+    """The build of a sheet table's rows of some characters, for `compiled_models`."""
+
+    def rows(characters: tuple[int, ...]) -> QuerySet:
+        return model.objects.filter(character_id__in=characters)
+
+    return rows
+
+
+def sheet_rows(system: GameSystem, character: int, campaign: int) -> list[QuerySet]:
+    """The rows `load_sheets` reads for one character, as querysets: its traits, pools and
+    the extras the system's rolls read, and the campaign's own trait lists."""
+    extras = system.roll_setup.sheet_extras if system.roll_setup else ()
+    return [
+        *(
+            _rows_of(model)(characters=(character,))
+            for model in (Trait, Resource, *(SHEET_EXTRAS[extra] for extra in extras))
+        ),
+        CampaignTrait.objects.filter(campaign_id=campaign),
+    ]
+
+
 def load_sheets(characters: Iterable[Character], campaign, *, with_scene: bool = True) -> dict:
     """Sheets of several characters of one campaign: one query per table, not per character
     (plus one to find each character's open scene)."""
@@ -105,12 +139,12 @@ def load_sheets(characters: Iterable[Character], campaign, *, with_scene: bool =
         pk: {"traits": [], "resources": {}, "specialties": [], "aspects": [], "items": []}
         for pk in ids
     }
-    for trait in Trait.objects.filter(character_id__in=ids):
+    for trait in compiled_models(_rows_of(Trait), characters=tuple(ids)):
         by_character[trait.character_id]["traits"].append(trait)
-    for resource in Resource.objects.filter(character_id__in=ids):
+    for resource in compiled_models(_rows_of(Resource), characters=tuple(ids)):
         by_character[resource.character_id]["resources"][resource.key] = resource
     for extra in system.roll_setup.sheet_extras if system.roll_setup else ():
-        for row in SHEET_EXTRAS[extra].objects.filter(character_id__in=ids):
+        for row in compiled_models(_rows_of(SHEET_EXTRAS[extra]), characters=tuple(ids)):
             by_character[row.character_id][extra].append(row)
     sheets = {}
     for character in characters:
@@ -312,6 +346,12 @@ class RollSetup:
         """Rolls in progress that the next roll may go on with, by group; {} = none."""
         return {}
 
+    def panel_rows(self, character: int, campaign: int) -> list[QuerySet]:
+        """The rows of the character's roll panel besides its sheet's (`sheet_rows`) and
+        the open scenes: whatever this system's forms and plans read (the roll panel's
+        cache is keyed by them); [] = none."""
+        return []
+
     def plan(self, sheet: Sheet, data: Mapping, *, open_actions=None) -> Plan:
         raise NotImplementedError
 
@@ -336,4 +376,5 @@ __all__ = [
     "SideRecord",
     "load_sheet",
     "load_sheets",
+    "sheet_rows",
 ]

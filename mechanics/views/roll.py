@@ -9,11 +9,14 @@ partial for htmx, or POST/redirect/GET to the page with the result).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -22,8 +25,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
+from campaigns.fragments import (
+    cached_fragment,
+    cached_html,
+    fragment_key,
+    row_state,
+    rows_state_query,
+)
+from campaigns.models import Scene
 from campaigns.permissions import campaign_access, character_access, require, visible_rolls
 from characters import services
+from characters.models import Character
 from characters.views.sheet import sheet_context
 from mechanics.forms.errors import error_text
 from mechanics.forms.roll import RollSceneForm, default_data
@@ -33,7 +45,8 @@ from mechanics.presentation import roll_display
 from mechanics.rules.errors import RuleError
 from mechanics.selectors import roll_scenes
 from mechanics.services.rolls import RollSide, roll_perform
-from mechanics.setup import Sheet, load_sheet
+from mechanics.setup import Sheet, load_sheet, sheet_rows
+from mechanics.systems.registry import get_system
 
 PANEL = "mechanics/roll_panel.html"
 GM_PANEL = "mechanics/gm_roll.html"
@@ -67,6 +80,51 @@ def _pools(sheet: Sheet) -> list[dict]:
 # --- A character's roll panel ---------------------------------------------------------------
 
 
+@functools.cache
+def _panel_rows(system_key: str) -> Callable[..., list[QuerySet]]:
+    """The build of the rows a character's roll panel is drawn from, for its cache key:
+    the sheet's rows, the campaign's open scenes and the character's places in them, and
+    what the system's own forms and plans read."""
+    system = get_system(system_key)
+
+    def build(character: int, campaign: int) -> list[QuerySet]:
+        return [
+            *sheet_rows(system, character, campaign),
+            Scene.objects.filter(campaign_id=campaign, status=Scene.Status.OPEN),
+            Character.scenes.through.objects.filter(character_id=character),
+            *system.roll_setup.panel_rows(character, campaign),
+        ]
+
+    return build
+
+
+def _panel_key(request: HttpRequest, char_access) -> str | None:
+    """The cache key of the panel or odds partial a GET asks for (htmx), or None for what
+    is not cached: a full page (it holds messages), a POST, and a panel that shows a
+    stored result (rolls are read by who may see them)."""
+    query = request.GET.copy()
+    query.pop("csrfmiddlewaretoken", None)
+    if query.get("part") == "odds":
+        query.pop("result", None)  # the odds never show it
+    if request.method != "GET" or not request.htmx or "result" in query:
+        return None
+    character, access = char_access.character, char_access.access
+    if get_system(access.campaign.system).roll_setup is None:
+        return None
+    return fragment_key(
+        "roll-panel",
+        row_state(access.membership),
+        row_state(character),
+        row_state(access.campaign),
+        rows_state_query(
+            _panel_rows(access.campaign.system),
+            character=character.pk,
+            campaign=access.campaign.pk,
+        ),
+        sorted(query.lists()),
+    )
+
+
 def _panel_form(sheet: Sheet, data, *, is_gm: bool, open_actions: dict):
     form_class = sheet.system.roll_form
     # Ids unique per character: the panel may sit inside a sheet page with other forms.
@@ -93,8 +151,6 @@ def _asked_data(sheet: Sheet, query: QueryDict, *, is_gm: bool, open_actions: di
     else:
         blank = sheet.system.roll_form(None, sheet=sheet, is_gm=is_gm, open_actions=open_actions)
         given = {name: query[name] for name in blank.fields if name in query}
-        if not given and trait is None:
-            return None, ""
         data = {**default_data(blank), **given}
     if trait is None:
         return data, ""
@@ -224,6 +280,9 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
     access = char_access.access
     character = char_access.character
     is_gm = access.is_gm
+    key = _panel_key(request, char_access)
+    if key is not None and (html := cached_html(request, key)) is not None:
+        return HttpResponse(html)
     # The scene comes from the roller's choice (_scene_form), not the sheet's loader.
     sheet = load_sheet(character, access.campaign, with_scene=False)
     setup = sheet.system.roll_setup
@@ -300,6 +359,16 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
             .first()
         )
     context = _panel_context(request, access, sheet, form, scene_form, plan, result, ask)
+    if key is not None:
+        return HttpResponse(
+            cached_fragment(
+                request,
+                key,
+                lambda extra: render_to_string(
+                    f"{PANEL}#{part}", {**context, **extra}, request=request
+                ),
+            )
+        )
     if request.htmx:
         return _respond(request, f"{PANEL}#{part}", context)
     return _respond(request, PANEL, context)

@@ -8,9 +8,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from campaigns.compiled import compiled_models
 from characters.models import Character
 from mechanics.models import Roll
 from mechanics.rules.tinieblas import catalogue
@@ -101,6 +103,10 @@ class TinieblasSetup(RollSetup):
 
     def open_actions(self, character: Character) -> dict[str, Roll]:
         return open_extended_actions(character)
+
+    def panel_rows(self, character: int, campaign: int) -> list[QuerySet]:
+        # The extended actions in progress are read from their rolls.
+        return [Roll.objects.filter(character_id=character, kind="extended", group__isnull=False)]
 
     def plan(self, sheet: Sheet, data: Mapping, *, open_actions=None) -> Plan:
         spec = self.spec(sheet, data)
@@ -354,11 +360,21 @@ def finished_action_message(character: Character, group: str) -> str | None:
     return None
 
 
-def open_extended_actions(character: Character, limit: int = 40) -> dict[str, Roll]:
+# Enough for any table: a character rarely keeps more than a few actions going.
+OPEN_ACTIONS_SEEN = 40
+
+
+def _extended_rolls(character: int) -> QuerySet:
+    return Roll.objects.filter(
+        character_id=character, kind="extended", group__isnull=False
+    ).order_by("-created_at", "-pk")[:OPEN_ACTIONS_SEEN]
+
+
+def open_extended_actions(character: Character) -> dict[str, Roll]:
     """Extended actions still in progress: the newest roll of each unfinished group, keyed by
-    the group as text. One query; progress lives in the stored rolls (never in the form)."""
+    the group as text. One query, written once (`campaigns.compiled`); progress lives in
+    the stored rolls (never in the form)."""
     latest: dict[str, Roll] = {}
-    extended = Roll.objects.filter(character=character, kind="extended", group__isnull=False)
-    for roll in extended.order_by("-created_at", "-pk")[:limit]:
+    for roll in compiled_models(_extended_rolls, character=character.pk):
         latest.setdefault(str(roll.group), roll)
     return {key: roll for key, roll in latest.items() if not roll.record["details"].get("done")}

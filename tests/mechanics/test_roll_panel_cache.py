@@ -1,0 +1,186 @@
+"""The roll panel and its odds (htmx) are rendered once per key: the key holds every row
+they are drawn from (`mechanics.views.roll._panel_key`), so a write shows on the next
+request, and one reader's panel never reaches another."""
+
+import re
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from campaigns import services as campaign_services
+from characters.models import Aspect, Character, Resource, Trait
+from mechanics.models import SituationAspect
+from mechanics.services.health import character_apply_damage
+from mechanics.systems.base import DamageInput
+from tests.factories import UserFactory, campaign_with, make_character
+from tests.html import parse
+from tests.mechanics import rolling
+
+fixed_dice = rolling.fixed_dice
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+TOKEN = re.compile(r'(?<=name="csrfmiddlewaretoken" value=")[^"]+')
+POOL = {"kind": "pool", "attribute": "inteligencia", "skill": "investigacion", "again": "10"}
+
+
+@pytest.fixture
+def lucia(campaign, player):
+    return make_character(
+        campaign, player, name="Lucía", ratings={"inteligencia": 3, "investigacion": 2}
+    )
+
+
+def roll_url(character):
+    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
+
+
+def panel(client, character, **query):
+    response = client.get(roll_url(character), query, **HTMX)
+    assert response.status_code == 200
+    return parse(response.text)
+
+
+def field(page, character, name):
+    return page.one(id=f"roll{character.pk}_{name}")
+
+
+def options(page, character, name) -> list[str]:
+    return [option.text() for option in field(page, character, name).find_all("option")]
+
+
+def test_the_same_request_again_is_served_from_the_cache(client, player, lucia):
+    client.force_login(player)
+    first = client.get(roll_url(lucia), {"trait": "inteligencia"}, **HTMX)
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(roll_url(lucia), {"trait": "inteligencia"}, **HTMX)
+    # The same panel, but for its token (masked anew in every response).
+    assert TOKEN.sub("", again.text) == TOKEN.sub("", first.text)
+    assert TOKEN.search(again.text)
+    # Session, user, access and the key's rows: nothing of the sheet is loaded again.
+    assert len(queries) == 4
+
+
+def test_a_new_rating_shows_on_the_next_request(client, player, lucia):
+    client.force_login(player)
+    assert "Inteligencia (3)" in options(panel(client, lucia), lucia, "attribute")
+    Trait.objects.filter(character=lucia, key="inteligencia").update(rating=4)
+    assert "Inteligencia (4)" in options(panel(client, lucia), lucia, "attribute")
+
+
+def test_a_spent_pool_shows_on_the_next_request(client, player, lucia):
+    client.force_login(player)
+
+    def willpower(page):
+        return page.one("li", data_pool="willpower").one(class_="roll-pool-value").text()
+
+    before = willpower(panel(client, lucia))
+    Resource.objects.filter(character=lucia, key="willpower").update(current=1)
+    after = willpower(panel(client, lucia))
+    assert before != after
+    assert after.startswith("1")
+
+
+def test_a_wound_shows_on_the_next_request(client, gm, player, lucia):
+    client.force_login(player)
+    assert not panel(client, lucia).find_all(class_="roll-health")
+    character_apply_damage(character=lucia, user=gm, damage=DamageInput(3, damage_type="L"))
+    assert "Salud:" in panel(client, lucia).one(class_="roll-health").text()
+
+
+def test_a_scene_opened_or_closed_shows_on_the_next_request(client, player, lucia, campaign):
+    client.force_login(player)
+    assert not panel(client, lucia).find_all(id=f"roll{lucia.pk}_scene")
+    scene = campaign_services.scene_create(campaign=campaign, title="El sótano", participants=[])
+    assert "El sótano" in options(panel(client, lucia), lucia, "scene")
+    # Joining it makes it the default.
+    scene.participants.add(lucia)
+    chosen = field(panel(client, lucia), lucia, "scene").find_all("option", selected=True)
+    assert [option.text() for option in chosen] == ["El sótano"]
+    scene.status = scene.Status.CLOSED
+    scene.save(update_fields=["status"])
+    assert not panel(client, lucia).find_all(id=f"roll{lucia.pk}_scene")
+
+
+def test_an_extended_action_in_progress_shows_on_the_next_request(
+    client, player, lucia, fixed_dice
+):
+    client.force_login(player)
+    assert len(options(panel(client, lucia), lucia, "action")) == 1  # a new action only
+    fixed_dice(8, 1, 1)
+    started = {**POOL, "kind": "extended", "target": "5", "max_rolls": "", "label": "Descifrar"}
+    assert client.post(roll_url(lucia), started, **HTMX).status_code == 200
+    assert len(options(panel(client, lucia), lucia, "action")) == 2
+
+
+def test_a_gm_panel_never_reaches_a_player_in_either_order(client, gm, player, lucia):
+    def secret_box(user):
+        client.force_login(user)
+        return panel(client, lucia).find_all(id=f"roll{lucia.pk}_secret")
+
+    # GM first, then the player; then the player first (a fresh key), then the GM.
+    assert secret_box(gm)
+    assert not secret_box(player)
+    lucia.name = "Lucía Vega"
+    lucia.save(update_fields=["name"])
+    assert not secret_box(player)
+    assert secret_box(gm)
+
+
+def test_each_choice_and_each_language_is_its_own_panel(client, player, lucia):
+    client.force_login(player)
+    odds = panel(client, lucia, part="odds", **POOL)
+    other = panel(client, lucia, part="odds", **{**POOL, "skill": ""})
+    assert odds.one(class_="roll-odds").text() != other.one(class_="roll-odds").text()
+    assert "Probabilidades" in panel(client, lucia).one(class_="roll-odds").text()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert "Odds before rolling" in panel(client, lucia).one(class_="roll-odds").text()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    assert "Probabilidades" in panel(client, lucia).one(class_="roll-odds").text()
+
+
+def test_each_browser_gets_its_own_csrf_token(client, player, lucia):
+    client.force_login(player)
+    other = client.__class__()
+    other.force_login(player)
+    tokens = [
+        parse(c.get(roll_url(lucia), **HTMX).text)
+        .one("input", name="csrfmiddlewaretoken")
+        .attrs["value"]
+        for c in (client, other)
+    ]
+    assert tokens[0] != tokens[1]
+    assert "~" not in tokens[0] + tokens[1]
+
+
+@pytest.fixture
+def hitos(gm, player):
+    rivera = UserFactory(username="rivera")
+    campaign = campaign_with("hitos", gm, players=[player, rivera])
+    pepa = make_character(campaign, player, name="Pepa", ratings={"reflejos": 4, "combate": 3})
+    rocco = make_character(campaign, rivera, name="Rocco")
+    scene = campaign_services.scene_create(
+        campaign=campaign, title="El muelle", participants=[pepa]
+    )
+    return pepa, rocco, scene
+
+
+def aspects(page, character) -> list[str]:
+    found = page.find_all(id=f"roll{character.pk}_aspect")
+    return [option.text() for option in found[0].find_all("option")] if found else []
+
+
+def test_hitos_aspects_of_others_and_of_the_scene_show_on_the_next_request(client, player, hitos):
+    pepa, rocco, scene = hitos
+    client.force_login(player)
+    assert aspects(panel(client, pepa), pepa) == []
+    Aspect.objects.create(character=rocco, kind="complicacion", text="Confiado")
+    assert "Rocco: Confiado" in aspects(panel(client, pepa), pepa)
+    Character.objects.filter(pk=rocco.pk).update(name="Rocco el Rubio")
+    assert "Rocco el Rubio: Confiado" in aspects(panel(client, pepa), pepa)
+    SituationAspect.objects.create(scene=scene, text="Niebla espesa")
+    assert "El muelle: Niebla espesa" in aspects(panel(client, pepa), pepa)

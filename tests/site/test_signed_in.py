@@ -1,0 +1,86 @@
+"""Who a request is signed in as: the session row and its user, each read by a query
+written once (`accounts.sessions`, `accounts.backends`), with Django's own rules kept."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.sessions.models import Session
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+PAGE = reverse("campaigns:list")
+
+
+@pytest.fixture
+def lucia(client):
+    user = UserFactory(username="lucia")
+    client.force_login(user)
+    return user
+
+
+def _signed_in(client) -> bool:
+    return client.get(PAGE).status_code == 200
+
+
+def test_a_signed_in_user_is_read_in_one_query_each_for_session_and_user(client, lucia):
+    assert _signed_in(client)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(PAGE)
+    assert response.context["user"] == lucia
+    sql = [query["sql"] for query in queries]
+    assert sum('FROM "django_session"' in one for one in sql) == 1
+    assert sum('FROM "auth_user"' in one for one in sql) == 1
+
+
+def test_each_session_finds_its_own_user(client, lucia):
+    mateo = UserFactory(username="mateo")
+    other = client.__class__()
+    other.force_login(mateo)
+    assert client.get(PAGE).context["user"] == lucia
+    assert other.get(PAGE).context["user"] == mateo
+
+
+def test_an_expired_session_signs_out(client, lucia):
+    assert _signed_in(client)
+    Session.objects.update(expire_date=timezone.now() - timedelta(seconds=1))
+    response = client.get(PAGE)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_an_unknown_session_key_signs_out(client, lucia):
+    assert _signed_in(client)
+    Session.objects.all().delete()
+    assert client.get(PAGE).status_code == 302
+
+
+def test_a_deactivated_user_is_signed_out(client, lucia):
+    assert _signed_in(client)
+    lucia.is_active = False
+    lucia.save(update_fields=["is_active"])
+    assert client.get(PAGE).status_code == 302
+
+
+def test_a_new_password_elsewhere_signs_this_session_out(client, lucia):
+    assert _signed_in(client)
+    lucia.set_password("otra-clave-distinta-42")
+    lucia.save()
+    assert client.get(PAGE).status_code == 302
+
+
+def test_signing_in_with_the_password_form_keeps_the_session(client):
+    UserFactory(username="mateo", password="nubes-sobre-avila-77")
+    client.logout()
+    response = client.post(
+        reverse("login"), {"username": "mateo", "password": "nubes-sobre-avila-77"}
+    )
+    assert response.status_code == 302
+    assert client.get(PAGE).context["user"].username == "mateo"
