@@ -91,7 +91,9 @@ def _panel_rows(system_key: str) -> Callable[..., list[QuerySet]]:
         return [
             *sheet_rows(system, character, campaign),
             Scene.objects.filter(campaign_id=campaign, status=Scene.Status.OPEN),
-            Character.scenes.through.objects.filter(character_id=character),
+            Character.scenes.through.objects.filter(
+                character_id=character, scene__status=Scene.Status.OPEN
+            ),
             *system.roll_setup.panel_rows(character, campaign),
         ]
 

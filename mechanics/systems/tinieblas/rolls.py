@@ -105,8 +105,9 @@ class TinieblasSetup(RollSetup):
         return open_extended_actions(character)
 
     def panel_rows(self, character: int, campaign: int) -> list[QuerySet]:
-        # The extended actions in progress are read from their rolls.
-        return [Roll.objects.filter(character_id=character, kind="extended", group__isnull=False)]
+        # The extended actions in progress are read from the newest extended rolls.
+        newest = _extended_rolls(character).values("pk")
+        return [Roll.objects.filter(pk__in=newest)]
 
     def plan(self, sheet: Sheet, data: Mapping, *, open_actions=None) -> Plan:
         spec = self.spec(sheet, data)
