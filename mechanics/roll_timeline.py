@@ -11,6 +11,7 @@ from campaigns.fragments import linked_rows
 from campaigns.keyset import KeysetPage, keyset_page
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, visible_rolls
+from mechanics.cards import attach_cards
 from mechanics.models import Roll
 
 
@@ -32,9 +33,11 @@ def roll_pages(
         ),
     )
     page = keyset_page(rolls, size=size, after=after, before=before, newest_first=False)
-    items = []
     for roll in page.items:
         roll.scene = scene  # already loaded: the roll card reads its title
+    attach_cards(page.items, compact=True)
+    items = []
+    for roll in page.items:
         items.append(
             TimelineItem(
                 at=roll.created_at, kind="roll", template="campaigns/timeline/roll.html", obj=roll

@@ -31,6 +31,7 @@ from campaigns.permissions import CampaignAccess, campaign_access, require
 from campaigns.scene_menu import SceneMenu, scene_menu
 from campaigns.selectors import active_scene
 from mechanics import selectors as log
+from mechanics.cards import attach_cards
 from mechanics.forms.log import FreeRollForm, RollFilterForm
 from mechanics.presentation import roll_display
 from mechanics.rules.expressions import roll_expression
@@ -92,6 +93,7 @@ def roll_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         after=request.GET.get("after"),
         before=request.GET.get("before"),
     )
+    attach_cards(page.items, compact=False)
     context = {
         "access": access,
         "campaign": access.campaign,
