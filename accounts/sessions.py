@@ -3,12 +3,17 @@ request reads loaded by a query written once (`campaigns.compiled`)."""
 
 from __future__ import annotations
 
+from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.sessions.backends import db
 from django.contrib.sessions.models import Session
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from campaigns.compiled import compiled_models
+
+# The backend that sessions signed in before `accounts.backends` name: they stay signed in.
+EARLIER_BACKEND = "django.contrib.auth.backends.ModelBackend"
+BACKEND = "accounts.backends.ModelBackend"
 
 
 def _session(key: str) -> QuerySet:
@@ -24,3 +29,9 @@ class SessionStore(db.SessionStore):
             return found[0]
         self._session_key = None
         return None
+
+    def load(self) -> dict:
+        data = super().load()
+        if data.get(BACKEND_SESSION_KEY) == EARLIER_BACKEND:
+            data[BACKEND_SESSION_KEY] = BACKEND
+        return data

@@ -6,12 +6,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.sessions.models import Session
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.sessions import EARLIER_BACKEND
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -84,3 +86,10 @@ def test_signing_in_with_the_password_form_keeps_the_session(client):
     )
     assert response.status_code == 302
     assert client.get(PAGE).context["user"].username == "mateo"
+
+
+def test_a_session_signed_in_before_the_backend_changed_stays_signed_in(client, lucia):
+    session = client.session
+    session[BACKEND_SESSION_KEY] = EARLIER_BACKEND
+    session.save()
+    assert client.get(PAGE).context["user"] == lucia
