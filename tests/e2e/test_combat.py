@@ -162,7 +162,11 @@ def test_ndp_phases_and_a_defence_roll_in_the_panel(open_as, screenshot, fixed_d
     screenshot(page, "ndp-order-360")
     # The knight attacks; the archer rolls Esquivar first.
     attack = page.locator("#combat-attack")
+    # The knight may already be chosen, so what the test expects next may hold before the
+    # refresh the choice sends lands: mark this form and wait until it is replaced.
+    attack.evaluate("section => { section.dataset.stale = '1'; }")
     attack.get_by_label("Atacante", exact=True).select_option(label="Caballero")
+    expect(page.locator("#combat-attack[data-stale]")).to_have_count(0)
     expect(attack.get_by_label("Objetivo", exact=True)).to_have_value(str(archer.pk))
     expect(page.locator("#combat-odds")).to_contain_text("Arquera tira Esquivar")
     fixed_dice(1, 1, 1, 6, 6, 6, 4)
