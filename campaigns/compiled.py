@@ -119,7 +119,7 @@ class _Compiled:
     loader: _Loader | None
 
     def run(self, using: str, ids: dict[str, Id]) -> list:
-        # The ORM finds no row for an id no column can hold; the driver would raise.
+        # An id no column can hold finds no row (the driver would raise: a 500).
         if not all(_in_range(value) for value in ids.values()):
             return []
         params = [

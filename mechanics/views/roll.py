@@ -33,7 +33,13 @@ from campaigns.fragments import (
     rows_state_query,
 )
 from campaigns.models import Scene
-from campaigns.permissions import campaign_access, character_access, require, visible_rolls
+from campaigns.permissions import (
+    CharacterAccess,
+    campaign_access,
+    character_access,
+    require,
+    visible_rolls,
+)
 from characters import services
 from characters.models import Character
 from characters.views.sheet import sheet_context
@@ -100,7 +106,7 @@ def _panel_rows(system_key: str) -> Callable[..., list[QuerySet]]:
     return build
 
 
-def _panel_key(request: HttpRequest, char_access) -> str | None:
+def _panel_key(request: HttpRequest, char_access: CharacterAccess) -> str | None:
     """The cache key of the panel or odds partial a GET asks for (htmx), or None for what
     is not cached: a full page (it holds messages), a POST, and a panel that shows a
     stored result (rolls are read by who may see them)."""
