@@ -195,8 +195,12 @@ def campaign_access(user, campaign_id: int) -> CampaignAccess:
     return CampaignAccess(campaign=membership.campaign, membership=membership)
 
 
+def _membership_columns() -> list[str]:
+    return [field.attname for field in Membership._meta.concrete_fields]
+
+
 def _character_query(user: int, campaign: int, character: int) -> QuerySet:
-    columns = [field.attname for field in Membership._meta.concrete_fields]
+    columns = _membership_columns()
     return (
         all_characters()
         .select_related("campaign")
@@ -221,7 +225,7 @@ def character_access(user, campaign_id: int, character_id: int) -> CharacterAcce
     if not found:
         raise Http404
     [character] = found
-    columns = [field.attname for field in Membership._meta.concrete_fields]
+    columns = _membership_columns()
     values = [getattr(character, f"membership_{name}") for name in columns]
     membership = Membership.from_db(character._state.db, columns, values)
     access = CampaignAccess(campaign=character.campaign, membership=membership)

@@ -1,5 +1,5 @@
-"""Roll cards for the long lists (the roll log, a scene's timeline), read from the cache
-in one go.
+"""Roll cards, cached: the long lists (the roll log, a scene's timeline) read theirs in
+one go; every other place shows one through `{% roll_card %}`.
 
 A roll never changes once stored (`campaigns.append_only`): its card is cached under its
 id, how it is shown, the names it reads and the language (`fragment_key`). A list of 25
@@ -29,7 +29,7 @@ def _key(roll: Roll, compact: bool) -> str:
         roll.character.name if roll.character_id else None,
         roll.scene.title if roll.scene_id else None,
     )
-    return fragment_key("roll-card", roll.pk, compact, names)
+    return fragment_key("roll-card", roll.pk, bool(compact), names)
 
 
 def attach_cards(rolls: Sequence[Roll], *, compact: bool) -> None:
@@ -47,3 +47,9 @@ def attach_cards(rolls: Sequence[Roll], *, compact: bool) -> None:
         roll.card = mark_safe(html)  # rendered by our template, which escaped it
     if rendered:
         cache.set_many(rendered, TIMEOUT)
+
+
+def card(roll: Roll, *, compact: bool) -> str:
+    """One roll's card, through the same cache as the lists'."""
+    attach_cards([roll], compact=compact)
+    return roll.card

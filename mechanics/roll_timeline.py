@@ -36,13 +36,12 @@ def roll_pages(
     for roll in page.items:
         roll.scene = scene  # already loaded: the roll card reads its title
     attach_cards(page.items, compact=True)
-    items = []
-    for roll in page.items:
-        items.append(
-            TimelineItem(
-                at=roll.created_at, kind="roll", template="campaigns/timeline/roll.html", obj=roll
-            )
+    items = [
+        TimelineItem(
+            at=roll.created_at, kind="roll", template="campaigns/timeline/roll.html", obj=roll
         )
+        for roll in page.items
+    ]
     return replace(page, items=items)
 
 

@@ -7,6 +7,7 @@ from django.template.loader import render_to_string
 
 from campaigns.fragments import cached_fragment, fragment_key
 from campaigns.permissions import CampaignAccess, CharacterAccess
+from mechanics import cards
 from mechanics import selectors as log
 from mechanics.forms.log import FreeRollForm
 from mechanics.models import Roll
@@ -19,6 +20,12 @@ FEED_LIST = "mechanics/_feed.html#feed-list"
 
 def _campaign_access(access: CampaignAccess | CharacterAccess) -> CampaignAccess:
     return access.access if isinstance(access, CharacterAccess) else access
+
+
+@register.simple_tag
+def roll_card(roll: Roll, compact=False) -> str:
+    """`{% roll_card roll compact %}`: the roll's card, cached (`mechanics.cards`)."""
+    return cards.card(roll, compact=bool(compact))
 
 
 @register.filter
