@@ -33,6 +33,7 @@ def hot_queries(big) -> list[tuple[str, object]]:
     from campaigns.selectors import _count, scenes_for
     from characters.models import XpEntry
     from mechanics import selectors as log
+    from mechanics.cards import keyed
     from mechanics.models import Roll
 
     gm = campaign_access(big.gm, big.campaign.pk)
@@ -45,9 +46,9 @@ def hot_queries(big) -> list[tuple[str, object]]:
     return [
         (
             "scene page: a page of the scene's rolls, oldest first",
-            log.with_relations(
-                Roll.objects.filter(scene=scene, campaign_id=scene.campaign_id)
-            ).order_by("created_at", "pk")[:51],
+            keyed(Roll.objects.filter(scene=scene, campaign_id=scene.campaign_id)).order_by(
+                "created_at", "pk"
+            )[:51],
         ),
         (
             # mechanics.setup.open_extended_actions
@@ -58,7 +59,7 @@ def hot_queries(big) -> list[tuple[str, object]]:
         ),
         (
             "roll log, player: first page",
-            log.with_relations(log.campaign_rolls(player))[: log.PAGE_SIZE],
+            keyed(log.campaign_rolls(player))[: log.PAGE_SIZE],
         ),
         (
             "roll log, player: the total, counted up to 1,001",
@@ -66,7 +67,7 @@ def hot_queries(big) -> list[tuple[str, object]]:
         ),
         (
             "roll log, GM: a deep keyset page",
-            log.with_relations(
+            keyed(
                 log.campaign_rolls(gm)
                 .filter(created_at__lte=middle.created_at)
                 .exclude(created_at=middle.created_at, pk__gte=middle.pk)

@@ -19,22 +19,26 @@ characters and users they name), from the ids alone:
         return [TimelineItem(at=a.created_at, kind="xp", template="characters/_xp_item.html",
                              obj=a) for a in ...]
 
-The item's template is included with `item` (the TimelineItem), `access` and `scene`.
-Rolls use the roll log's own card (`mechanics/_roll.html`), so they read the same here.
-The rendered timeline is cached under those rows' state (`timeline_key`).
+The item's template is rendered with `item` (the TimelineItem), `access`, `campaign`,
+`scene` and `request`. Rolls bring their HTML instead: the roll log's own cached card
+(`mechanics.cards`), so they read the same here. The rendered timeline, and each
+source's items, are cached under those rows' state (`timeline_html`).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.core.cache import caches
 from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.template.loader import get_template, render_to_string
+from django.utils.safestring import SafeString, mark_safe
 
-from campaigns.fragments import fragment_key, row_state, rows_state_query
+from campaigns.fragments import CACHE, cached_fragment, fragment_key, row_state, rows_state_parts
 from campaigns.keyset import KeysetPage
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess
@@ -44,8 +48,9 @@ from campaigns.permissions import CampaignAccess
 class TimelineItem:
     at: datetime
     kind: str  # "diary", "roll", "damage", "xp", ...
-    template: str
-    obj: Any
+    template: str = ""  # included with `item`, `access`, `campaign`, `scene` and `request`
+    obj: Any = None
+    html: str | None = None  # or the item's HTML, escaped, when its source renders it
 
 
 TimelineSource = Callable[[CampaignAccess, Scene], Iterable[TimelineItem]]
@@ -73,6 +78,7 @@ def register_timeline_source(*, rows: TimelineRows) -> Callable[[TimelineSource]
 # whose time span holds them.
 TimelinePager = Callable[..., KeysetPage]
 TIMELINE_PAGE = 50
+SOURCE_TIMEOUT = 3600
 _pager: list[TimelinePager] = []
 
 
@@ -91,55 +97,108 @@ def register_timeline_pager(*, rows: TimelineRows) -> Callable[[TimelinePager], 
 
 
 @dataclass(frozen=True)
-class Timeline:
-    items: list[TimelineItem]  # this page's, oldest first
-    page: KeysetPage | None  # the pager's page (None without a pager)
+class _Entry:
+    """A timeline item, rendered: what the cache keeps of it."""
+
+    at: datetime
+    kind: str
+    html: str
 
 
-def scene_timeline(
-    access: CampaignAccess, scene: Scene, *, after: str | None = None, before: str | None = None
-) -> Timeline:
-    """The items the viewer may see on one page of the timeline, oldest first."""
-    unpaged = [item for source in _sources for item in source(access, scene)]
-    items, page = list(unpaged), None
-    if _pager:
-        page = _pager[0](access, scene, size=TIMELINE_PAGE, after=after, before=before)
-        # This page spans from its first paged item (or the start) to the next page's.
-        start = page.items[0].at if page.previous and page.items else None
-        end = page.next_starts
-        items = [
-            item
-            for item in unpaged
-            if (start is None or item.at >= start) and (end is None or item.at < end)
-        ]
-        items += page.items
-    items.sort(key=lambda item: item.at)
-    return Timeline(items, page)
+def timeline_html(request: HttpRequest, access: CampaignAccess, scene: Scene) -> SafeString:
+    """The page of the scene's timeline the request asks for (`after`, `before`), with
+    the items its reader may see, oldest first.
 
-
-def timeline_key(access: CampaignAccess, scene: Scene, query: str) -> str:
-    """The cache key of a scene's rendered timeline page: the reader and their rights,
-    the campaign, the scene, the page asked for (`query`, the request's query string)
-    and every row the sources draw from, read as values in one query. Any write to one of
-    them makes another key; a reader only ever gets the HTML rendered for them."""
-    return fragment_key(
-        "scene-timeline",
-        row_state(access.membership),
-        row_state(access.campaign),
-        row_state(scene),
-        query,
-        rows_state_query(
-            _all_rows(tuple(_rows.values())), scene=scene.pk, campaign=scene.campaign_id
-        ),
+    Cached twice over, under keys that hold what they show (`campaigns.fragments`): the
+    whole page, under the reader and their rights, the campaign, the scene, the query
+    string and the state of every row the sources and the pager draw from (read in one
+    query); and each source's rendered items, under the reader and that source's rows
+    alone. After a roll only the pager's page is read again: the diaries, awards and
+    wounds come rendered from the cache."""
+    reader = (row_state(access.membership), row_state(access.campaign), row_state(scene))
+    functions = tuple(_rows)
+    states = rows_state_parts(
+        tuple(_rows[function] for function in functions),
+        scene=scene.pk,
+        campaign=scene.campaign_id,
     )
+    key = fragment_key("scene-timeline", *reader, request.GET.urlencode(), states)
+    state_of = dict(zip(functions, states, strict=True))
+
+    def render(extra: dict) -> str:
+        context = {
+            "access": access,
+            "campaign": access.campaign,
+            "scene": scene,
+            "request": request,
+            **extra,
+        }
+        entries = _source_entries(access, scene, reader, state_of, context)
+        page = None
+        if _pager:
+            page = _pager[0](
+                access,
+                scene,
+                size=TIMELINE_PAGE,
+                after=request.GET.get("after"),
+                before=request.GET.get("before"),
+            )
+            # This page spans from its first paged item (or the start) to the next page's.
+            start = page.items[0].at if page.previous and page.items else None
+            end = page.next_starts
+            entries = [
+                entry
+                for entry in entries
+                if (start is None or entry.at >= start) and (end is None or entry.at < end)
+            ]
+            entries += _rendered(page.items, context)
+        entries.sort(key=lambda entry: entry.at)
+        return render_to_string(
+            "campaigns/timeline/group_review.html",
+            {**context, "entries": entries, "page": page},
+            request,  # the pager's links keep the query string
+        )
+
+    return cached_fragment(request, key, render)
 
 
-@functools.cache
-def _all_rows(builders: tuple[TimelineRows, ...]) -> TimelineRows:
-    def build(scene: int, campaign: int) -> list[QuerySet]:
-        return [queryset for rows in builders for queryset in rows(scene=scene, campaign=campaign)]
+def _source_entries(
+    access: CampaignAccess, scene: Scene, reader: tuple, state_of: dict, context: dict
+) -> list[_Entry]:
+    """Every source's rendered items, from the cache where that source's rows and the
+    reader are those it was rendered for."""
+    cache = caches[CACHE]
+    keys = {
+        source: fragment_key(
+            "timeline-source", source.__module__, source.__qualname__, *reader, state_of[source]
+        )
+        for source in _sources
+    }
+    cached = cache.get_many(keys.values())
+    fresh = {}
+    entries: list[_Entry] = []
+    for source, key in keys.items():
+        if key not in cached:
+            cached[key] = fresh[key] = _rendered(source(access, scene), context)
+        entries += cached[key]
+    if fresh:
+        cache.set_many(fresh, SOURCE_TIMEOUT)
+    return entries
 
-    return build
+
+def _rendered(items: Iterable[TimelineItem], context: dict) -> list[_Entry]:
+    return [
+        _Entry(
+            item.at,
+            item.kind,
+            mark_safe(  # our templates escaped it, or the source did (`html`)
+                item.html
+                if item.html is not None
+                else get_template(item.template).render({**context, "item": item})
+            ),
+        )
+        for item in items
+    ]
 
 
 # Scene lists show counts (diaries, rolls) of records owned by the apps above this one.

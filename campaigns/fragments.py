@@ -53,8 +53,18 @@ def rows_state_query(build: Callable[..., list[QuerySet]], *, using="default", *
     in a UNION ALL that the ORM writes once per process and database, run after that with
     the ids alone. Like `row_state` for each row, any change to a row changes the
     result."""
-    rows = compiled_values(_state_query(build), using=using, **ids)
-    return tuple(sorted(row[0] for row in rows))
+    return rows_state_parts((build,), using=using, **ids)[0]
+
+
+def rows_state_parts(
+    builds: tuple[Callable[..., list[QuerySet]], ...], *, using="default", **ids
+) -> list[tuple]:
+    """`rows_state_query` of several builds in one query: a state per build, for a
+    fragment made of parts cached apart."""
+    parts: list[list] = [[] for _build in builds]
+    for part, state in compiled_values(_state_query(builds), using=using, **ids):
+        parts[part].append(state)
+    return [tuple(sorted(states)) for states in parts]
 
 
 def linked_rows(queryset: QuerySet, *links: str) -> list[QuerySet]:
@@ -68,20 +78,22 @@ def linked_rows(queryset: QuerySet, *links: str) -> list[QuerySet]:
 
 
 @functools.cache
-def _state_query(build: Callable[..., list[QuerySet]]) -> Callable[..., QuerySet]:
-    """The build of `rows_state_query`: every row of `build`'s querysets as one JSON
-    object, in a UNION ALL."""
+def _state_query(builds: tuple[Callable[..., list[QuerySet]], ...]) -> Callable[..., QuerySet]:
+    """The build of `rows_state_parts`: every row of the builds' querysets as the number
+    of its build and one JSON object, in a UNION ALL."""
 
     def union(**ids) -> QuerySet:
         querysets = [
             queryset.order_by().values_list(
+                Value(part),
                 JSONObject(
                     _model=Value(queryset.model._meta.label),
                     **{
                         field.attname: field.attname for field in _changeable_fields(queryset.model)
                     },
-                )
+                ),
             )
+            for part, build in enumerate(builds)
             for queryset in build(**ids)
         ]
         return querysets[0].union(*querysets[1:], all=True).order_by()

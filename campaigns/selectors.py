@@ -10,18 +10,38 @@ from django.db.models.functions import Coalesce, TruncDate
 from django.http import Http404
 
 from campaigns.chronicle import scene_count_names, scene_counts
-from campaigns.compiled import compiled_values
-from campaigns.models import Scene
-from campaigns.permissions import CampaignAccess, role_access
+from campaigns.compiled import compiled_models, compiled_values
+from campaigns.models import Scene, SceneNote
+from campaigns.permissions import CampaignAccess, role_access, visible_scene_notes
 
 
 def scene_or_404(access: CampaignAccess, scene_id: int) -> Scene:
-    scene = Scene.objects.select_related("story").filter(pk=scene_id, campaign=access.campaign)
-    found = scene.first()
-    if found is None:
+    """A scene of the member's campaign, with its story (one query, written once)."""
+    found = compiled_models(_scene_query, scene=scene_id, campaign=access.campaign.pk)
+    if not found:
         raise Http404
-    found.campaign = access.campaign
-    return found
+    [scene] = found
+    scene.campaign = access.campaign
+    return scene
+
+
+def _scene_query(scene: int, campaign: int) -> QuerySet:
+    # At most one row: no ORDER BY.
+    return Scene.objects.select_related("story").filter(pk=scene, campaign_id=campaign).order_by()
+
+
+def scene_notes(access: CampaignAccess, scene: Scene) -> list[SceneNote]:
+    """The scene's GM notes the member may read, oldest first, with their authors."""
+    return compiled_models(_notes_query(access.role), scene=scene.pk)
+
+
+@functools.cache
+def _notes_query(role: str) -> Callable[..., QuerySet]:
+    def build(scene: int) -> QuerySet:
+        notes = SceneNote.objects.filter(scene_id=scene).select_related("author")
+        return visible_scene_notes(role_access(role, 0), notes)
+
+    return build
 
 
 def _count(queryset: QuerySet) -> Coalesce:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from django.db.models import OuterRef, QuerySet
+from django.utils.html import format_html
 
 from campaigns.chronicle import TimelineItem, register_scene_count, register_timeline_pager
 from campaigns.fragments import linked_rows
 from campaigns.keyset import KeysetPage, keyset_page
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, visible_rolls
-from mechanics.cards import attach_cards
+from mechanics.cards import attach_cards, keyed
 from mechanics.models import Roll
 
 
@@ -26,19 +27,15 @@ def roll_pages(
 ) -> KeysetPage:
     """A page of the scene's rolls, oldest first, on the (scene, created_at) index: the
     rolls set the pace of the scene's timeline pages."""
-    rolls = visible_rolls(
-        access,
-        Roll.objects.filter(scene=scene, campaign_id=scene.campaign_id).select_related(
-            "character", "user"
-        ),
-    )
-    page = keyset_page(rolls, size=size, after=after, before=before, newest_first=False)
-    for roll in page.items:
-        roll.scene = scene  # already loaded: the roll card reads its title
+    rolls = visible_rolls(access, Roll.objects.filter(scene=scene, campaign_id=scene.campaign_id))
+    page = keyset_page(keyed(rolls), size=size, after=after, before=before, newest_first=False)
     attach_cards(page.items, compact=True)
     items = [
         TimelineItem(
-            at=roll.created_at, kind="roll", template="campaigns/timeline/roll.html", obj=roll
+            at=roll.created_at,
+            kind="roll",
+            obj=roll,
+            html=format_html('<div id="scene-roll-{}">{}</div>', roll.pk, roll.card),
         )
         for roll in page.items
     ]

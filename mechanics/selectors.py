@@ -17,44 +17,16 @@ from campaigns.compiled import compiled_models, compiled_values
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, role_access, visible_rolls
 from characters.models import Character
+from mechanics.cards import with_relations
 from mechanics.models import Roll
 
 FEED_SIZE = 10
 PAGE_SIZE = 25
 
-# What a roll's card reads from its relations; the rest of a sheet stays in the database.
-_ROLL_FIELDS = (
-    "id",
-    "campaign_id",
-    "character_id",
-    "scene_id",
-    "user_id",
-    "group",
-    "system",
-    "kind",
-    "label",
-    "record",
-    "result",
-    "outcome",
-    "secret",
-    "created_at",
-    "user__id",
-    "user__username",
-    "character__id",
-    "character__name",
-    "scene__id",
-    "scene__title",
-)
-
 
 def campaign_rolls(access: CampaignAccess) -> QuerySet[Roll]:
     """The campaign's rolls this member may see, newest first."""
     return visible_rolls(access, Roll.objects.filter(campaign_id=access.campaign.pk))
-
-
-def with_relations(rolls: QuerySet[Roll]) -> QuerySet[Roll]:
-    """Load who rolled, the character and the scene in the same query."""
-    return rolls.select_related("user", "character", "scene").only(*_ROLL_FIELDS)
 
 
 def feed_rolls(access: CampaignAccess) -> list[Roll]:

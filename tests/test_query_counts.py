@@ -7,6 +7,7 @@ bench/data.py), so what is measured there is what is guarded here."""
 from __future__ import annotations
 
 import pytest
+from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -14,6 +15,7 @@ from django.urls import reverse
 
 from bench import site
 from bench.data import Sizes
+from campaigns.fragments import CACHE
 from campaigns.keyset import encode
 from characters.models import XpEntry
 from mechanics.models import Roll
@@ -54,7 +56,8 @@ OK = {"get": {200, 204}, "post": {200}}
 
 def _queries(world: site.World, *, warm: bool = True) -> dict[tuple[str, str], int]:
     """Queries of a request to each page, as the page's GM or player: the second one
-    (`warm`, cached fragments in place, as most requests find them) or the first."""
+    (`warm`, cached fragments in place, as most requests find them) or one with nothing
+    cached."""
     clients = {}
     for who, user in (("GM", world.gm), ("player", world.player)):
         clients[who] = Client()
@@ -67,6 +70,8 @@ def _queries(world: site.World, *, warm: bool = True) -> dict[tuple[str, str], i
         if warm:
             getattr(client, page.method)(url, page.data, **extra)
             url = page.url(client) if callable(page.url) else page.url
+        else:
+            caches[CACHE].clear()  # whatever an earlier page cached
         with CaptureQueriesContext(connection) as queries:
             response = getattr(client, page.method)(url, page.data, **extra)
         assert response.status_code in OK[page.method], (page, response.status_code)

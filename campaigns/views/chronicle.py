@@ -14,11 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services
-from campaigns.chronicle import scene_list_extras, scene_timeline, timeline_key
+from campaigns.chronicle import scene_list_extras, timeline_html
 from campaigns.confirm import ask_first
 from campaigns.forms.chronicle import SceneForm, SceneNoteForm, StoryForm
 from campaigns.forms.service import call_service
-from campaigns.fragments import cached_html
 from campaigns.htmx import htmx_render
 from campaigns.models import Scene, SceneNote, Story
 from campaigns.permissions import (
@@ -27,7 +26,7 @@ from campaigns.permissions import (
     require,
     visible_scene_notes,
 )
-from campaigns.selectors import scene_or_404, scenes_for, with_counts
+from campaigns.selectors import scene_notes, scene_or_404, scenes_for, with_counts
 
 # A page a phone scrolls through; its cost stays that of ten scenes however long the
 # chronicle.
@@ -187,29 +186,16 @@ def _scene_context(request: HttpRequest, access: CampaignAccess, scene: Scene, *
         [scene], Prefetch("participants", queryset=cast.order_by("is_npc", "name"))
     )
     scene_list_extras(access, request.user, [scene])
-    notes = (
-        list(visible_scene_notes(access, scene.gm_notes.select_related("author")))
-        if access.is_gm
-        else []
-    )
     context = {
         "access": access,
         "campaign": access.campaign,
         "scene": scene,
         "participants": scene.participants.all(),
         "my_diaries": getattr(scene, "my_diaries", []),
-        "notes": notes,
+        "notes": scene_notes(access, scene) if access.is_gm else [],
         "note_form": SceneNoteForm(),
     }
-    # The timeline is rendered once per key (`timeline_key`): the events are loaded only
-    # when it is not cached.
-    key = timeline_key(access, scene, request.GET.urlencode())
-    context["timeline_html"] = cached_html(request, key)
-    if context["timeline_html"] is None:
-        timeline = scene_timeline(
-            access, scene, after=request.GET.get("after"), before=request.GET.get("before")
-        )
-        context.update(timeline=timeline.items, timeline_page=timeline.page, timeline_key=key)
+    context["timeline_html"] = timeline_html(request, access, scene)
     context.update(extra)
     return context
 

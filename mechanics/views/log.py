@@ -31,7 +31,7 @@ from campaigns.permissions import CampaignAccess, campaign_access, require
 from campaigns.scene_menu import SceneMenu, scene_menu
 from campaigns.selectors import active_scene
 from mechanics import selectors as log
-from mechanics.cards import attach_cards
+from mechanics.cards import attach_cards, keyed, with_relations
 from mechanics.forms.log import FreeRollForm, RollFilterForm
 from mechanics.presentation import roll_display
 from mechanics.rules.expressions import roll_expression
@@ -88,7 +88,7 @@ def roll_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     # Pages found from the last roll shown (the campaign's index), never by OFFSET; the
     # total is counted up to a bound, so a long campaign costs what a short one does.
     page = keyset_page(
-        log.with_relations(rolls),
+        keyed(rolls),
         size=log.PAGE_SIZE,
         after=request.GET.get("after"),
         before=request.GET.get("before"),
@@ -232,7 +232,7 @@ def log_export(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if export_format not in EXPORT_FORMATS:
         export_format = "csv"
     form, _menu = _filter_form(access, request.GET)
-    rolls = log.with_relations(form.filter(log.campaign_rolls(access)))
+    rolls = with_relations(form.filter(log.campaign_rolls(access)))
     filename = f"{slugify(_('rolls'))}-{slugify(access.campaign.name) or access.campaign.pk}"
     if export_format == "json":
         response = StreamingHttpResponse(
@@ -289,7 +289,7 @@ def free_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
         )
     elif request.method == "GET" and _roll_id(request.GET.get("roll", "")):
         rolled = (
-            log.with_relations(log.campaign_rolls(access))
+            with_relations(log.campaign_rolls(access))
             .filter(pk=_roll_id(request.GET["roll"]), system="free")
             .first()
         )
