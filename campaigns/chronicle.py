@@ -228,7 +228,8 @@ def scene_count_names() -> list[str]:
 
 
 # What a scene list adds per scene for the viewer (their own diaries to write), from the
-# apps that own it: `(access, user, scenes) -> None`, one query for the whole page.
+# apps that own it: `(access, user, scenes) -> None`, one query for the whole page. The
+# scenes come with their `cast` (`campaigns.selectors.attach_casts`).
 SceneListExtra = Callable[[CampaignAccess, Any, list[Scene]], None]
 _list_extras: list[SceneListExtra] = []
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.db.models import Count, F, QuerySet, Subquery
 from django.db.models.functions import Coalesce, TruncDate
@@ -28,6 +29,44 @@ def scene_or_404(access: CampaignAccess, scene_id: int) -> Scene:
 def _scene_query(scene: int, campaign: int) -> QuerySet:
     # At most one row: no ORDER BY.
     return Scene.objects.select_related("story").filter(pk=scene, campaign_id=campaign).order_by()
+
+
+@dataclass(frozen=True)
+class CastMember:
+    """A character taking part in a scene, as the scene pages name it."""
+
+    pk: int
+    name: str
+    owner_id: int | None
+    owner_name: str | None
+    is_npc: bool
+
+
+def attach_casts(scenes: list[Scene]) -> None:
+    """Set each scene's `cast`: the characters taking part, in name order. One query,
+    written once, read as values: a scene list names hundreds of them."""
+    casts: dict[int, list[CastMember]] = {scene.pk: [] for scene in scenes}
+    for scene, pk, name, owner, owner_name, is_npc in compiled_values(
+        _cast_query, scenes=tuple(casts)
+    ):
+        casts[scene].append(CastMember(pk, name, owner, owner_name, bool(is_npc)))
+    for scene in scenes:
+        scene.cast = casts[scene.pk]
+
+
+def _cast_query(scenes: tuple[int, ...]) -> QuerySet:
+    return (
+        Scene.participants.through.objects.filter(scene_id__in=scenes)
+        .order_by("character__name", "character_id")
+        .values_list(
+            "scene_id",
+            "character_id",
+            "character__name",
+            "character__owner_id",
+            "character__owner__username",
+            "character__is_npc",
+        )
+    )
 
 
 def scene_notes(access: CampaignAccess, scene: Scene) -> list[SceneNote]:

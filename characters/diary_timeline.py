@@ -10,6 +10,7 @@ from campaigns.chronicle import (
     register_scene_list_extra,
     register_timeline_source,
 )
+from campaigns.compiled import compiled_models
 from campaigns.fragments import linked_rows
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, may_write_diary, visible_diaries
@@ -44,16 +45,25 @@ def diary_count(access: CampaignAccess):
 
 @register_scene_list_extra
 def own_diaries(access: CampaignAccess, user, scenes: list[Scene]) -> None:
-    """Each scene's `my_diaries`: the viewer's characters in it, with their entry if any."""
+    """Each scene's `my_diaries`: the viewer's characters in its cast, with their entry
+    if any."""
     own = {
         (entry.scene_id, entry.character_id): entry
-        for entry in DiaryEntry.objects.filter(
-            author=user, scene__in=[scene.pk for scene in scenes]
-        ).only("pk", "scene_id", "character_id", "status")
+        for entry in compiled_models(
+            _own_query, user=user.pk, scenes=tuple(scene.pk for scene in scenes)
+        )
     }
     for scene in scenes:
         scene.my_diaries = [
             (character, own.get((scene.pk, character.pk)))
-            for character in scene.participants.all()
+            for character in scene.cast
             if may_write_diary(access, character)
         ]
+
+
+def _own_query(user: int, scenes: tuple[int, ...]) -> QuerySet:
+    return (
+        DiaryEntry.objects.filter(author_id=user, scene_id__in=scenes)
+        .only("pk", "scene_id", "character_id", "status")
+        .order_by()
+    )

@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -26,7 +25,13 @@ from campaigns.permissions import (
     require,
     visible_scene_notes,
 )
-from campaigns.selectors import scene_notes, scene_or_404, scenes_for, with_counts
+from campaigns.selectors import (
+    attach_casts,
+    scene_notes,
+    scene_or_404,
+    scenes_for,
+    with_counts,
+)
 
 # A page a phone scrolls through; its cost stays that of ten scenes however long the
 # chronicle.
@@ -64,15 +69,8 @@ def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
     # Counted for the page's scenes alone, not for every scene of the campaign.
     page.object_list = with_counts(access, page.object_list)
     # Names for the card and owners for the diary buttons: not whole sheets.
-    # (Character lives in the characters app, which builds on this one.)
-    character_model = Scene._meta.get_field("participants").related_model
-    cast = character_model.objects.only("pk", "name", "owner_id", "campaign_id").order_by(
-        "name", "pk"
-    )
-    prefetch_related_objects(page.object_list, Prefetch("participants", queryset=cast))
+    attach_casts(page.object_list)
     scene_list_extras(access, request.user, page.object_list)
-    for scene in page.object_list:
-        scene.cast = [character.name for character in scene.participants.all()]
     context = {
         "access": access,
         "campaign": access.campaign,
@@ -181,16 +179,13 @@ def scene_edit(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRes
 
 
 def _scene_context(request: HttpRequest, access: CampaignAccess, scene: Scene, **extra) -> dict:
-    cast = Scene._meta.get_field("participants").related_model.objects.select_related("owner")
-    prefetch_related_objects(
-        [scene], Prefetch("participants", queryset=cast.order_by("is_npc", "name"))
-    )
+    attach_casts([scene])
     scene_list_extras(access, request.user, [scene])
     context = {
         "access": access,
         "campaign": access.campaign,
         "scene": scene,
-        "participants": scene.participants.all(),
+        "participants": sorted(scene.cast, key=lambda character: character.is_npc),
         "my_diaries": getattr(scene, "my_diaries", []),
         "notes": scene_notes(access, scene) if access.is_gm else [],
         "note_form": SceneNoteForm(),
