@@ -43,8 +43,9 @@ class CastMember:
 
 
 def attach_casts(scenes: list[Scene]) -> None:
-    """Set each scene's `cast`: the characters taking part, in name order. One query,
-    written once, read as values: a scene list names hundreds of them."""
+    """Set each scene's `cast`: the characters taking part, in name order, and
+    `cast_names`, their names for a card. One query, written once, read as values: a
+    scene list names hundreds of them."""
     casts: dict[int, list[CastMember]] = {scene.pk: [] for scene in scenes}
     for scene, pk, name, owner, owner_name, is_npc in compiled_values(
         _cast_query, scenes=tuple(casts)
@@ -52,6 +53,7 @@ def attach_casts(scenes: list[Scene]) -> None:
         casts[scene].append(CastMember(pk, name, owner, owner_name, bool(is_npc)))
     for scene in scenes:
         scene.cast = casts[scene.pk]
+        scene.cast_names = ", ".join(character.name for character in scene.cast)
 
 
 def _cast_query(scenes: tuple[int, ...]) -> QuerySet:

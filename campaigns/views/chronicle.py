@@ -5,18 +5,22 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import caches
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services
-from campaigns.chronicle import scene_list_extras, timeline_html
+from campaigns.chronicle import scene_count_names, scene_list_extras, timeline_html
 from campaigns.confirm import ask_first
 from campaigns.forms.chronicle import SceneForm, SceneNoteForm, StoryForm
 from campaigns.forms.service import call_service
+from campaigns.fragments import CACHE, fragment_key, row_state
 from campaigns.htmx import htmx_render
 from campaigns.models import Scene, SceneNote, Story
 from campaigns.permissions import (
@@ -36,6 +40,7 @@ from campaigns.selectors import (
 # A page a phone scrolls through; its cost stays that of ten scenes however long the
 # chronicle.
 SCENES_PER_PAGE = 10
+CARD_TIMEOUT = 3600
 
 
 def _story_or_404(access: CampaignAccess, story_id: int) -> Story:
@@ -71,6 +76,7 @@ def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
     # Names for the card and owners for the diary buttons: not whole sheets.
     attach_casts(page.object_list)
     scene_list_extras(access, request.user, page.object_list)
+    _attach_scene_cards(page.object_list)
     context = {
         "access": access,
         "campaign": access.campaign,
@@ -79,6 +85,37 @@ def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "page": page,
     }
     return htmx_render(request, "campaigns/timeline.html", "scene-list", context)
+
+
+def _attach_scene_cards(scenes: list[Scene]) -> None:
+    """Set each scene's `card`: its HTML in the list, cached under everything it shows
+    (the scene and its story, the counts and the cast, the viewer's diary buttons) and
+    the language, so a card renders again only when one of them changed."""
+    cache = caches[CACHE]
+    keys = {
+        scene.pk: fragment_key(
+            "scene-card",
+            row_state(scene),
+            scene.story.title if scene.story else None,
+            scene.cast_names,
+            [getattr(scene, name) for name in scene_count_names()],
+            [
+                (character.pk, character.name, entry.status if entry else None)
+                for character, entry in scene.my_diaries
+            ],
+        )
+        for scene in scenes
+    }
+    cached = cache.get_many(keys.values())
+    rendered = {}
+    for scene in scenes:
+        html = cached.get(keys[scene.pk])
+        if html is None:
+            html = rendered[keys[scene.pk]] = render_to_string(
+                "campaigns/timeline/scene_card.html", {"scene": scene}
+            )
+        scene.card = mark_safe(html)  # rendered by our template, which escaped it
+    cache.set_many(rendered, CARD_TIMEOUT)
 
 
 # Stories
