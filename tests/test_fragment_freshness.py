@@ -1,4 +1,4 @@
-"""Cached fragments (campaigns.fragments, the {% cache %} of roll cards and XP entries):
+"""Cached fragments (campaigns.fragments, the roll cards and the XP ledger's rows):
 a write shows on the very next request, and what one viewer may see never reaches
 another through the cache."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from campaigns import services as campaign_services
@@ -16,6 +17,7 @@ from characters.models import Character
 from mechanics.rules.tinieblas.rolls import roll_dice
 from mechanics.services.rolls import roll_store
 from tests.factories import MembershipFactory, UserFactory, make_character
+from tests.html import parse
 
 
 @pytest.fixture
@@ -52,10 +54,22 @@ def test_a_renamed_character_reads_right_in_cached_rows_and_roll_cards(client, g
     assert "Lucía" in client.get(_xp_log(campaign)).text
     assert "Lucía" in client.get(log).text
     Character.objects.filter(pk=lucia.pk).update(name="Lucía Ferrer")
-    ledger = client.get(_xp_log(campaign)).text
-    assert "Lucía Ferrer" in ledger[ledger.index('id="ledger"') :]
+    assert _ledger_row(client.get(_xp_log(campaign)).text).one("a").text() == "Lucía Ferrer"
     card = client.get(log).text
     assert "Lucía Ferrer" in card[card.index("data-roll=") :]
+
+
+def test_a_renamed_user_reads_right_in_the_cached_rows(client, gm, campaign, lucia):
+    services.xp_adjust(character=lucia, user=gm, amount=5, reason="Inicio")
+    client.force_login(gm)
+    assert f"por {gm.username}" in _ledger_row(client.get(_xp_log(campaign)).text).text()
+    get_user_model().objects.filter(pk=gm.pk).update(username="laura")
+    assert "por laura" in _ledger_row(client.get(_xp_log(campaign)).text).text()
+
+
+def _ledger_row(page: str):
+    """The one entry of the ledger on an XP page."""
+    return parse(page).one(id="ledger").one("li", data_entry_kind=True)
 
 
 def test_a_renamed_scene_reads_right_in_the_cached_rows(client, gm, campaign, lucia):

@@ -8,7 +8,7 @@ campaigns.permissions; every write goes through characters.services.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -50,6 +50,7 @@ from characters.forms.xp import (
 from characters.models import Character, DiaryEntry, WillpowerGrant, XpEntry, XpPurchase
 from characters.xp_buckets import ledger_summary
 from characters.xp_chart import build_chart, chart_title
+from characters.xp_rows import attach_rows, keyed
 from mechanics.rules.tinieblas.advancement import SceneAward, award_total
 from mechanics.rules.tinieblas.catalogue import XP_OTHERS
 
@@ -260,25 +261,12 @@ def scene_xp(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRespo
 # A character's ledger and purchases --------------------------------------------------------
 
 
-@dataclass
-class LedgerLine:
-    entry: XpEntry
-    lines: list = field(default_factory=list)
-
-
 def _of(character: Character, entries) -> list[XpEntry]:
     """A character's entries, which then read its name without a query each."""
     entries = list(entries)
     for entry in entries:
         entry.character = character
     return entries
-
-
-def _ledger_lines(entries) -> list[LedgerLine]:
-    return [
-        LedgerLine(entry=entry, lines=advancement.rubric_lines(entry.breakdown.get("rubric")))
-        for entry in entries
-    ]
 
 
 def _purchase_spec(request: HttpRequest, character: Character):
@@ -303,15 +291,17 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
     access = char_access.access
     character = char_access.character
     ledger = XpEntry.objects.filter(character=character)
-    entries = ledger.select_related("scene", "created_by").order_by("-created_at", "-pk")
+    entries = keyed(ledger).order_by("-created_at", "-pk")
     page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
+    rows = _of(character, page.object_list)
+    attach_rows(rows, show_character=False)
     context = {
         "access": access,
         "char_access": char_access,
         "campaign": access.campaign,
         "character": character,
         "page": page,
-        "ledger": _ledger_lines(_of(character, page.object_list)),
+        "entries": rows,
         "chart": _chart(request, [character], ledger, "balance", "character-xp-chart")[0],
         "purchases": list(
             XpPurchase.objects.filter(character=character).select_related(
@@ -545,7 +535,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     entries = _filtered(visible, filters)
     # Pages found from the last entry shown (the campaign's index), never by OFFSET.
     page = keyset_page(
-        entries.select_related("scene", "created_by"),
+        keyed(entries),
         size=LOG_ENTRIES_PER_PAGE,
         after=request.GET.get("after"),
         before=request.GET.get("before"),
@@ -553,7 +543,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     by_id = {character.pk: character for character in characters}
     for entry in page.items:
         entry.character = by_id[entry.character_id]
-    ledger = _ledger_lines(page.items)
+    attach_rows(page.items, show_character=True)
     charted, charted_ledger = characters, visible
     if filters.get("character") in by_id:
         # One character's line from its own index (it is one the viewer may see).
@@ -588,7 +578,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "campaign": campaign,
         "filter_form": filter_form,
         "keyset": page,
-        "ledger": ledger,
+        "entries": page.items,
         "character_totals": _totals(
             [c for c in characters if c in charted] if unfiltered else characters,
             entries,

@@ -1,0 +1,81 @@
+"""XP ledger rows, cached: the XP log and a character's ledger read theirs in one go.
+
+An XP entry never changes once stored (`campaigns.append_only`): its row is cached under
+its id, whether it names its character, the names it reads and the language
+(`fragment_key`). A page loads only what the keys read (`keyed`); the few entries whose
+row is not cached are read whole, in one query, and rendered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.core.cache import caches
+from django.db.models import QuerySet
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+
+from campaigns.compiled import compiled_models
+from campaigns.fragments import CACHE, fragment_key
+from characters import advancement
+from characters.models import XpEntry
+
+ROW = "characters/partials/xp_entry.html"
+TIMEOUT = 86400
+RELATIONS = ("scene", "created_by")
+# What a row's key reads, and where a list places the entry (created_at).
+KEY_FIELDS = (
+    "id",
+    "created_at",
+    "campaign_id",
+    "character_id",
+    "scene_id",
+    "created_by_id",
+    "scene__title",
+    "created_by__username",
+)
+
+
+def keyed(entries: QuerySet[XpEntry]) -> QuerySet[XpEntry]:
+    """Load only what the entries' row keys read (`attach_rows` reads the others whole)."""
+    return entries.select_related(*RELATIONS).only(*KEY_FIELDS)
+
+
+def _key(entry: XpEntry, show_character: bool) -> str:
+    # The names the row shows: the character's, set by the view from its own list.
+    names = (
+        entry.character.name if show_character else None,
+        entry.scene.title if entry.scene_id else None,
+        entry.created_by.username if entry.created_by_id else None,
+    )
+    return fragment_key("xp-entry", entry.pk, show_character, names)
+
+
+def attach_rows(entries: Sequence[XpEntry], *, show_character: bool) -> None:
+    """Set each entry's `row`: its HTML, from the cache or rendered (and stored) now."""
+    cache = caches[CACHE]
+    keys = {entry.pk: _key(entry, show_character) for entry in entries}
+    cached = cache.get_many(keys.values())
+    missing = tuple(entry.pk for entry in entries if keys[entry.pk] not in cached)
+    whole = {entry.pk: entry for entry in compiled_models(_whole_query, ids=missing)}
+    rendered = {}
+    for entry in entries:
+        html = cached.get(keys[entry.pk])
+        if html is None:
+            full = whole[entry.pk]
+            full.character = entry.character
+            html = rendered[keys[entry.pk]] = render_to_string(
+                ROW,
+                {
+                    "entry": full,
+                    "lines": advancement.rubric_lines(full.breakdown.get("rubric")),
+                    "show_character": show_character,
+                },
+            )
+        entry.row = mark_safe(html)  # rendered by our template, which escaped it
+    if rendered:
+        cache.set_many(rendered, TIMEOUT)
+
+
+def _whole_query(ids: tuple[int, ...]) -> QuerySet[XpEntry]:
+    return XpEntry.objects.filter(pk__in=ids).select_related(*RELATIONS).order_by()
