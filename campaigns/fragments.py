@@ -34,6 +34,7 @@ CACHE = "fragments"
 CSRF_PLACEHOLDER = "~csrf-token~"
 # Set on the request while a fragment that holds other fragments renders for the cache.
 NESTED = "rendering_cached_fragment"
+TOKEN = "fragments_csrf_token"
 
 
 def row_state(row: models.Model | None) -> tuple:
@@ -117,12 +118,22 @@ def fragment_key(name: str, *parts: object) -> str:
     return f"{name}:{digest.hexdigest()}"
 
 
+def _token(request: HttpRequest) -> str:
+    """The response's CSRF token for every fragment in it: masked once per request, not
+    once per fragment (each masking draws 32 random characters)."""
+    token = getattr(request, TOKEN, None)
+    if token is None:
+        token = get_token(request)
+        setattr(request, TOKEN, token)
+    return token
+
+
 def cached_html(request: HttpRequest, key: str) -> SafeString | None:
     """The fragment stored under `key` with this request's CSRF token, or None."""
     html = caches[CACHE].get(key)
     if html is None:
         return None
-    return mark_safe(html.replace(CSRF_PLACEHOLDER, get_token(request)))
+    return mark_safe(html.replace(CSRF_PLACEHOLDER, _token(request)))
 
 
 def cached_fragment(
@@ -139,5 +150,5 @@ def cached_fragment(
         cache.set(key, html, timeout)
     # Inside a fragment being rendered for the cache, the placeholder stays for the outer one.
     if CSRF_PLACEHOLDER in html and not getattr(request, NESTED, False):
-        html = html.replace(CSRF_PLACEHOLDER, get_token(request))
+        html = html.replace(CSRF_PLACEHOLDER, _token(request))
     return mark_safe(html)  # rendered by our templates, which escaped it

@@ -17,7 +17,7 @@ from campaigns.compiled import compiled_models, compiled_values
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, role_access, visible_rolls
 from characters.models import Character
-from mechanics.cards import with_relations
+from mechanics.cards import attach_cards, keyed, with_relations
 from mechanics.models import Roll
 
 FEED_SIZE = 10
@@ -30,23 +30,44 @@ def campaign_rolls(access: CampaignAccess) -> QuerySet[Roll]:
 
 
 def feed_rolls(access: CampaignAccess) -> list[Roll]:
-    """The newest rolls shown in the live feed (one query)."""
-    return list(with_relations(campaign_rolls(access))[:FEED_SIZE])
+    """The newest rolls shown in the live feed, whole, with their cards (one query)."""
+    rolls = list(with_relations(campaign_rolls(access))[:FEED_SIZE])
+    attach_cards(rolls, compact=True)
+    return rolls
 
 
 def feed_shown(access: CampaignAccess) -> list[tuple]:
     """What the feed's cards read, newest first: each roll's id and the names it shows
-    (a roll itself never changes). One query, no roll loaded."""
-    return list(
-        campaign_rolls(access).values_list(
-            "pk", "user__username", "character__name", "scene__title"
-        )[:FEED_SIZE]
+    (a roll itself never changes). One query, which the ORM writes once per role; no
+    roll loaded."""
+    return compiled_values(
+        _feed_shown_query(access.role),
+        user=access.membership.user_id,
+        campaign=access.campaign.pk,
     )
 
 
+@functools.cache
+def _feed_shown_query(role: str) -> Callable[..., QuerySet]:
+    def build(user: int, campaign: int) -> QuerySet:
+        rolls = visible_rolls(role_access(role, user), Roll.objects.filter(campaign_id=campaign))
+        return rolls.values_list("pk", "user__username", "character__name", "scene__title")[
+            :FEED_SIZE
+        ]
+
+    return build
+
+
 def feed_rolls_by_ids(ids: Sequence[int]) -> list[Roll]:
-    """The rolls `feed_shown` listed, newest first, with what their cards show."""
-    return list(with_relations(Roll.objects.filter(pk__in=ids)).order_by("-created_at", "-pk"))
+    """The rolls `feed_shown` listed, newest first, with their cards: only those not
+    cached yet are read whole (`mechanics.cards`)."""
+    rolls = compiled_models(_keyed_by_ids, ids=tuple(ids))
+    attach_cards(rolls, compact=True)
+    return rolls
+
+
+def _keyed_by_ids(ids: tuple[int, ...]) -> QuerySet[Roll]:
+    return keyed(Roll.objects.filter(pk__in=ids)).order_by("-created_at", "-pk")
 
 
 def feed_ids(access: CampaignAccess) -> list[int]:
