@@ -5,7 +5,8 @@ A roll never changes once stored (`campaigns.append_only`): its card is cached u
 id, how it is shown, the names it reads and the language (`fragment_key`). A list of 25
 or 50 cards reads them all in one `get_many` and renders only those not there, rather
 than asking the cache card by card from the template. A list may load only what the
-keys read (`keyed`): the few rolls whose card is not cached are then read whole.
+keys read (`keyed`), or no roll at all (`cards_of`, from the ids and names a values query
+gives): the few rolls whose card is not cached are then read whole.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from django.core.cache import caches
 from django.db.models import QuerySet
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from campaigns.compiled import compiled_models
 from campaigns.fragments import CACHE, fragment_key
@@ -65,41 +66,46 @@ def keyed(rolls: QuerySet[Roll]) -> QuerySet[Roll]:
     return rolls.select_related(*RELATIONS).only(*KEY_FIELDS)
 
 
-def _key(roll: Roll, compact: bool) -> str:
-    # The names the card shows, read from the relations the list loaded.
-    names = (
+def _names(roll: Roll) -> tuple:
+    """The names a roll's card shows, read from the relations the list loaded (as
+    `cards_of` gets them from a values query)."""
+    return (
         roll.user.username if roll.user_id else None,
         roll.character.name if roll.character_id else None,
         roll.scene.title if roll.scene_id else None,
     )
-    return fragment_key("roll-card", roll.pk, bool(compact), names)
 
 
 def attach_cards(rolls: Sequence[Roll], *, compact: bool) -> None:
-    """Set each roll's `card`: its HTML, from the cache or rendered (and stored) now."""
+    """Set each roll's `card`: its HTML, from the cache or rendered (and stored) now.
+    The rolls that `keyed` loaded are read whole first if their card is to be rendered."""
+    loaded = {roll.pk: roll for roll in rolls if "record" not in roll.get_deferred_fields()}
+    shown = cards_of([(roll.pk, *_names(roll)) for roll in rolls], compact=compact, loaded=loaded)
+    for roll, html in zip(rolls, shown, strict=True):
+        roll.card = html
+
+
+def cards_of(
+    rows: Sequence[tuple], *, compact: bool, loaded: dict[int, Roll] | None = None
+) -> list[SafeString]:
+    """The cards of the rolls that `rows` name, each `(pk, username, character name,
+    scene title)`: from the cache in one `get_many`, and rendered for the others, which
+    are read whole in one query unless `loaded` holds them."""
     cache = caches[CACHE]
-    keys = {roll.pk: _key(roll, compact) for roll in rolls}
+    keys = {pk: fragment_key("roll-card", pk, bool(compact), tuple(names)) for pk, *names in rows}
     cached = cache.get_many(keys.values())
-    whole = _whole([roll for roll in rolls if keys[roll.pk] not in cached])
-    rendered = {}
-    for roll in rolls:
-        html = cached.get(keys[roll.pk])
-        if html is None:
-            html = rendered[keys[roll.pk]] = render_to_string(
-                CARD, {"roll": whole.get(roll.pk, roll), "compact": compact}
-            )
-        roll.card = mark_safe(html)  # rendered by our template, which escaped it
+    loaded = loaded or {}
+    missing = tuple(pk for pk, key in keys.items() if key not in cached and pk not in loaded)
+    whole = {**loaded, **{roll.pk: roll for roll in compiled_models(_whole_query, ids=missing)}}
+    rendered = {
+        key: render_to_string(CARD, {"roll": whole[pk], "compact": compact})
+        for pk, key in keys.items()
+        if key not in cached
+    }
     if rendered:
         cache.set_many(rendered, TIMEOUT)
-
-
-def _whole(rolls: list[Roll]) -> dict[int, Roll]:
-    """The rolls among these that were loaded by `keyed`, read with all their card
-    shows (one query, only when a card is to be rendered)."""
-    partial = tuple(roll.pk for roll in rolls if "record" in roll.get_deferred_fields())
-    if not partial:
-        return {}
-    return {roll.pk: roll for roll in compiled_models(_whole_query, ids=partial)}
+    # Rendered by our template, which escaped it.
+    return [mark_safe(cached[key] if key in cached else rendered[key]) for key in keys.values()]
 
 
 def _whole_query(ids: tuple[int, ...]) -> QuerySet[Roll]:

@@ -17,7 +17,7 @@ from campaigns.compiled import compiled_models, compiled_values
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, role_access, visible_rolls
 from characters.models import Character
-from mechanics.cards import attach_cards, keyed, with_relations
+from mechanics.cards import attach_cards, with_relations
 from mechanics.models import Roll
 
 FEED_SIZE = 10
@@ -56,18 +56,6 @@ def _feed_shown_query(role: str) -> Callable[..., QuerySet]:
         ]
 
     return build
-
-
-def feed_rolls_by_ids(ids: Sequence[int]) -> list[Roll]:
-    """The rolls `feed_shown` listed, newest first, with their cards: only those not
-    cached yet are read whole (`mechanics.cards`)."""
-    rolls = compiled_models(_keyed_by_ids, ids=tuple(ids))
-    attach_cards(rolls, compact=True)
-    return rolls
-
-
-def _keyed_by_ids(ids: tuple[int, ...]) -> QuerySet[Roll]:
-    return keyed(Roll.objects.filter(pk__in=ids)).order_by("-created_at", "-pk")
 
 
 def feed_ids(access: CampaignAccess) -> list[int]:

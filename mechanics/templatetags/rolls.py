@@ -40,7 +40,8 @@ def roll_feed(context: template.Context, access: CampaignAccess | CharacterAcces
 
     `{% load rolls %}{% roll_feed access %}` with the page's campaign or character access.
     Its list is cached under what it shows (the rolls and the names their cards read, who
-    may see secret rolls, the language): one small query when cached, two otherwise.
+    may see secret rolls, the language): one small query when cached, and one more for
+    the rolls whose card is not cached either.
     """
     access = _campaign_access(access)
     shown = log.feed_shown(access)
@@ -48,8 +49,9 @@ def roll_feed(context: template.Context, access: CampaignAccess | CharacterAcces
     feed = {"access": access, "campaign": access.campaign, "version": log.feed_version(ids)}
 
     def render(extra: dict) -> str:
-        rolls = log.feed_rolls_by_ids(ids)
-        return render_to_string(FEED_LIST, {**feed, "rolls": rolls, **extra})
+        # The cards from the cache: only the rolls whose card is not there are read.
+        shown_cards = cards.cards_of(shown, compact=True)
+        return render_to_string(FEED_LIST, {**feed, "cards": shown_cards, **extra})
 
     key = fragment_key("roll-feed", access.campaign.pk, access.is_gm, shown)
     return {**feed, "feed_list": cached_fragment(context["request"], key, render)}

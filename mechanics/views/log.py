@@ -139,7 +139,7 @@ def roll_feed(request: HttpRequest, campaign_id: int) -> HttpResponse:
     context = {
         "access": access,
         "campaign": access.campaign,
-        "rolls": rolls,
+        "cards": [roll.card for roll in rolls],
         # The version of what is rendered (a roll may have arrived since the ids query).
         "version": log.feed_version([roll.pk for roll in rolls]),
         "announce": roll_display(rolls[0]).summary if rolls else "",
