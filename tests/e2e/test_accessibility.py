@@ -73,6 +73,13 @@ def pages(campaigns: dict, gm: bool) -> list[tuple[str, str]]:
 
 
 def axe_violations(page) -> list[dict]:
+    # Colours still fading after a change of scheme (Bootstrap's buttons ease their colour)
+    # would be judged half-way: wait until the running transitions end (or are cancelled).
+    page.evaluate(
+        """() => Promise.all(document.getAnimations()
+            .filter(animation => animation instanceof CSSTransition)
+            .map(animation => animation.finished.catch(() => null)))"""
+    )
     # Evaluated by the browser's devtools protocol, so the page's strict CSP does not apply.
     page.evaluate(AXE)
     result = page.evaluate(
