@@ -101,7 +101,7 @@ def _attach_scene_cards(scenes: list[Scene]) -> None:
             [getattr(scene, name) for name in scene_count_names()],
             [
                 (character.pk, character.name, entry.status if entry else None)
-                for character, entry in scene.my_diaries
+                for character, entry in getattr(scene, "my_diaries", [])
             ],
         )
         for scene in scenes
@@ -115,7 +115,8 @@ def _attach_scene_cards(scenes: list[Scene]) -> None:
                 "campaigns/timeline/scene_card.html", {"scene": scene}
             )
         scene.card = mark_safe(html)  # rendered by our template, which escaped it
-    cache.set_many(rendered, CARD_TIMEOUT)
+    if rendered:
+        cache.set_many(rendered, CARD_TIMEOUT)
 
 
 # Stories
