@@ -32,13 +32,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.core.cache import caches
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from campaigns.fragments import CACHE, cached_fragment, fragment_key, row_state, rows_state_parts
+from campaigns.fragments import (
+    cached_fragment,
+    cached_pieces,
+    fragment_key,
+    row_state,
+    rows_state_parts,
+)
 from campaigns.keyset import KeysetPage
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess
@@ -167,23 +172,18 @@ def _source_entries(
 ) -> list[_Entry]:
     """Every source's rendered items, from the cache where that source's rows and the
     reader are those it was rendered for."""
-    cache = caches[CACHE]
     keys = {
         source: fragment_key(
             "timeline-source", source.__module__, source.__qualname__, *reader, state_of[source]
         )
         for source in _sources
     }
-    cached = cache.get_many(keys.values())
-    fresh = {}
-    entries: list[_Entry] = []
-    for source, key in keys.items():
-        if key not in cached:
-            cached[key] = fresh[key] = _rendered(source(access, scene), context)
-        entries += cached[key]
-    if fresh:
-        cache.set_many(fresh, SOURCE_TIMEOUT)
-    return entries
+
+    def render(missing: list[TimelineSource]) -> dict[TimelineSource, list[_Entry]]:
+        return {source: _rendered(source(access, scene), context) for source in missing}
+
+    pieces = cached_pieces(keys, render, timeout=SOURCE_TIMEOUT)
+    return [entry for source in _sources for entry in pieces[source]]
 
 
 def _rendered(items: Iterable[TimelineItem], context: dict) -> list[_Entry]:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from typing import Any
 
 from django.core.cache import caches
 from django.db import models
@@ -116,6 +117,20 @@ def fragment_key(name: str, *parts: object) -> str:
     """The cache key of fragment `name` for these inputs (and the active language)."""
     digest = hashlib.blake2b(repr((parts, get_language())).encode(), digest_size=20)
     return f"{name}:{digest.hexdigest()}"
+
+
+def cached_pieces(
+    keys: dict[Hashable, str], render: Callable[[list], dict], *, timeout: int
+) -> dict[Hashable, Any]:
+    """The pieces of a list cached apart, one per item: `keys` maps each item to its
+    cache key. Those in the cache come in one `get_many`; `render(missing items)` gives
+    the others (`{item: piece}`), stored in one `set_many`."""
+    cache = caches[CACHE]
+    cached = cache.get_many(keys.values())
+    rendered = render([item for item, key in keys.items() if key not in cached])
+    if rendered:
+        cache.set_many({keys[item]: piece for item, piece in rendered.items()}, timeout)
+    return {item: cached[key] if key in cached else rendered[item] for item, key in keys.items()}
 
 
 def _token(request: HttpRequest) -> str:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.core.cache import caches
 from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 from campaigns.compiled import compiled_models
-from campaigns.fragments import CACHE, fragment_key
+from campaigns.fragments import cached_pieces, fragment_key
 from characters import advancement
 from characters.models import XpEntry
 
@@ -53,18 +52,13 @@ def _key(entry: XpEntry, show_character: bool) -> str:
 
 def attach_rows(entries: Sequence[XpEntry], *, show_character: bool) -> None:
     """Set each entry's `row`: its HTML, from the cache or rendered (and stored) now."""
-    cache = caches[CACHE]
-    keys = {entry.pk: _key(entry, show_character) for entry in entries}
-    cached = cache.get_many(keys.values())
-    missing = tuple(entry.pk for entry in entries if keys[entry.pk] not in cached)
-    whole = {entry.pk: entry for entry in compiled_models(_whole_query, ids=missing)}
-    rendered = {}
-    for entry in entries:
-        html = cached.get(keys[entry.pk])
-        if html is None:
-            full = whole[entry.pk]
-            full.character = entry.character
-            html = rendered[keys[entry.pk]] = render_to_string(
+
+    def render(missing: list[XpEntry]) -> dict[XpEntry, str]:
+        shown = {entry.pk: entry for entry in missing}
+        rendered = {}
+        for full in compiled_models(_whole_query, ids=tuple(shown)):
+            full.character = shown[full.pk].character
+            rendered[shown[full.pk]] = render_to_string(
                 ROW,
                 {
                     "entry": full,
@@ -72,9 +66,12 @@ def attach_rows(entries: Sequence[XpEntry], *, show_character: bool) -> None:
                     "show_character": show_character,
                 },
             )
-        entry.row = mark_safe(html)  # rendered by our template, which escaped it
-    if rendered:
-        cache.set_many(rendered, TIMEOUT)
+        return rendered
+
+    keys = {entry: _key(entry, show_character) for entry in entries}
+    rows = cached_pieces(keys, render, timeout=TIMEOUT)
+    for entry in entries:
+        entry.row = mark_safe(rows[entry])  # rendered by our template, which escaped it
 
 
 def _whole_query(ids: tuple[int, ...]) -> QuerySet[XpEntry]:

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.core.cache import caches
 from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from campaigns.compiled import compiled_models
-from campaigns.fragments import CACHE, fragment_key
+from campaigns.fragments import cached_pieces, fragment_key
 from mechanics.models import Roll
 
 CARD = "mechanics/_roll_card.html"
@@ -91,21 +90,19 @@ def cards_of(
     """The cards of the rolls that `rows` name, each `(pk, username, character name,
     scene title)`: from the cache in one `get_many`, and rendered for the others, which
     are read whole in one query unless `loaded` holds them."""
-    cache = caches[CACHE]
     keys = {pk: fragment_key("roll-card", pk, bool(compact), tuple(names)) for pk, *names in rows}
-    cached = cache.get_many(keys.values())
-    loaded = loaded or {}
-    missing = tuple(pk for pk, key in keys.items() if key not in cached and pk not in loaded)
-    whole = {**loaded, **{roll.pk: roll for roll in compiled_models(_whole_query, ids=missing)}}
-    rendered = {
-        key: render_to_string(CARD, {"roll": whole[pk], "compact": compact})
-        for pk, key in keys.items()
-        if key not in cached
-    }
-    if rendered:
-        cache.set_many(rendered, TIMEOUT)
+
+    def render(missing: list[int]) -> dict[int, str]:
+        known = loaded or {}
+        read = tuple(pk for pk in missing if pk not in known)
+        whole = {**known, **{roll.pk: roll for roll in compiled_models(_whole_query, ids=read)}}
+        return {
+            pk: render_to_string(CARD, {"roll": whole[pk], "compact": compact}) for pk in missing
+        }
+
+    cards = cached_pieces(keys, render, timeout=TIMEOUT)
     # Rendered by our template, which escaped it.
-    return [mark_safe(cached[key] if key in cached else rendered[key]) for key in keys.values()]
+    return [mark_safe(cards[pk]) for pk in keys]
 
 
 def _whole_query(ids: tuple[int, ...]) -> QuerySet[Roll]:

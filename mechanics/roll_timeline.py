@@ -34,7 +34,6 @@ def roll_pages(
         TimelineItem(
             at=roll.created_at,
             kind="roll",
-            obj=roll,
             html=format_html('<div id="scene-roll-{}">{}</div>', roll.pk, roll.card),
         )
         for roll in page.items

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import caches
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -20,7 +19,7 @@ from campaigns.chronicle import scene_count_names, scene_list_extras, timeline_h
 from campaigns.confirm import ask_first
 from campaigns.forms.chronicle import SceneForm, SceneNoteForm, StoryForm
 from campaigns.forms.service import call_service
-from campaigns.fragments import CACHE, fragment_key, row_state
+from campaigns.fragments import cached_pieces, fragment_key, row_state
 from campaigns.htmx import htmx_render
 from campaigns.models import Scene, SceneNote, Story
 from campaigns.permissions import (
@@ -91,9 +90,8 @@ def _attach_scene_cards(scenes: list[Scene]) -> None:
     """Set each scene's `card`: its HTML in the list, cached under everything it shows
     (the scene and its story, the counts and the cast, the viewer's diary buttons) and
     the language, so a card renders again only when one of them changed."""
-    cache = caches[CACHE]
     keys = {
-        scene.pk: fragment_key(
+        scene: fragment_key(
             "scene-card",
             row_state(scene),
             scene.story.title if scene.story else None,
@@ -106,17 +104,16 @@ def _attach_scene_cards(scenes: list[Scene]) -> None:
         )
         for scene in scenes
     }
-    cached = cache.get_many(keys.values())
-    rendered = {}
+
+    def render(missing: list[Scene]) -> dict[Scene, str]:
+        return {
+            scene: render_to_string("campaigns/timeline/scene_card.html", {"scene": scene})
+            for scene in missing
+        }
+
+    cards = cached_pieces(keys, render, timeout=CARD_TIMEOUT)
     for scene in scenes:
-        html = cached.get(keys[scene.pk])
-        if html is None:
-            html = rendered[keys[scene.pk]] = render_to_string(
-                "campaigns/timeline/scene_card.html", {"scene": scene}
-            )
-        scene.card = mark_safe(html)  # rendered by our template, which escaped it
-    if rendered:
-        cache.set_many(rendered, CARD_TIMEOUT)
+        scene.card = mark_safe(cards[scene])  # rendered by our template, which escaped it
 
 
 # Stories

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import caches
-from django.test import Client
 
 from campaigns import services
 from campaigns.fragments import CACHE
@@ -15,6 +14,7 @@ from campaigns.models import Story
 from characters import services as character_services
 from characters.models import Character
 from tests.campaigns.test_chronicle import publish, store_roll, timeline_url
+from tests.campaigns.test_timeline_cache import logged_in
 from tests.factories import MembershipFactory, UserFactory, make_character
 from tests.html import parse
 
@@ -108,17 +108,12 @@ def test_a_cached_card_never_reaches_another_viewer(campaign, gm, player, scene,
     store_roll(campaign, scene, lucia, gm, secret=True)
     other = UserFactory(username="dora")
     MembershipFactory(campaign=campaign, user=other, role="player")
-    # Each logs in first: a login writes the user's row.
-    viewers = []
-    for user, counts, buttons in [
+    viewers = [
         (gm, "0 entradas de diario · 1 tirada", 0),
         (player, "0 entradas de diario · 0 tiradas", 1),
         (other, "0 entradas de diario · 0 tiradas", 0),
-    ]:
-        viewer = Client()
-        viewer.force_login(user)
-        viewers.append((viewer, counts, buttons))
-    for viewer, counts, buttons in viewers if gm_first else viewers[::-1]:
+    ]
+    for viewer, counts, buttons in logged_in(viewers, forward=gm_first):
         card = _card(viewer, scene)
         assert _counts(card) == counts
         assert len(card.find_all("a", class_="btn-sm")) == buttons

@@ -50,6 +50,18 @@ def scene_url(scene, **query) -> str:
     return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
 
 
+def logged_in(cases: list[tuple], *, forward: bool) -> list[tuple]:
+    """`(client, *expected)` for each `(user, *expected)`, every client logged in before
+    any reads (a login writes the user's row, which the pages name), in the order given
+    or the reverse."""
+    clients = []
+    for user, *expected in cases:
+        client = Client()
+        client.force_login(user)
+        clients.append((client, *expected))
+    return clients if forward else clients[::-1]
+
+
 def _timelines_cached() -> int:
     return sum("scene-timeline" in key for key in caches[CACHE]._cache)
 
@@ -137,13 +149,7 @@ def test_a_renamed_character_and_user_show_on_the_next_request(client, gm, playe
 def test_a_cached_timeline_never_reaches_another_reader(client, gm, player, scene, lucia, gm_first):
     secret = f"scene-roll-{store_roll(scene.campaign, scene, lucia, gm, secret=True).pk}"
     shown = f"scene-roll-{store_roll(scene.campaign, scene, lucia, player, seed=2).pk}"
-    # Both log in first: a login writes the user's row, which the timeline names.
-    readers = []
-    for user, sees_secret in [(gm, True), (player, False)]:
-        reader = Client()
-        reader.force_login(user)
-        readers.append((reader, sees_secret))
-    for reader, sees_secret in readers if gm_first else readers[::-1]:
+    for reader, sees_secret in logged_in([(gm, True), (player, False)], forward=gm_first):
         ids = _ids(_cached_review(reader, scene))
         assert shown in ids
         assert (secret in ids) is sees_secret
@@ -239,10 +245,5 @@ def test_a_sources_cached_items_never_reach_another_reader(
 ):
     """Each reader's page is a page of its own; so is each source's part of it."""
     only_gm = f"diary-{publish(scene, lucia, player, 'Solo para el máster', 'gm_only').pk}"
-    readers = []
-    for user, sees_it in [(gm, True), (player2, False)]:
-        reader = Client()
-        reader.force_login(user)
-        readers.append((reader, sees_it))
-    for reader, sees_it in readers if gm_first else readers[::-1]:
+    for reader, sees_it in logged_in([(gm, True), (player2, False)], forward=gm_first):
         assert (only_gm in _ids(_review(reader, scene_url(scene)))) is sees_it
