@@ -3,6 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 PORT ?= 8000
+WORKERS ?= auto
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
@@ -56,17 +57,20 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# Every test runs on SQLite but the browser's; on PostgreSQL, every test that uses the
+# database, the browser's included (the others cannot depend on the database: pytest-django
+# refuses them any access). Both runs spread over the cores (pytest-xdist).
 test: WITH_TEST_DEPS = 1
 test: $(VENV)/.installed system-deps messages lint
 	rm -rf test-results
-	@echo "== SQLite =="
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
-	@echo "== PostgreSQL 15 =="
-	scripts/with-postgres.sh $(VENV)/bin/pytest $(PYTEST_ARGS)
+	@echo "== SQLite: all but the browser tests =="
+	$(VENV)/bin/pytest -m "not e2e" -n $(WORKERS) $(PYTEST_ARGS)
+	@echo "== PostgreSQL 15: the database tests, browser tests included =="
+	scripts/with-postgres.sh $(VENV)/bin/pytest --database-only -n $(WORKERS) $(PYTEST_ARGS)
 
 # The quick developer loop: no Monte Carlo tests (marked slow), no browser, no PostgreSQL.
 test-fast: $(VENV)/.installed messages lint
-	$(VENV)/bin/pytest -m "not slow and not e2e" -n auto $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -m "not slow and not e2e" -n $(WORKERS) $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache test-results

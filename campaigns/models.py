@@ -64,6 +64,9 @@ class Campaign(RendersMarkdown):
     owner_applies_damage = models.BooleanField(
         _("Players apply damage and healing to their own characters"), default=False
     )
+    # Counted by the database itself (campaigns.versions): the fragments' cache keys.
+    version = models.PositiveBigIntegerField(default=1, editable=False)
+    change_seq = models.PositiveBigIntegerField(default=1, editable=False)
     # Written by `campaigns.images.store_image` only; served by the `image` view.
     image = models.FileField(
         _("image"), upload_to="portraits/campaigns/", max_length=200, blank=True, editable=False

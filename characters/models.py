@@ -50,6 +50,8 @@ class Character(models.Model):
     # The engine's immutable health state, serialised with its to_dict().
     health = models.JSONField(_("health"), default=dict, blank=True)
     approved_over_budget = models.BooleanField(_("approved over budget"), default=False)
+    # Counted by the database itself (campaigns.versions): the sheet's cache keys.
+    version = models.PositiveBigIntegerField(default=1, editable=False)
     approved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("approved by"),

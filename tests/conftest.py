@@ -12,6 +12,42 @@ settings.register_profile(
 )
 settings.load_profile("cronica")
 
+# A test needs the database when it is marked so or asks, directly or through another
+# fixture, for one of these (pytest-django's own database fixtures).
+DATABASE_FIXTURES = frozenset(
+    {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback"}
+)
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--database-only",
+        action="store_true",
+        help="run only the tests that use the database (the second database's run: the "
+        "others do not depend on which database is configured, and ran in the first)",
+    )
+
+
+def uses_database(item: pytest.Item) -> bool:
+    from django.test import TransactionTestCase
+
+    cls = getattr(item, "cls", None)
+    return (
+        item.get_closest_marker("django_db") is not None
+        or bool(DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())))
+        or (cls is not None and issubclass(cls, TransactionTestCase))
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("--database-only"):
+        return
+    kept, skipped = [], []
+    for item in items:
+        (kept if uses_database(item) else skipped).append(item)
+    config.hook.pytest_deselected(items=skipped)
+    items[:] = kept
+
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):

@@ -1,0 +1,236 @@
+"""Versions: one change, one version, bumped by the database itself.
+
+Every row a campaign's pages show belongs to one campaign, directly or through the rows
+it links to. Triggers made here from the models add one, in the same transaction as the
+write:
+- to `Campaign.change_seq` for any INSERT, UPDATE or DELETE of any of the campaign's rows:
+  the campaign's change sequence, for what shows the whole campaign (its pages, the
+  scenes, the feeds) and for the live table;
+- to `Character.version` for a write to the character's own row or to a row that links to
+  the character (its traits, rolls, wounds, XP...);
+- to `Campaign.version` for a write to the campaign's own row or to a row that links to
+  no character (members, stories, scenes, combats, house rules...).
+A user's new name bumps the campaigns they are a member of and the characters they own.
+
+A fragment is cached under the versions of what it shows, read with the rows the request
+loads anyway (the access check loads the campaign, a sheet its character): no query to
+make a key, nothing to list by hand, and no write path, ORM or not, can forget a bump.
+The triggers are made again after every `migrate` (`post_migrate`), so a new model or
+field is covered without a migration of its own, and `tests/test_versions.py` checks
+every table of the project against them.
+
+A version only grows: a `save()` that writes back the value it loaded still ends one
+above what the database held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from django.apps import apps
+from django.conf import settings
+from django.db import connections, models
+
+CAMPAIGN = "campaigns.Campaign"
+CHARACTER = "characters.Character"
+# The counters themselves: writing them is a bump, not a change to bump for.
+COUNTERS = frozenset({"version", "change_seq"})
+# The user's columns that pages show.
+USER_NAMES = ("username", "first_name", "last_name")
+PROJECT_APPS = ("campaigns", "characters", "mechanics")
+
+
+@dataclass(frozen=True)
+class Scoped:
+    """A table of a campaign: how a row reaches its campaign and its characters."""
+
+    model: type[models.Model]
+    # SQL giving the campaign's id from a row named `{row}` (NEW or OLD).
+    campaign: str
+    # The row's own columns that hold a character's id.
+    characters: tuple[str, ...]
+
+    @property
+    def table(self) -> str:
+        return self.model._meta.db_table
+
+
+def _campaign_path(model: type[models.Model], seen: frozenset = frozenset()) -> str | None:
+    """SQL for the id of the campaign a row of `model` belongs to, `{row}` standing for
+    the row; None when it belongs to none."""
+    if model._meta.label == CAMPAIGN:
+        return "{row}.id"
+    links = [f for f in model._meta.concrete_fields if f.is_relation and f.related_model]
+    for field in links:
+        if field.related_model._meta.label == CAMPAIGN:
+            return f'{{row}}."{field.column}"'
+    for field in links:
+        related = field.related_model
+        if related in seen or related is model or related._meta.app_label not in PROJECT_APPS:
+            continue
+        inner = _campaign_path(related, seen | {model})
+        if inner is not None:
+            table = related._meta.db_table
+            path = inner.replace("{row}", f'"{table}"')
+            where = f'"{table}"."{related._meta.pk.column}" = {{row}}."{field.column}"'
+            return f'(SELECT {path} FROM "{table}" WHERE {where})'
+    return None
+
+
+def scoped_tables() -> Iterator[Scoped]:
+    """Every table of the project whose rows belong to a campaign (the campaign's and the
+    characters' own rows included)."""
+    for model in apps.get_models():
+        if model._meta.app_label not in PROJECT_APPS or not model._meta.managed:
+            continue
+        campaign = _campaign_path(model)
+        if campaign is None:
+            continue
+        characters = tuple(
+            field.column
+            for field in model._meta.concrete_fields
+            if field.is_relation and field.related_model._meta.label == CHARACTER
+        )
+        yield Scoped(model, campaign, characters)
+
+
+def _bumps(scoped: Scoped, row: str) -> list[str]:
+    """The statements that bump, for the row `row` (NEW or OLD) of a scoped table, what
+    it changes: the campaign's sequence, and its characters' or the campaign's version.
+    (The campaign's and a character's own version are bumped by the triggers on their
+    own columns.)"""
+    campaign = scoped.campaign.format(row=row)
+    label = scoped.model._meta.label
+    if label == CAMPAIGN:
+        return []
+    if label == CHARACTER:
+        return [f"UPDATE campaigns_campaign SET change_seq = change_seq + 1 WHERE id = {campaign};"]
+    if scoped.characters:
+        ids = ", ".join(f'{row}."{column}"' for column in scoped.characters)
+        return [
+            f"UPDATE characters_character SET version = version + 1 WHERE id IN ({ids});",
+            f"UPDATE campaigns_campaign SET change_seq = change_seq + 1 WHERE id = {campaign};",
+        ]
+    return [
+        "UPDATE campaigns_campaign SET change_seq = change_seq + 1, version = version + 1 "
+        f"WHERE id = {campaign};"
+    ]
+
+
+def _own_columns(model: type[models.Model]) -> str:
+    """The columns of `model` but its counters, for an `UPDATE OF` trigger."""
+    return ", ".join(
+        f'"{f.column}"' for f in model._meta.concrete_fields if f.column not in COUNTERS
+    )
+
+
+def _counters(label: str, target: str) -> str:
+    """The own counters of a campaign or character row, set to one above OLD's."""
+    names = ("version", "change_seq") if label == CAMPAIGN else ("version",)
+    return ", ".join(f"{target}{name} = OLD.{name} + 1" for name in names)
+
+
+def _name(table: str, event: str) -> str:
+    return f"{table}_version_{event}"
+
+
+def _sqlite(scoped: Scoped) -> tuple[list[str], list[str]]:
+    table, label = scoped.table, scoped.model._meta.label
+    drop = [f'DROP TRIGGER IF EXISTS "{_name(table, e)}";' for e in ("insert", "update", "delete")]
+    changes = _bumps(scoped, "OLD") + _bumps(scoped, "NEW")
+    if label in (CAMPAIGN, CHARACTER):
+        # SQLite cannot set NEW: the row's counters are set again after the update (a
+        # trigger never fires itself again), from OLD, so a stale save still counts up.
+        own = f'UPDATE "{table}" SET {_counters(label, "")} WHERE id = NEW.id;'
+        update = f"AFTER UPDATE OF {_own_columns(scoped.model)}"
+        changes = [own, *changes]
+    else:
+        update = "AFTER UPDATE"
+    create = [f'CREATE TRIGGER "{_name(table, "update")}" {update} ON "{table}" '
+              f"BEGIN {' '.join(changes)} END;"]  # fmt: skip
+    if label != CAMPAIGN:
+        create += [
+            f'CREATE TRIGGER "{_name(table, event)}" AFTER {event.upper()} ON "{table}" '
+            f"BEGIN {' '.join(_bumps(scoped, row))} END;"
+            for event, row in (("insert", "NEW"), ("delete", "OLD"))
+        ]
+    return drop, create
+
+
+def _function(name: str, body: str, result: str = "NULL") -> str:
+    return (
+        f'CREATE FUNCTION "{name}"() RETURNS trigger LANGUAGE plpgsql '
+        f"AS $$ BEGIN {body} RETURN {result}; END $$;"
+    )
+
+
+def _postgresql(scoped: Scoped) -> tuple[list[str], list[str]]:
+    table, label = scoped.table, scoped.model._meta.label
+    own, bump = _name(table, "own"), _name(table, "bump")
+    drop = [f'DROP FUNCTION IF EXISTS "{name}"() CASCADE;' for name in (own, bump)]
+    create = []
+    events = "INSERT OR UPDATE OR DELETE"
+    if label in (CAMPAIGN, CHARACTER):
+        columns = _own_columns(scoped.model)
+        create += [
+            _function(own, _counters(label, "NEW.").replace(", ", "; ") + ";", "NEW"),
+            f'CREATE TRIGGER "{own}" BEFORE UPDATE OF {columns} ON "{table}" '
+            f'FOR EACH ROW EXECUTE FUNCTION "{own}"();',
+        ]
+        events = f"INSERT OR DELETE OR UPDATE OF {columns}"
+    if label != CAMPAIGN:
+        old, new = " ".join(_bumps(scoped, "OLD")), " ".join(_bumps(scoped, "NEW"))
+        body = f"IF TG_OP <> 'INSERT' THEN {old} END IF; IF TG_OP <> 'DELETE' THEN {new} END IF;"
+        create += [
+            _function(bump, body),
+            f'CREATE TRIGGER "{bump}" AFTER {events} ON "{table}" '
+            f'FOR EACH ROW EXECUTE FUNCTION "{bump}"();',
+        ]
+    return drop, create
+
+
+def _users(vendor: str) -> tuple[list[str], list[str]]:
+    """A user's new name: their campaigns' members lists and their characters' sheets."""
+    table = apps.get_model(settings.AUTH_USER_MODEL)._meta.db_table
+    name = _name(table, "bump")
+    names = ", ".join(f'"{column}"' for column in USER_NAMES)
+    bumps = (
+        "UPDATE campaigns_campaign SET change_seq = change_seq + 1, version = version + 1 "
+        "WHERE id IN (SELECT campaign_id FROM campaigns_membership WHERE user_id = NEW.id); "
+        "UPDATE characters_character SET version = version + 1 WHERE owner_id = NEW.id;"
+    )
+    if vendor == "sqlite":
+        return [f'DROP TRIGGER IF EXISTS "{name}";'], [
+            f'CREATE TRIGGER "{name}" AFTER UPDATE OF {names} ON "{table}" BEGIN {bumps} END;'
+        ]
+    return [f'DROP FUNCTION IF EXISTS "{name}"() CASCADE;'], [
+        _function(name, bumps),
+        f'CREATE TRIGGER "{name}" AFTER UPDATE OF {names} ON "{table}" '
+        f'FOR EACH ROW EXECUTE FUNCTION "{name}"();',
+    ]
+
+
+def trigger_sql(vendor: str) -> tuple[list[str], list[str]]:
+    """(drop, create) statements of every version trigger, for `vendor`."""
+    make = {"sqlite": _sqlite, "postgresql": _postgresql}.get(vendor)
+    if make is None:
+        return [], []
+    drop, create = _users(vendor)
+    for scoped in scoped_tables():
+        more_drop, more_create = make(scoped)
+        drop += more_drop
+        create += more_create
+    return drop, create
+
+
+def install_triggers(*, using: str = "default", plan=None, **_signal) -> None:
+    """(Re)make every version trigger: connected to `post_migrate`, which `flush` sends
+    too (without a plan: it leaves the triggers as they were)."""
+    if plan is None:
+        return
+    connection = connections[using]
+    drop, create = trigger_sql(connection.vendor)
+    with connection.cursor() as cursor:
+        for statement in drop + create:
+            cursor.execute(statement)
