@@ -18,6 +18,7 @@ import hashlib
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import caches
 from django.db import models
 from django.db.models import QuerySet, Value
@@ -114,9 +115,17 @@ def _changeable_fields(model: type[models.Model]) -> list:
 
 
 def fragment_key(name: str, *parts: object) -> str:
-    """The cache key of fragment `name` for these inputs (and the active language)."""
-    digest = hashlib.blake2b(repr((parts, get_language())).encode(), digest_size=20)
+    """The cache key of fragment `name` for these inputs, the active language and the
+    release (a deploy never serves what older templates rendered)."""
+    inputs = (parts, get_language(), settings.CRONICA_RELEASE)
+    digest = hashlib.blake2b(repr(inputs).encode(), digest_size=20)
     return f"{name}:{digest.hexdigest()}"
+
+
+def viewer(access) -> tuple:
+    """Who looks, for a key: their membership and role (a `CampaignAccess`). A change of
+    role bumps the campaign's version too; the id keeps members' fragments apart."""
+    return (access.membership.pk, access.membership.user_id, access.membership.role)
 
 
 def cached_pieces(

@@ -38,6 +38,9 @@ CHARACTER = "characters.Character"
 COUNTERS = frozenset({"version", "change_seq"})
 # The user's columns that pages show.
 USER_NAMES = ("username", "first_name", "last_name")
+# A character's columns that other characters' pages show (a healer list, an attack's
+# card): a change to them bumps the campaign's version too, like a new or deleted one.
+CHARACTER_SHOWN = ("name", "is_npc", "owner_id", "portrait_thumb", "campaign_id")
 PROJECT_APPS = ("campaigns", "characters", "mechanics")
 
 
@@ -81,7 +84,7 @@ def _campaign_path(model: type[models.Model], seen: frozenset = frozenset()) -> 
 def scoped_tables() -> Iterator[Scoped]:
     """Every table of the project whose rows belong to a campaign (the campaign's and the
     characters' own rows included)."""
-    for model in apps.get_models():
+    for model in apps.get_models(include_auto_created=True):
         if model._meta.app_label not in PROJECT_APPS or not model._meta.managed:
             continue
         campaign = _campaign_path(model)
@@ -95,7 +98,7 @@ def scoped_tables() -> Iterator[Scoped]:
         yield Scoped(model, campaign, characters)
 
 
-def _bumps(scoped: Scoped, row: str) -> list[str]:
+def _bumps(scoped: Scoped, row: str, event: str = "update") -> list[str]:
     """The statements that bump, for the row `row` (NEW or OLD) of a scoped table, what
     it changes: the campaign's sequence, and its characters' or the campaign's version.
     (The campaign's and a character's own version are bumped by the triggers on their
@@ -104,9 +107,9 @@ def _bumps(scoped: Scoped, row: str) -> list[str]:
     label = scoped.model._meta.label
     if label == CAMPAIGN:
         return []
-    if label == CHARACTER:
+    if label == CHARACTER and event == "update":
         return [f"UPDATE campaigns_campaign SET change_seq = change_seq + 1 WHERE id = {campaign};"]
-    if scoped.characters:
+    if scoped.characters and label != CHARACTER:
         ids = ", ".join(f'{row}."{column}"' for column in scoped.characters)
         return [
             f"UPDATE characters_character SET version = version + 1 WHERE id IN ({ids});",
@@ -137,7 +140,8 @@ def _name(table: str, event: str) -> str:
 
 def _sqlite(scoped: Scoped) -> tuple[list[str], list[str]]:
     table, label = scoped.table, scoped.model._meta.label
-    drop = [f'DROP TRIGGER IF EXISTS "{_name(table, e)}";' for e in ("insert", "update", "delete")]
+    events = ("insert", "update", "delete", "shown")
+    drop = [f'DROP TRIGGER IF EXISTS "{_name(table, e)}";' for e in events]
     changes = _bumps(scoped, "OLD") + _bumps(scoped, "NEW")
     if label in (CAMPAIGN, CHARACTER):
         # SQLite cannot set NEW: the row's counters are set again after the update (a
@@ -152,10 +156,25 @@ def _sqlite(scoped: Scoped) -> tuple[list[str], list[str]]:
     if label != CAMPAIGN:
         create += [
             f'CREATE TRIGGER "{_name(table, event)}" AFTER {event.upper()} ON "{table}" '
-            f"BEGIN {' '.join(_bumps(scoped, row))} END;"
+            f"BEGIN {' '.join(_bumps(scoped, row, event))} END;"
             for event, row in (("insert", "NEW"), ("delete", "OLD"))
         ]
+    if label == CHARACTER:
+        create.append(
+            f'CREATE TRIGGER "{_name(table, "shown")}" AFTER UPDATE OF {_shown()} '
+            f'ON "{table}" BEGIN {_shown_bump(scoped)} END;'
+        )
     return drop, create
+
+
+def _shown() -> str:
+    return ", ".join(f'"{column}"' for column in CHARACTER_SHOWN)
+
+
+def _shown_bump(scoped: Scoped) -> str:
+    """A character's name (or the like) changed: the campaign's version, before and after."""
+    campaigns = ", ".join(scoped.campaign.format(row=row) for row in ("OLD", "NEW"))
+    return f"UPDATE campaigns_campaign SET version = version + 1 WHERE id IN ({campaigns});"
 
 
 def _function(name: str, body: str, result: str = "NULL") -> str:
@@ -167,8 +186,8 @@ def _function(name: str, body: str, result: str = "NULL") -> str:
 
 def _postgresql(scoped: Scoped) -> tuple[list[str], list[str]]:
     table, label = scoped.table, scoped.model._meta.label
-    own, bump = _name(table, "own"), _name(table, "bump")
-    drop = [f'DROP FUNCTION IF EXISTS "{name}"() CASCADE;' for name in (own, bump)]
+    own, bump, shown = _name(table, "own"), _name(table, "bump"), _name(table, "shown")
+    drop = [f'DROP FUNCTION IF EXISTS "{name}"() CASCADE;' for name in (own, bump, shown)]
     create = []
     events = "INSERT OR UPDATE OR DELETE"
     if label in (CAMPAIGN, CHARACTER):
@@ -180,12 +199,25 @@ def _postgresql(scoped: Scoped) -> tuple[list[str], list[str]]:
         ]
         events = f"INSERT OR DELETE OR UPDATE OF {columns}"
     if label != CAMPAIGN:
-        old, new = " ".join(_bumps(scoped, "OLD")), " ".join(_bumps(scoped, "NEW"))
-        body = f"IF TG_OP <> 'INSERT' THEN {old} END IF; IF TG_OP <> 'DELETE' THEN {new} END IF;"
+        old, new = (" ".join(_bumps(scoped, row)) for row in ("OLD", "NEW"))
+        inserted, deleted = (
+            " ".join(_bumps(scoped, "NEW", "insert")),
+            " ".join(_bumps(scoped, "OLD", "delete")),
+        )
+        body = (
+            f"IF TG_OP = 'INSERT' THEN {inserted} ELSIF TG_OP = 'DELETE' THEN {deleted} "
+            f"ELSE {old} {new} END IF;"
+        )
         create += [
             _function(bump, body),
             f'CREATE TRIGGER "{bump}" AFTER {events} ON "{table}" '
             f'FOR EACH ROW EXECUTE FUNCTION "{bump}"();',
+        ]
+    if label == CHARACTER:
+        create += [
+            _function(shown, _shown_bump(scoped)),
+            f'CREATE TRIGGER "{shown}" AFTER UPDATE OF {_shown()} ON "{table}" '
+            f'FOR EACH ROW EXECUTE FUNCTION "{shown}"();',
         ]
     return drop, create
 

@@ -16,6 +16,7 @@ DJANGO_MEDIA_STORAGE_OPTIONS  its options, a JSON object
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from datetime import timedelta
@@ -168,13 +169,45 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Rendered fragments (campaigns/fragments.py): keyed by a digest of what they show, so a
 # cache per process is safe; bounded so a busy site keeps tens of MB, not more.
+
+
+def _release() -> str:
+    """What the fragments' keys are salted with, so a deploy never serves HTML that older
+    templates or code rendered: `CRONICA_RELEASE`, or else a digest of the code's files
+    (their names, sizes and times)."""
+    release = os.environ.get("CRONICA_RELEASE")
+    if release:
+        return release
+    digest = hashlib.blake2b(digest_size=8)
+    for folder in ("accounts", "campaigns", "characters", "config", "mechanics", "templates"):
+        for path in sorted((BASE_DIR / folder).rglob("*.*")):
+            if path.suffix in (".py", ".html", ".mo"):
+                stat = path.stat()
+                digest.update(
+                    f"{path.relative_to(BASE_DIR)}:{stat.st_size}:{stat.st_mtime_ns}".encode()
+                )
+    return digest.hexdigest()
+
+
+CRONICA_RELEASE = _release()
+# Fragments: in this process, bounded in bytes (CRONICA_CACHE_MB); or, with CACHE_URL
+# (redis://host:6379/0), in Redis, shared by every process and server.
+CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "fragments": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "fragments",
-        "OPTIONS": {"MAX_ENTRIES": 3000},
-    },
+    "fragments": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "cronica-fragments",
+        }
+        if CACHE_URL
+        else {
+            "BACKEND": "config.cache.BoundedLocMemCache",
+            "LOCATION": "fragments",
+            "OPTIONS": {"MAX_BYTES": int(os.environ.get("CRONICA_CACHE_MB", "64")) * 2**20},
+        }
+    ),
 }
 
 AUTH_PASSWORD_VALIDATORS = [

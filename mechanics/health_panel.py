@@ -8,24 +8,20 @@ Used by the sheet page (through `characters.sheet_panels`) and by the health vie
 
 from __future__ import annotations
 
-import functools
 import json
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from campaigns.fragments import rows_state_query
-from campaigns.models import Scene, all_characters
 from campaigns.permissions import CharacterAccess
-from characters.sheet_panels import register_sheet_panel, register_sheet_panel_state
-from mechanics.forms.health import DamageForm, HealerForm, TimeForm
-from mechanics.models import HealthEvent, Roll
+from characters.sheet_panels import register_sheet_panel
+from mechanics.forms.health import DamageForm, TimeForm
+from mechanics.models import HealthEvent
 from mechanics.rules.errors import RuleError
 from mechanics.systems.base import GameSystem, HealthView, Treatment, hours_in_words
 from mechanics.systems.registry import get_system
@@ -253,45 +249,3 @@ def health_context(
 def health_panel(access: CharacterAccess, ratings: Mapping[str, int], context: dict) -> dict:
     """The sheet's health card: its controls, for those who may use them."""
     return health_context(access, ratings=ratings, health=context["health"])
-
-
-@functools.cache
-def _panel_rows(with_healers: bool) -> Callable[..., list]:
-    """Every row the health card shows beyond the sheet's: its latest events, the events
-    that undid them, their rolls, and the users, scenes and characters these lines name;
-    with the healers offered, every character of the campaign."""
-
-    def build(character: int, campaign: int) -> list:
-        newest_first = HealthEvent.objects.filter(character_id=character).order_by(*NEWEST_FIRST)
-        latest = newest_first[: LATEST_EVENTS + 1].values("pk")
-        shown = HealthEvent.objects.filter(pk__in=latest)
-        rolls = Roll.objects.filter(pk__in=shown.values("roll"))
-        named = Q(pk__in=rolls.values("character"))
-        return [
-            HealthEvent.objects.filter(Q(pk__in=latest) | Q(undoes__in=latest)),
-            rolls,
-            get_user_model()._default_manager.filter(
-                Q(pk__in=shown.values("created_by")) | Q(pk__in=rolls.values("user"))
-            ),
-            Scene.objects.filter(Q(pk__in=shown.values("scene")) | Q(pk__in=rolls.values("scene"))),
-            all_characters().filter(named | Q(campaign_id=campaign) if with_healers else named),
-        ]
-
-    return build
-
-
-@register_sheet_panel_state
-def health_panel_state(access: CharacterAccess) -> tuple:
-    """What the health card shows beyond the sheet's rows (its latest events, and the
-    characters a treatment's healer list offers), read as values in one query; the card
-    loads them only when the sheet's grid is not cached."""
-    character = access.character
-    offers_healers = any(
-        issubclass(treatment.form, HealerForm)
-        and getattr(access, treatment.permission)
-        and treatment.offered(character)
-        for treatment in get_system(character.campaign.system).treatments
-    )
-    return rows_state_query(
-        _panel_rows(offers_healers), character=character.pk, campaign=character.campaign_id
-    )

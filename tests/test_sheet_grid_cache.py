@@ -140,3 +140,20 @@ def test_an_undone_event_shows_as_undone_on_the_next_request(client, gm, lucia):
     health_services.health_event_undo(character=lucia, user=gm)
     page = parse(client.get(_url(lucia)).content)
     assert "undone" in page.one(id=damage).attrs["class"]
+
+
+def test_a_house_rule_change_shows_on_the_next_request_of_a_cached_sheet(
+    client, gm, player, campaign, lucia
+):
+    """The health track follows the campaign's house rules: the campaign's version is in
+    the grid's key (with the character's alone, the old track stays)."""
+    Trait.objects.filter(character=lucia, key="resistencia").update(rating=4)
+    client.force_login(player)
+    before = _boxes(_sheet(client, lucia))
+    campaign.house_rules = {**campaign.house_rules, "health_from_stamina": True}
+    campaign.save()
+    assert _boxes(client.get(_url(lucia)).text) != before
+
+
+def _boxes(page: str) -> int:
+    return len(parse(page).one("ol", class_="health-boxes").find_all("li"))

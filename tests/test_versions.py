@@ -28,7 +28,7 @@ def _counters() -> dict:
 def test_every_model_of_the_project_belongs_to_a_campaign():
     """A model that reached no campaign would change pages without a bump."""
     scoped = {s.model for s in scoped_tables()}
-    models = {m for m in apps.get_models() if m._meta.app_label in PROJECT_APPS}
+    models = {m for m in apps.get_models(include_auto_created=True) if m._meta.app_label in PROJECT_APPS}
     assert models - scoped == set()
 
 
@@ -147,3 +147,14 @@ def test_signing_in_bumps_nothing(client, campaign, player):
     UserFactory(username="zoe")
     client.force_login(player)
     assert _counters() == before
+
+
+def test_a_characters_name_bumps_the_campaign_and_its_wounds_do_not(campaign, player):
+    """Other characters' pages show its name (a healer list, an attack): a rename bumps
+    the campaign's version; a wound changes only its own sheet and the sequence."""
+    character = make_character(campaign, player)
+    version = Campaign.objects.get(pk=campaign.pk).version
+    Character.objects.filter(pk=character.pk).update(health={"bashing": 1})
+    assert Campaign.objects.get(pk=campaign.pk).version == version
+    Character.objects.filter(pk=character.pk).update(name="Lucía la Roja")
+    assert Campaign.objects.get(pk=campaign.pk).version > version

@@ -8,23 +8,20 @@ by the views above characters that answer with a piece of the sheet.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db.models.query import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
-from campaigns.fragments import cached_html, fragment_key, row_state, rows_state_query
+from campaigns.fragments import cached_html, fragment_key, viewer
 from campaigns.permissions import CharacterAccess
 from characters import services
 from characters.forms.sheet import DetailsForm
-from characters.models import CampaignTrait, Character
-from characters.sheet_panels import sheet_panels_context, sheet_panels_state
+from characters.sheet_panels import sheet_panels_context
 from mechanics.systems.base import GameSystem, PoolAction, SheetSection, TraitSpec
 
 # Up to this maximum a rating is drawn as dots; above it (0–20 ratings) as a number.
@@ -176,46 +173,18 @@ def _rights(access: CharacterAccess) -> tuple:
     return tuple((name, getattr(access, name)) for name in names)
 
 
-@functools.cache
-def _grid_rows(relations: tuple[str, ...]) -> Callable[..., list]:
-    """The rows a sheet's grid shows besides its character, campaign and viewer: the
-    character's rows of each relation, its owner and the campaign's trait lists."""
-
-    def build(character: int, owner: int | None, campaign: int) -> list:
-        return [
-            *(
-                Character._meta.get_field(name).related_model._default_manager.filter(
-                    character_id=character
-                )
-                for name in relations
-            ),
-            get_user_model()._default_manager.filter(pk=owner),
-            CampaignTrait.objects.filter(campaign_id=campaign),
-        ]
-
-    return build
-
-
-def _grid_key(access: CharacterAccess, sections: tuple[SheetSection, ...], panels: tuple) -> str:
-    """The cache key of the sheet's grid: every row it is made of (so any write makes
-    another key), the viewer and their rights; the language is added. The rows the
-    request has not loaded are read as values in one query, not loaded as models."""
+def _grid_key(access: CharacterAccess) -> str:
+    """The cache key of the sheet's grid: the versions of its character (its own rows,
+    its owner's name) and of its campaign (house rules, trait lists, members), which the
+    database bumps at every write (`campaigns.versions`), and the viewer with their
+    rights; the language is added."""
     character, campaign = access.character, access.character.campaign
-    relations = ("traits", "resources", *sorted(_reads(sections)))
     return fragment_key(
         "sheet-grid",
-        access.access.membership.user_id,
-        row_state(access.access.membership),
+        viewer(access.access),
         _rights(access),
-        row_state(character),
-        row_state(campaign),
-        rows_state_query(
-            _grid_rows(relations),
-            character=character.pk,
-            owner=character.owner_id,
-            campaign=campaign.pk,
-        ),
-        panels,
+        (character.pk, character.version),
+        (campaign.pk, campaign.version),
     )
 
 
@@ -255,9 +224,8 @@ def sheet_context(
         context.update(extra)
         return context
 
-    panels = sheet_panels_state(access)
     if request is not None and not extra:
-        key = _grid_key(access, sections, panels)
+        key = _grid_key(access)
         html = cached_html(request, key)
         if html is not None:
             prefetch_related_objects([character], "owner")
