@@ -28,7 +28,9 @@ def _counters() -> dict:
 def test_every_model_of_the_project_belongs_to_a_campaign():
     """A model that reached no campaign would change pages without a bump."""
     scoped = {s.model for s in scoped_tables()}
-    models = {m for m in apps.get_models(include_auto_created=True) if m._meta.app_label in PROJECT_APPS}
+    models = {
+        m for m in apps.get_models(include_auto_created=True) if m._meta.app_label in PROJECT_APPS
+    }
     assert models - scoped == set()
 
 
