@@ -38,9 +38,13 @@ CHARACTER = "characters.Character"
 COUNTERS = frozenset({"version", "change_seq"})
 # The user's columns that pages show.
 USER_NAMES = ("username", "first_name", "last_name")
-# A character's columns that other characters' pages show (a healer list, an attack's
-# card): a change to them bumps the campaign's version too, like a new or deleted one.
-CHARACTER_SHOWN = ("name", "is_npc", "owner_id", "portrait_thumb", "campaign_id")
+# A character's columns that the campaign's pages and other characters' show (the
+# campaign page's list, a healer list, an attack's card): a change to them bumps the
+# campaign's version too, like a new or deleted character.
+CHARACTER_SHOWN = (
+    "name", "concept", "is_npc", "owner_id", "portrait_thumb", "approved_over_budget",
+    "campaign_id",
+)  # fmt: skip
 PROJECT_APPS = ("campaigns", "characters", "mechanics")
 
 

@@ -29,7 +29,6 @@ from campaigns.compiled import compiled_models
 from campaigns.selectors import active_scene
 from characters.models import (
     Aspect,
-    CampaignTrait,
     Character,
     Item,
     Resource,
@@ -112,19 +111,6 @@ def _rows_of(model) -> Callable[..., QuerySet]:
         return model.objects.filter(character_id__in=characters)
 
     return rows
-
-
-def sheet_rows(system: GameSystem, character: int, campaign: int) -> list[QuerySet]:
-    """The rows `load_sheets` reads for one character, as querysets: its traits, pools and
-    the extras the system's rolls read, and the campaign's own trait lists."""
-    extras = system.roll_setup.sheet_extras if system.roll_setup else ()
-    return [
-        *(
-            _rows_of(model)(characters=(character,))
-            for model in (Trait, Resource, *(SHEET_EXTRAS[extra] for extra in extras))
-        ),
-        CampaignTrait.objects.filter(campaign_id=campaign),
-    ]
 
 
 def load_sheets(characters: Iterable[Character], campaign, *, with_scene: bool = True) -> dict:
@@ -341,16 +327,13 @@ class RollSetup:
     opposed_kinds: tuple[str, ...] = ()
     # Sheet rows a roll reads besides traits and pools (keys of SHEET_EXTRAS).
     sheet_extras: tuple[str, ...] = ()
+    # The roll panel offers other characters' rows (not only their names): its cache key
+    # then follows every change in the campaign, not only the character's and campaign's.
+    reads_other_characters: bool = False
 
     def open_actions(self, character: Character) -> dict[str, Roll]:
         """Rolls in progress that the next roll may go on with, by group; {} = none."""
         return {}
-
-    def panel_rows(self, character: int, campaign: int) -> list[QuerySet]:
-        """The rows of the character's roll panel besides its sheet's (`sheet_rows`) and
-        the open scenes: whatever this system's forms and plans read (the roll panel's
-        cache is keyed by them); [] = none."""
-        return []
 
     def plan(self, sheet: Sheet, data: Mapping, *, open_actions=None) -> Plan:
         raise NotImplementedError
@@ -376,5 +359,4 @@ __all__ = [
     "SideRecord",
     "load_sheet",
     "load_sheets",
-    "sheet_rows",
 ]

@@ -4,7 +4,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -14,9 +13,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaigns import services
 from campaigns.confirm import ask_first
 from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
-from campaigns.fragments import cached_html, fragment_key, linked_rows, row_state, rows_state_query
+from campaigns.fragments import cached_html, fragment_key, viewer
 from campaigns.images import SIZES, image_response
-from campaigns.models import Campaign, Invitation, Membership, Role, all_characters
+from campaigns.models import Campaign, Invitation, Membership, Role
 from campaigns.permissions import (
     CampaignAccess,
     campaign_access,
@@ -60,41 +59,23 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     return render(request, "campaigns/campaign_form.html", {"form": form, "creating": True})
 
 
-def _page_rows(campaign: int) -> list[QuerySet]:
-    """The rows the campaign page shows besides the campaign, the viewer and the scenes:
-    its members, its characters, the users both name, and its invitations."""
-    memberships = Membership.objects.filter(campaign_id=campaign)
-    characters = all_characters().filter(campaign_id=campaign)
-    return [
-        memberships,
-        *linked_rows(memberships, "user"),
-        characters,
-        *linked_rows(characters, "owner"),
-        Invitation.objects.filter(campaign_id=campaign),
-    ]
-
-
 def _page_key(
     request: HttpRequest, access: CampaignAccess, latest_scenes: list, invitations: list
 ) -> str:
-    """The cache key of the campaign page's body (all but the live roll feed): every row it
-    shows, the viewer and their rights, the latest scenes with their counts, and the host
-    the invitation links are written for. An invitation's status also depends on the
-    time, so the key holds the statuses of those shown."""
+    """The cache key of the campaign page's body (all but the live roll feed): the
+    campaign's version (its members, characters, scenes and invitations: see
+    `campaigns.versions`), the viewer, the counts of the latest scenes, and the host the
+    invitation links are written for. An invitation's status also depends on the time,
+    so the key holds the statuses of those shown."""
     campaign = access.campaign
     return fragment_key(
         "campaign-page",
-        row_state(access.membership),
-        row_state(campaign),
+        viewer(access),
+        (campaign.pk, campaign.version),
         request.scheme,
         request.get_host(),
-        rows_state_query(_page_rows, campaign=campaign.pk),
         [
-            (
-                row_state(scene),
-                row_state(scene.story),
-                [getattr(scene, name) for name in LATEST_SCENE_COUNTS],
-            )
+            (scene.pk, [getattr(scene, name) for name in LATEST_SCENE_COUNTS])
             for scene in latest_scenes
         ],
         [(row.pk, row.status) for row in invitations],

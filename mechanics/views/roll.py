@@ -9,14 +9,11 @@ partial for htmx, or POST/redirect/GET to the page with the result).
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -29,10 +26,8 @@ from campaigns.fragments import (
     cached_fragment,
     cached_html,
     fragment_key,
-    row_state,
-    rows_state_query,
+    viewer,
 )
-from campaigns.models import Scene
 from campaigns.permissions import (
     CharacterAccess,
     campaign_access,
@@ -41,7 +36,6 @@ from campaigns.permissions import (
     visible_rolls,
 )
 from characters import services
-from characters.models import Character
 from characters.views.sheet import sheet_context
 from mechanics.forms.errors import error_text
 from mechanics.forms.roll import RollSceneForm, default_data
@@ -51,7 +45,7 @@ from mechanics.presentation import roll_display
 from mechanics.rules.errors import RuleError
 from mechanics.selectors import roll_scenes
 from mechanics.services.rolls import RollSide, roll_perform
-from mechanics.setup import Sheet, load_sheet, sheet_rows
+from mechanics.setup import Sheet, load_sheet
 from mechanics.systems.registry import get_system
 
 PANEL = "mechanics/roll_panel.html"
@@ -86,26 +80,6 @@ def _pools(sheet: Sheet) -> list[dict]:
 # --- A character's roll panel ---------------------------------------------------------------
 
 
-@functools.cache
-def _panel_rows(system_key: str) -> Callable[..., list[QuerySet]]:
-    """The build of the rows a character's roll panel is drawn from, for its cache key:
-    the sheet's rows, the campaign's open scenes and the character's places in them, and
-    what the system's own forms and plans read."""
-    system = get_system(system_key)
-
-    def build(character: int, campaign: int) -> list[QuerySet]:
-        return [
-            *sheet_rows(system, character, campaign),
-            Scene.objects.filter(campaign_id=campaign, status=Scene.Status.OPEN),
-            Character.scenes.through.objects.filter(
-                character_id=character, scene__status=Scene.Status.OPEN
-            ),
-            *system.roll_setup.panel_rows(character, campaign),
-        ]
-
-    return build
-
-
 def _panel_key(request: HttpRequest, char_access: CharacterAccess) -> str | None:
     """The cache key of the panel or odds partial a GET asks for (htmx), or None for what
     is not cached: a full page (it holds messages), a POST, and a panel that shows a
@@ -119,16 +93,15 @@ def _panel_key(request: HttpRequest, char_access: CharacterAccess) -> str | None
     character, access = char_access.character, char_access.access
     if get_system(access.campaign.system).roll_setup is None:
         return None
+    setup = get_system(access.campaign.system).roll_setup
+    campaign = access.campaign
     return fragment_key(
         "roll-panel",
-        row_state(access.membership),
-        row_state(character),
-        row_state(access.campaign),
-        rows_state_query(
-            _panel_rows(access.campaign.system),
-            character=character.pk,
-            campaign=access.campaign.pk,
-        ),
+        viewer(access),
+        (character.pk, character.version),
+        (campaign.pk, campaign.version),
+        # A panel that offers other characters' rows changes with any of them.
+        campaign.change_seq if setup.reads_other_characters else None,
         sorted(query.lists()),
     )
 

@@ -7,11 +7,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from campaigns.fragments import linked_rows
 from campaigns.models import Scene
 from characters.models import Aspect, Character
 from characters.services.sheet import resource_adjust
@@ -125,18 +123,8 @@ def _with_owner(record, owner):
 
 class HitosSetup(RollSetup):
     sheet_extras = ("aspects",)
-
-    def panel_rows(self, character: int, campaign: int) -> list[QuerySet]:
-        # The aspects offered against the others (with their characters' names) and the
-        # situation aspects of the campaign's scenes.
-        others = Aspect.objects.filter(character__campaign_id=campaign).exclude(
-            character_id=character
-        )
-        return [
-            others,
-            *linked_rows(others, "character"),
-            SituationAspect.objects.filter(scene__campaign_id=campaign),
-        ]
+    # The panel offers the other characters' aspects to use against them.
+    reads_other_characters = True
 
     def spec(self, sheet: Sheet, data: Mapping) -> engine.HitosSpec:
         return self._spec(sheet, data)[0]

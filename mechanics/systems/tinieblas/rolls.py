@@ -104,11 +104,6 @@ class TinieblasSetup(RollSetup):
     def open_actions(self, character: Character) -> dict[str, Roll]:
         return open_extended_actions(character)
 
-    def panel_rows(self, character: int, campaign: int) -> list[QuerySet]:
-        # The extended actions in progress are read from the newest extended rolls.
-        newest = _extended_rolls(character).values("pk")
-        return [Roll.objects.filter(pk__in=newest)]
-
     def plan(self, sheet: Sheet, data: Mapping, *, open_actions=None) -> Plan:
         spec = self.spec(sheet, data)
         if data.get("specialty"):
