@@ -4,25 +4,20 @@ Each kind of event comes from a *source*: a function `(access, scene) -> items` 
 runs a constant number of queries and applies the visibility rules of
 `campaigns.permissions` itself. The apps that own the events add their sources (diaries,
 XP awards, rolls, damage, combats) from their AppConfig.ready(), so this module knows
-none of their models. Each source names its *rows* too: `(scene, campaign) -> querysets`
-of every row its items are drawn from, whoever reads them (the events and the
-characters and users they name), from the ids alone:
+none of their models:
 
     from campaigns.chronicle import TimelineItem, register_timeline_source
 
-    def xp_rows(scene, campaign):
-        awards = XpEntry.objects.filter(scene_id=scene)
-        return [awards, *linked_rows(awards, "character", "created_by")]
-
-    @register_timeline_source(rows=xp_rows)
+    @register_timeline_source()
     def xp_awards(access, scene):
         return [TimelineItem(at=a.created_at, kind="xp", template="characters/_xp_item.html",
                              obj=a) for a in ...]
 
 The item's template is rendered with `item` (the TimelineItem), `access`, `campaign`,
 `scene` and `request`. Rolls bring their HTML instead: the roll log's own cached card
-(`mechanics.cards`), so they read the same here. The rendered timeline, and each
-source's items, are cached under those rows' state (`timeline_html`).
+(`mechanics.cards`), so they read the same here. The rendered timeline is cached under
+the campaign's change sequence (`campaigns.versions`: any write in the campaign bumps
+it) and its reader (`timeline_html`).
 """
 
 from __future__ import annotations
@@ -37,13 +32,7 @@ from django.http import HttpRequest
 from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from campaigns.fragments import (
-    cached_fragment,
-    cached_pieces,
-    fragment_key,
-    row_state,
-    rows_state_parts,
-)
+from campaigns.fragments import cached_fragment, fragment_key, viewer
 from campaigns.keyset import KeysetPage
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess
@@ -59,20 +48,16 @@ class TimelineItem:
 
 
 TimelineSource = Callable[[CampaignAccess, Scene], Iterable[TimelineItem]]
-TimelineRows = Callable[..., list[QuerySet]]
 
 _sources: list[TimelineSource] = []
-# Each source's and the pager's rows, by the function they describe.
-_rows: dict[Callable, TimelineRows] = {}
 
 
-def register_timeline_source(*, rows: TimelineRows) -> Callable[[TimelineSource], TimelineSource]:
-    """Add a source of scene timeline items drawn from `rows` (a decorator; idempotent)."""
+def register_timeline_source() -> Callable[[TimelineSource], TimelineSource]:
+    """Add a source of scene timeline items (a decorator; idempotent)."""
 
     def register(source: TimelineSource) -> TimelineSource:
         if source not in _sources:
             _sources.append(source)
-        _rows[source] = rows
         return source
 
     return register
@@ -83,19 +68,15 @@ def register_timeline_source(*, rows: TimelineRows) -> Callable[[TimelineSource]
 # whose time span holds them.
 TimelinePager = Callable[..., KeysetPage]
 TIMELINE_PAGE = 50
-SOURCE_TIMEOUT = 3600
 _pager: list[TimelinePager] = []
 
 
-def register_timeline_pager(*, rows: TimelineRows) -> Callable[[TimelinePager], TimelinePager]:
+def register_timeline_pager() -> Callable[[TimelinePager], TimelinePager]:
     """Set the source that pages the timeline: `(access, scene, *, size, after, before)
-    -> KeysetPage` of TimelineItems, oldest first, drawn from `rows` (a decorator)."""
+    -> KeysetPage` of TimelineItems, oldest first (a decorator)."""
 
     def register(pager: TimelinePager) -> TimelinePager:
-        for previous in _pager:
-            _rows.pop(previous, None)
         _pager[:] = [pager]
-        _rows[pager] = rows
         return pager
 
     return register
@@ -103,7 +84,7 @@ def register_timeline_pager(*, rows: TimelineRows) -> Callable[[TimelinePager], 
 
 @dataclass(frozen=True)
 class _Entry:
-    """A timeline item, rendered: what the cache keeps of it."""
+    """A timeline item, rendered."""
 
     at: datetime
     kind: str
@@ -112,23 +93,16 @@ class _Entry:
 
 def timeline_html(request: HttpRequest, access: CampaignAccess, scene: Scene) -> SafeString:
     """The page of the scene's timeline the request asks for (`after`, `before`), with
-    the items its reader may see, oldest first.
-
-    Cached twice over, under keys that hold what they show (`campaigns.fragments`): the
-    whole page, under the reader and their rights, the campaign, the scene, the query
-    string and the state of every row the sources and the pager draw from (read in one
-    query); and each source's rendered items, under the reader and that source's rows
-    alone. After a roll only the pager's page is read again: the diaries, awards and
-    wounds come rendered from the cache."""
-    reader = (row_state(access.membership), row_state(access.campaign), row_state(scene))
-    functions = tuple(_rows)
-    states = rows_state_parts(
-        tuple(_rows[function] for function in functions),
-        scene=scene.pk,
-        campaign=scene.campaign_id,
+    the items its reader may see, oldest first; cached under the campaign's change
+    sequence, the reader, the scene and the query string."""
+    campaign = access.campaign
+    key = fragment_key(
+        "scene-timeline",
+        viewer(access),
+        (campaign.pk, campaign.change_seq),
+        scene.pk,
+        request.GET.urlencode(),
     )
-    key = fragment_key("scene-timeline", *reader, request.GET.urlencode(), states)
-    state_of = dict(zip(functions, states, strict=True))
 
     def render(extra: dict) -> str:
         context = {
@@ -138,7 +112,9 @@ def timeline_html(request: HttpRequest, access: CampaignAccess, scene: Scene) ->
             "request": request,
             **extra,
         }
-        entries = _source_entries(access, scene, reader, state_of, context)
+        entries = [
+            entry for source in _sources for entry in _rendered(source(access, scene), context)
+        ]
         page = None
         if _pager:
             page = _pager[0](
@@ -165,25 +141,6 @@ def timeline_html(request: HttpRequest, access: CampaignAccess, scene: Scene) ->
         )
 
     return cached_fragment(request, key, render)
-
-
-def _source_entries(
-    access: CampaignAccess, scene: Scene, reader: tuple, state_of: dict, context: dict
-) -> list[_Entry]:
-    """Every source's rendered items, from the cache where that source's rows and the
-    reader are those it was rendered for."""
-    keys = {
-        source: fragment_key(
-            "timeline-source", source.__module__, source.__qualname__, *reader, state_of[source]
-        )
-        for source in _sources
-    }
-
-    def render(missing: list[TimelineSource]) -> dict[TimelineSource, list[_Entry]]:
-        return {source: _rendered(source(access, scene), context) for source in missing}
-
-    pieces = cached_pieces(keys, render, timeout=SOURCE_TIMEOUT)
-    return [entry for source in _sources for entry in pieces[source]]
 
 
 def _rendered(items: Iterable[TimelineItem], context: dict) -> list[_Entry]:

@@ -11,18 +11,12 @@ from campaigns.chronicle import (
     register_timeline_source,
 )
 from campaigns.compiled import compiled_models
-from campaigns.fragments import linked_rows
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, may_write_diary, visible_diaries
 from characters.models import DiaryEntry
 
 
-def diary_rows(scene: int, campaign: int) -> list[QuerySet]:
-    entries = DiaryEntry.objects.filter(scene_id=scene)
-    return [entries, *linked_rows(entries, "character", "author")]
-
-
-@register_timeline_source(rows=diary_rows)
+@register_timeline_source()
 def diary_source(access: CampaignAccess, scene: Scene) -> list[TimelineItem]:
     entries = visible_diaries(
         access, DiaryEntry.objects.filter(scene=scene).select_related("character", "author")

@@ -7,21 +7,13 @@ purchase never shows up here.
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
-
 from campaigns.chronicle import TimelineItem, register_timeline_source
-from campaigns.fragments import linked_rows
 from campaigns.permissions import visible_sheet_rows
 from characters import advancement
 from characters.models import XpEntry
 
 
-def xp_rows(scene: int, campaign: int) -> list[QuerySet]:
-    entries = XpEntry.objects.filter(scene_id=scene)
-    return [entries, *linked_rows(entries, "character", "created_by")]
-
-
-@register_timeline_source(rows=xp_rows)
+@register_timeline_source()
 def xp_award_source(access, scene) -> list[TimelineItem]:
     entries = (
         visible_sheet_rows(

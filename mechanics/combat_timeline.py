@@ -9,8 +9,6 @@ that character's full sheet (`permissions.sees_full_sheet`).
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
-
 from campaigns.chronicle import TimelineItem, register_timeline_source
 from campaigns.permissions import CampaignAccess, sees_full_sheet
 from campaigns.texts import TEXTS, kept_shown, shown
@@ -66,12 +64,7 @@ def summary_for(access: CampaignAccess, summary: dict) -> dict:
     }
 
 
-def combat_rows(scene: int, campaign: int) -> list[QuerySet]:
-    # A summary is stored whole when the fight ends: it names no row.
-    return [Combat.objects.filter(scene_id=scene)]
-
-
-@register_timeline_source(rows=combat_rows)
+@register_timeline_source()
 def combat_source(access: CampaignAccess, scene) -> list[TimelineItem]:
     combats = Combat.objects.filter(scene=scene, status=Combat.Status.ENDED).order_by(
         "ended_at", "pk"

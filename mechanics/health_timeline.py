@@ -12,10 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from django.db.models import QuerySet
-
 from campaigns.chronicle import TimelineItem, register_timeline_source
-from campaigns.fragments import linked_rows
 from campaigns.permissions import visible_health_events
 from mechanics.models import HealthEvent
 from mechanics.systems.base import hours_in_words
@@ -54,12 +51,7 @@ def _same_advance(group: TimePassed | None, event: HealthEvent) -> bool:
     )
 
 
-def health_rows(scene: int, campaign: int) -> list[QuerySet]:
-    events = HealthEvent.objects.filter(scene_id=scene)
-    return [events, *linked_rows(events, "character", "created_by")]
-
-
-@register_timeline_source(rows=health_rows)
+@register_timeline_source()
 def health_source(access, scene) -> list[TimelineItem]:
     events = (
         visible_health_events(

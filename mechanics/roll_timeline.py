@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from django.db.models import OuterRef, QuerySet
+from django.db.models import OuterRef
 from django.utils.html import format_html
 
 from campaigns.chronicle import TimelineItem, register_scene_count, register_timeline_pager
-from campaigns.fragments import linked_rows
 from campaigns.keyset import KeysetPage, keyset_page
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, visible_rolls
@@ -16,12 +15,7 @@ from mechanics.cards import attach_cards, keyed
 from mechanics.models import Roll
 
 
-def roll_rows(scene: int, campaign: int) -> list[QuerySet]:
-    rolls = Roll.objects.filter(scene_id=scene, campaign_id=campaign)
-    return [rolls, *linked_rows(rolls, "character", "user")]
-
-
-@register_timeline_pager(rows=roll_rows)
+@register_timeline_pager()
 def roll_pages(
     access: CampaignAccess, scene: Scene, *, size: int, after=None, before=None
 ) -> KeysetPage:

@@ -1,8 +1,7 @@
 """A scene's timeline is rendered once per key and cached (`campaigns.chronicle.
-timeline_html`): the key holds every row the timeline's sources draw from, the reader and
-their rights, and the page asked for, so a write shows on the next request and one
-reader's timeline never reaches another. Each source's items are cached apart too, under
-the reader and that source's rows."""
+timeline_html`): the key holds the campaign's change sequence, which every write bumps
+(`campaigns.versions`), the reader and the page asked for, so a write shows on the next
+request and one reader's timeline never reaches another."""
 
 from __future__ import annotations
 
@@ -203,47 +202,11 @@ def test_the_forms_of_a_cached_timeline_carry_each_browsers_own_token(gm, player
     assert entry.hidden_at is not None
 
 
-@pytest.fixture
-def counted_sources(monkeypatch) -> dict[str, int]:
-    """Each timeline source's runs, by the kind of its module (diary_timeline, ...)."""
-    runs: dict[str, int] = {}
-    counted, rows = [], dict(chronicle._rows)
-    for source in chronicle._sources:
-
-        def count(access, scene, source=source):
-            runs[source.__module__] = runs.get(source.__module__, 0) + 1
-            return source(access, scene)
-
-        count.__module__, count.__qualname__ = source.__module__, source.__qualname__
-        counted.append(count)
-        rows[count] = rows.pop(source)
-    monkeypatch.setattr(chronicle, "_sources", counted)
-    monkeypatch.setattr(chronicle, "_rows", rows)
-    return runs
-
-
-def test_after_a_roll_only_the_page_of_rolls_is_read_again(
-    client, gm, player, scene, lucia, counted_sources
-):
-    publish(scene, lucia, player, "La puerta estaba abierta")
-    client.force_login(gm)
-    _review(client, scene_url(scene))
-    assert set(counted_sources.values()) == {1}
-    roll = _write_roll(scene, lucia, player, gm)
-    review = _review(client, scene_url(scene))
-    assert roll in _ids(review)
-    assert set(counted_sources.values()) == {1}
-    diary = _write_diary(scene, lucia, player, gm)
-    assert diary in _ids(_review(client, scene_url(scene)))
-    assert counted_sources.pop("characters.diary_timeline") == 2
-    assert set(counted_sources.values()) == {1}
-
-
 @pytest.mark.parametrize("gm_first", [True, False])
 def test_a_sources_cached_items_never_reach_another_reader(
     gm, player, player2, scene, lucia, gm_first
 ):
-    """Each reader's page is a page of its own; so is each source's part of it."""
+    """Each reader's page is a page of its own."""
     only_gm = f"diary-{publish(scene, lucia, player, 'Solo para el máster', 'gm_only').pk}"
     for reader, sees_it in logged_in([(gm, True), (player2, False)], forward=gm_first):
         assert (only_gm in _ids(_review(reader, scene_url(scene)))) is sees_it
