@@ -1,11 +1,10 @@
-"""Rendered fragments kept in the cache, keyed by everything they show.
+"""Rendered fragments kept in the cache, keyed by the versions of what they show.
 
-A fragment's key is a digest of its *inputs*: the rows it renders (their field values,
-not just their ids), who is looking and with which rights, and the language. A write
-changes a row, so the next request computes another key and renders afresh: there is
-nothing to invalidate, and a fragment can only be served to a request that would have
-rendered the very same HTML. Each process keeps its own cache (LocMem), which is safe for
-the same reason.
+A fragment's key holds the versions of the rows it shows (`campaigns.versions`: the
+database bumps them at every write, in the same transaction), who is looking, the
+language and the release. A write changes a version, so the next request computes another
+key and renders afresh: there is nothing to invalidate. Append-only rows (roll cards,
+XP entries) are keyed by their id and the names they show.
 
 Forms inside a fragment carry a CSRF token, which belongs to one browser: fragments are
 rendered with a placeholder instead, and each response gets its own masked token.
@@ -13,7 +12,6 @@ rendered with a placeholder instead, and each response gets its own masked token
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -21,15 +19,10 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import caches
 from django.db import models
-from django.db.models import QuerySet, Value
-from django.db.models.functions import JSONObject
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
-
-from campaigns.append_only import AppendOnlyModel
-from campaigns.compiled import compiled_values
 
 CACHE = "fragments"
 # Never a real token (those are letters and digits only), so it cannot clash with one.
@@ -45,73 +38,6 @@ def row_state(row: models.Model | None) -> tuple:
         return (None,)
     meta = row._meta
     return (meta.label, *(field.value_from_object(row) for field in meta.concrete_fields))
-
-
-def rows_state_query(build: Callable[..., list[QuerySet]], *, using="default", **ids) -> tuple:
-    """The state of every row of the querysets `build(**ids)` returns, read in one query.
-
-    Loading rows as model instances only to key a fragment by them costs more than the
-    fragment saves; this reads each row as one JSON object (its model and every field
-    that can change: all concrete fields, or the id and links of an append-only record)
-    in a UNION ALL that the ORM writes once per process and database, run after that with
-    the ids alone. Like `row_state` for each row, any change to a row changes the
-    result."""
-    return rows_state_parts((build,), using=using, **ids)[0]
-
-
-def rows_state_parts(
-    builds: tuple[Callable[..., list[QuerySet]], ...], *, using="default", **ids
-) -> list[tuple]:
-    """`rows_state_query` of several builds in one query: a state per build, for a
-    fragment made of parts cached apart."""
-    parts: list[list] = [[] for _build in builds]
-    for part, state in compiled_values(_state_query(builds), using=using, **ids):
-        parts[part].append(state)
-    return [tuple(sorted(states)) for states in parts]
-
-
-def linked_rows(queryset: QuerySet, *links: str) -> list[QuerySet]:
-    """For a `rows_state_query` build: the rows that the foreign keys `links` of the rows
-    of `queryset` point at (the characters and users a list of events names)."""
-    meta = queryset.model._meta
-    return [
-        meta.get_field(link).related_model._default_manager.filter(pk__in=queryset.values(link))
-        for link in links
-    ]
-
-
-@functools.cache
-def _state_query(builds: tuple[Callable[..., list[QuerySet]], ...]) -> Callable[..., QuerySet]:
-    """The build of `rows_state_parts`: every row of the builds' querysets as the number
-    of its build and one JSON object, in a UNION ALL."""
-
-    def union(**ids) -> QuerySet:
-        querysets = [
-            queryset.order_by().values_list(
-                Value(part),
-                JSONObject(
-                    _model=Value(queryset.model._meta.label),
-                    **{
-                        field.attname: field.attname for field in _changeable_fields(queryset.model)
-                    },
-                ),
-            )
-            for part, build in enumerate(builds)
-            for queryset in build(**ids)
-        ]
-        return querysets[0].union(*querysets[1:], all=True).order_by()
-
-    return union
-
-
-def _changeable_fields(model: type[models.Model]) -> list:
-    """The fields whose value can differ between two reads of one row: every concrete
-    field, but only the primary key and the links of an append-only record, which the
-    database lets change in nothing else (`campaigns.append_only`)."""
-    fields = model._meta.concrete_fields
-    if issubclass(model, AppendOnlyModel):
-        return [field for field in fields if field.primary_key or field.is_relation]
-    return fields
 
 
 def fragment_key(name: str, *parts: object) -> str:

@@ -19,7 +19,7 @@ from campaigns.chronicle import scene_count_names, scene_list_extras, timeline_h
 from campaigns.confirm import ask_first
 from campaigns.forms.chronicle import SceneForm, SceneNoteForm, StoryForm
 from campaigns.forms.service import call_service
-from campaigns.fragments import cached_pieces, fragment_key, row_state
+from campaigns.fragments import cached_pieces, fragment_key
 from campaigns.htmx import htmx_render
 from campaigns.models import Scene, SceneNote, Story
 from campaigns.permissions import (
@@ -75,7 +75,7 @@ def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
     # Names for the card and owners for the diary buttons: not whole sheets.
     attach_casts(page.object_list)
     scene_list_extras(access, request.user, page.object_list)
-    _attach_scene_cards(page.object_list)
+    _attach_scene_cards(access, page.object_list)
     context = {
         "access": access,
         "campaign": access.campaign,
@@ -86,15 +86,16 @@ def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return htmx_render(request, "campaigns/timeline.html", "scene-list", context)
 
 
-def _attach_scene_cards(scenes: list[Scene]) -> None:
+def _attach_scene_cards(access: CampaignAccess, scenes: list[Scene]) -> None:
     """Set each scene's `card`: its HTML in the list, cached under everything it shows
-    (the scene and its story, the counts and the cast, the viewer's diary buttons) and
-    the language, so a card renders again only when one of them changed."""
+    (the campaign's version for the scene and its story, the counts and the cast, the
+    viewer's diary buttons) and the language, so a card renders again only when one of
+    them changed."""
+    campaign = access.campaign
     keys = {
         scene: fragment_key(
             "scene-card",
-            row_state(scene),
-            scene.story.title if scene.story else None,
+            (campaign.pk, campaign.version, scene.pk),
             scene.cast_names,
             [getattr(scene, name) for name in scene_count_names()],
             [
