@@ -13,7 +13,12 @@ them), so a site that reconnects per request pays for it here too.
 Prints, per page: median ms, ratio to the bare view, queries, HTML bytes (and gzipped),
 for the demo and the big campaign, and big/demo.
 
-Run: .venv/bin/python bench/pages.py [--quick] [--rounds N] [--rolls N]
+Modes (`--mode`): `warm`, repeats of an unchanged page; `cold`, the fragment cache
+emptied before each timed request (a restart, a new worker, an evicted entry);
+`after-roll`, `after-wound`, `after-xp`, the first request after that write, made
+through the services (not timed) before each timed request of its campaign.
+
+Run: .venv/bin/python bench/pages.py [--quick] [--rounds N] [--rolls N] [--mode MODE]
 """
 
 from __future__ import annotations
@@ -62,6 +67,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--rolls", type=int, default=None, help="rolls in the big campaign")
     parser.add_argument("--only", default="", help="measure only pages whose name has this")
+    parser.add_argument(
+        "--mode", default="warm", choices=("warm", "cold", "after-roll", "after-wound", "after-xp")
+    )
     args = parser.parse_args()
     rounds = args.rounds or (5 if args.quick else 25)
     with tempfile.TemporaryDirectory() as folder:
@@ -81,8 +89,23 @@ def main() -> int:
         database = settings.DATABASES["default"]
         print(
             f"{database['ENGINE'].rsplit('.', 1)[-1]}, CONN_MAX_AGE={database['CONN_MAX_AGE']}, "
-            f"DEBUG={settings.DEBUG}, {rounds} rounds"
+            f"DEBUG={settings.DEBUG}, {rounds} rounds, mode {args.mode}"
         )
+        from django.core.cache import caches
+
+        from campaigns.fragments import CACHE
+
+        by_name = {world.name: world for world in worlds}
+        writes = {name: iter(range(10**9)) for name in by_name}
+
+        def before(world_name: str) -> None:
+            """What the mode does before a timed request (not timed)."""
+            if args.mode == "cold":
+                caches[CACHE].clear()
+            elif args.mode.startswith("after-") and world_name in by_name:
+                site.write(
+                    by_name[world_name], args.mode.removeprefix("after-"), next(writes[world_name])
+                )
 
         clients = {}
         for world in worlds:
@@ -124,6 +147,7 @@ def main() -> int:
             for world_name, page, client in order:
                 url = page.url(client) if callable(page.url) else page.url
                 key = (world_name, page.name, page.who)
+                before(world_name)
                 start, cpu = time.perf_counter(), time.process_time()
                 _request(client, page, url)
                 times.setdefault(key, []).append((time.process_time() - cpu) * 1e3)

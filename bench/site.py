@@ -120,6 +120,39 @@ def build_demo() -> World:
     )
 
 
+def write(world: World, kind: str, n: int) -> None:
+    """One write of play in `world`, through the services, as the table makes them: a
+    roll by another character of the scene, a wound on the measured sheet, or XP for it."""
+    import random
+    from dataclasses import replace
+
+    from bench.data import pool_records
+    from characters.services import xp_adjust
+    from mechanics.services.health import character_apply_damage, health_event_undo
+    from mechanics.services.rolls import RollSide, roll_perform
+    from mechanics.systems.base import DamageInput
+
+    if kind == "roll":
+        ((record, details, label),) = pool_records(random.Random(n), 1)
+        roller = world.campaign.characters.exclude(pk=world.character.pk).first()
+        roll_perform(
+            campaign=world.campaign,
+            user=roller.owner or world.gm,
+            sides=[RollSide(replace(record, details=details), roller, world.scene, label)],
+        )
+    elif kind == "wound":
+        # A bashing wound, and every other time its undoing, so the track never fills.
+        if n % 2:
+            health_event_undo(character=world.character, user=world.gm)
+        else:
+            damage = DamageInput(1, "B")
+            character_apply_damage(character=world.character, user=world.gm, damage=damage)
+    elif kind == "xp":
+        xp_adjust(character=world.character, user=world.gm, amount=1, reason=f"Bench {n}")
+    else:
+        raise ValueError(kind)
+
+
 def build_big(sizes=None) -> World:
     from bench.data import build_big_campaign
 
