@@ -7,7 +7,7 @@ write:
   the campaign's change sequence, for what shows the whole campaign (its pages, the
   scenes, the feeds) and for the live table;
 - to `Character.version` for a write to the character's own row or to a row that links to
-  the character (its traits, rolls, wounds, XP...);
+  the character (its traits, wounds, XP...), rolls aside (`SEQUENCE_ONLY`);
 - to `Campaign.version` for a write to the campaign's own row or to a row that links to
   no character (members, stories, scenes, combats, house rules...).
 A user's new name bumps the campaigns they are a member of and the characters they own.
@@ -46,6 +46,10 @@ CHARACTER_SHOWN = (
     "campaign_id",
 )  # fmt: skip
 PROJECT_APPS = ("campaigns", "characters", "mechanics")
+# Rolls show as cards cached by id, in lists under the change sequence: a roll bumps the
+# sequence alone, so a sheet stays cached through the rolls made on it. What a roll
+# changes on the sheet (a pool spent) its service writes to the character's own rows.
+SEQUENCE_ONLY = frozenset({"mechanics.Roll"})
 
 
 @dataclass(frozen=True)
@@ -111,7 +115,7 @@ def _bumps(scoped: Scoped, row: str, event: str = "update") -> list[str]:
     label = scoped.model._meta.label
     if label == CAMPAIGN:
         return []
-    if label == CHARACTER and event == "update":
+    if label in SEQUENCE_ONLY or (label == CHARACTER and event == "update"):
         return [f"UPDATE campaigns_campaign SET change_seq = change_seq + 1 WHERE id = {campaign};"]
     if scoped.characters and label != CHARACTER:
         ids = ", ".join(f'{row}."{column}"' for column in scoped.characters)

@@ -327,9 +327,10 @@ class RollSetup:
     opposed_kinds: tuple[str, ...] = ()
     # Sheet rows a roll reads besides traits and pools (keys of SHEET_EXTRAS).
     sheet_extras: tuple[str, ...] = ()
-    # The roll panel offers other characters' rows (not only their names): its cache key
-    # then follows every change in the campaign, not only the character's and campaign's.
-    reads_other_characters: bool = False
+    # The roll panel reads rows beyond the character's own and the campaign's (other
+    # characters' aspects, the character's rolls): its cache key then follows the
+    # campaign's change sequence (campaigns.versions).
+    panel_follows_campaign: bool = False
 
     def open_actions(self, character: Character) -> dict[str, Roll]:
         """Rolls in progress that the next roll may go on with, by group; {} = none."""

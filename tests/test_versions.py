@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from campaigns.models import Campaign
-from campaigns.versions import CAMPAIGN, CHARACTER, PROJECT_APPS, scoped_tables
+from campaigns.versions import CAMPAIGN, CHARACTER, PROJECT_APPS, SEQUENCE_ONLY, scoped_tables
 from characters.models import Character, Trait
 from tests.factories import UserFactory, make_character
 
@@ -37,7 +37,7 @@ def test_every_model_of_the_project_belongs_to_a_campaign():
 def test_a_write_to_any_row_of_any_table_bumps_its_campaign_and_its_characters():
     """Table-driven over every scoped table: one row of each, written with plain SQL (no
     service, no ORM), bumps the campaign's change sequence and either the characters the
-    row links to or, linking to none, the campaign's version."""
+    row links to or, linking to none, the campaign's version (a roll: the sequence alone)."""
     call_command("seed_demo", stdout=StringIO())
     missed, empty = [], []
     for scoped in scoped_tables():
@@ -66,7 +66,9 @@ def test_a_write_to_any_row_of_any_table_bumps_its_campaign_and_its_characters()
         old_version, old_seq = before["campaigns"][campaign.pk]
         new_version, new_seq = after["campaigns"][campaign.pk]
         bumped = new_seq > old_seq
-        if characters:
+        if label in SEQUENCE_ONLY:
+            bumped &= new_version == old_version and after["characters"] == before["characters"]
+        elif characters:
             bumped &= all(after["characters"][c] > before["characters"][c] for c in characters)
         else:
             bumped &= new_version > old_version

@@ -100,8 +100,8 @@ def _panel_key(request: HttpRequest, char_access: CharacterAccess) -> str | None
         viewer(access),
         (character.pk, character.version),
         (campaign.pk, campaign.version),
-        # A panel that offers other characters' rows changes with any of them.
-        campaign.change_seq if setup.reads_other_characters else None,
+        # A panel that reads more than its character's and campaign's rows.
+        campaign.change_seq if setup.panel_follows_campaign else None,
         sorted(query.lists()),
     )
 

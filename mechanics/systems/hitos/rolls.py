@@ -124,7 +124,7 @@ def _with_owner(record, owner):
 class HitosSetup(RollSetup):
     sheet_extras = ("aspects",)
     # The panel offers the other characters' aspects to use against them.
-    reads_other_characters = True
+    panel_follows_campaign = True
 
     def spec(self, sheet: Sheet, data: Mapping) -> engine.HitosSpec:
         return self._spec(sheet, data)[0]

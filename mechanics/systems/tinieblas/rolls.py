@@ -42,6 +42,8 @@ WILLPOWER_POOL = "willpower"
 
 
 class TinieblasSetup(RollSetup):
+    # The extended actions in progress are read from the character's rolls.
+    panel_follows_campaign = True
     opposed_kinds = ("opposed", "teamwork")
     sheet_extras = ("specialties",)
 
