@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -204,6 +204,60 @@ class XpSection:
         return {}
 
 
+@dataclass(frozen=True)
+class RubricLine:
+    """One line of a graded scene award as the ledger reads it: label, points, the caption
+    of the level given (a tooltip) and a `note` shown beside the points ("" for none)."""
+
+    key: str
+    label: str
+    points: int
+    caption: str
+    note: str = ""
+
+
+@runtime_checkable
+class SceneAward(Protocol):
+    """One player's graded award for a scene, as a rubric's engine checked it."""
+
+    @property
+    def total(self) -> int: ...
+
+    def to_dict(self) -> dict[str, int]: ...
+
+
+class SceneRubric:
+    """The scales a GM grades each player on at a scene's end, as a seed defines them.
+
+    The award panel (`characters.views.xp`) adds `fields()` to each character's row and
+    renders `template` with the row's `form` and this `rubric`; an awarded row must choose
+    every field in `graded`. The ledger stores `award(...).to_dict()`.
+    """
+
+    template: str = ""
+    graded: tuple[str, ...] = ()
+    # What the demo's first scene gives its first players (`award`'s grades, in order).
+    demo_grades: tuple[Mapping[str, Any], ...] = ()
+
+    def fields(self) -> dict[str, forms.Field]:
+        """The row's form fields, by the award's keys (not required: a row may be left out)."""
+        raise NotImplementedError
+
+    def initial(self, *, has_diary: bool, stored: Mapping | None = None) -> dict[str, Any]:
+        """What a row shows first: what was `stored`, else the defaults (a published diary
+        entry may raise them)."""
+        raise NotImplementedError
+
+    def award(self, grades: Mapping[str, Any]) -> SceneAward:
+        """The engine's award from a row's cleaned values or a stored award; raises the
+        engine's RuleError (KeyError, TypeError for a malformed one)."""
+        raise NotImplementedError
+
+    def lines(self, award: SceneAward) -> list[RubricLine]:
+        """Every line of the rubric with what `award` gives it, in the seed's order."""
+        raise NotImplementedError
+
+
 class Advancement:
     """What a sheet may buy between sessions and at what price; `characters.advancement`
     asks it. Prices come from the system's engine."""
@@ -242,7 +296,10 @@ class GameSystem:
     name: str = ""
     # The house-rule settings a campaign of this system may change (mechanics.rules.settings).
     house_rules: tuple[SettingDef, ...] = ()
-    # Whether a campaign awards per-scene XP with the seed's rubric unless its GM says.
+    # The per-scene XP rubric its seed defines; None: it defines none (its campaigns may
+    # still use another system's, `registry.scene_rubric_for`).
+    scene_rubric: SceneRubric | None = None
+    # Whether a campaign awards per-scene XP with a rubric unless its GM says.
     xp_rubric_default: bool = False
     # Demo data for `seed_demo`: the campaign's (name, description) and sheets to create.
     demo_campaign: tuple[str, str] = ("", "")
@@ -259,6 +316,9 @@ class GameSystem:
     scene_pages: tuple[tuple[str, str], ...] = ()
     # Whether the sheet offers to fold its untrained skills (rating 0): a long skill list.
     folds_untrained_skills: bool = False
+    # What a rating drawn as a number (not dots) is called, read to screen readers after
+    # the trait's name ("Combate: NdP"); "" reads the name alone.
+    rating_name: str = ""
 
     # --- Combat ---
     # The combat panel's hooks (`mechanics.combat.CombatRules`: initiative, phases, the
