@@ -3,20 +3,110 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from mechanics.rules.settings import SettingDef
 
-if TYPE_CHECKING:
-    from mechanics.combat import CombatRules
-    from mechanics.forms.roll import RollForm, SideForm
-    from mechanics.presentation import RollWords
-    from mechanics.setup import RollSetup
+# The contract names nothing of the layers above it, not even for types (the campaigns,
+# characters and play modules all ask it): the hooks a system plugs in are described here
+# by what generic code asks of them, and their bases live above (`mechanics.setup`,
+# `mechanics.combat`, `mechanics.forms.roll`). A sheet, a plan, a roll or a model passed to
+# a hook is typed `Any` here.
+
+
+# --- The hooks a system plugs in --------------------------------------------------------------
+
+
+@runtime_checkable
+class RollRules(Protocol):
+    """From a sheet and a panel's choices to the engine's rolls and odds; a system
+    subclasses `mechanics.setup.RollSetup`, which says what each hook does."""
+
+    opposed_kinds: tuple[str, ...]
+    sheet_extras: tuple[str, ...]
+
+    def open_actions(self, character: Any) -> dict[str, Any]: ...
+
+    def panel_rows(self, character: int, campaign: int) -> list[Any]: ...
+
+    def plan(self, sheet: Any, data: Mapping, *, open_actions: Any = None) -> Any: ...
+
+    def kept_after_roll(self, stored: Any, kept: Any) -> None: ...
+
+    def opposed(self, a: Any, data_a: Mapping, b: Any, data_b: Mapping) -> Any: ...
+
+    def teamwork(self, main: Any, data: Mapping, helpers: list[tuple[Any, Mapping]]) -> Any: ...
+
+
+@runtime_checkable
+class CombatHooks(Protocol):
+    """The combat panel's rules; a system subclasses `mechanics.combat.CombatRules`,
+    which says what each hook does."""
+
+    phases: tuple[tuple[int, str], ...]
+    default_phase: int
+    spends: tuple[str, ...]
+    attacks_per_round: int | None
+    counts_actions: bool
+
+    def initiative_rule(self) -> str: ...
+
+    def roll_initiative(self, sheet: Any, rng: Any) -> Any: ...
+
+    def roll_off(self, sheet: Any, rng: Any) -> int: ...
+
+    def computed_defence(self, attacker: Any, target: Any, data: Mapping) -> Any: ...
+
+    def plan_attack(self, attacker: Any, target: Any, data: Mapping, defence: Any) -> Any: ...
+
+    def roll_attack(
+        self, attacker: Any, target: Any, data: Mapping, defence: Any, rng: Any
+    ) -> Any: ...
+
+    def attack_fields(self, sheet: Any) -> dict[str, forms.Field]: ...
+
+    def clean_attack(self, form: forms.Form, data: dict) -> None: ...
+
+    def write_back(self, attack: Any, user: Any, scene: Any) -> None: ...
+
+    def new_round(self, combat: Any, participants: list[Any], user: Any) -> list[str]: ...
+
+
+class RollWords:
+    """What a system's stored rolls say (`mechanics.presentation` reads them); each hook's
+    default suits a roll that adds dice to a total. A system overrides the hooks it needs
+    in its `display.py`."""
+
+    dramatic_failure = pgettext_lazy("roll", "Pifia")
+
+    def headline(self, record: dict) -> str:
+        return _("Total %(total)s") % {"total": record["result"]}
+
+    def setup_lines(self, details: dict) -> list[str]:
+        """What was rolled: by default the traits' names."""
+        traits = details.get("traits") or {}
+        return [" + ".join(traits.values())] if traits else []
+
+    def dice_lines(self, record: dict) -> list[str]:
+        """What the dice themselves did, before the difficulty."""
+        return []
+
+    def damage_tier(self, record: dict) -> str:
+        """Words after the damage: the wound it makes."""
+        tier = record.get("details", {}).get("tier")
+        return f" ({tier})" if tier else ""
+
+    def closing_lines(self, record: dict) -> list[str]:
+        return []
+
+    def applied_text(self, item: dict) -> str | None:
+        """An effect on the sheet of this system's own kind, or None for a pool change."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -321,17 +411,18 @@ class GameSystem:
     rating_name: str = ""
 
     # --- Combat ---
-    # The combat panel's hooks (`mechanics.combat.CombatRules`: initiative, phases, the
-    # attack form, defence, attack and damage); None: no combat, the panel answers 404.
-    combat: CombatRules | None = None
+    # The combat panel's hooks (initiative, phases, the attack form, defence, attack and
+    # damage); None: no combat, the panel answers 404.
+    combat: CombatHooks | None = None
 
     # --- Rolls ---
     # From a sheet and a panel's choices to the engine's rolls and odds; None: no rolls.
-    roll_setup: RollSetup | None = None
-    # The roll panel's form for one character, and the GM's form for one side of a
-    # two-sided roll (only a system whose set-up has `opposed_kinds` needs one).
-    roll_form: type[RollForm] | None = None
-    side_form: type[SideForm] | None = None
+    roll_setup: RollRules | None = None
+    # The roll panel's form for one character (a `mechanics.forms.roll.RollForm`), and the
+    # GM's form for one side of a two-sided roll (a `SideForm`: only a system whose set-up
+    # has `opposed_kinds` needs one).
+    roll_form: type[forms.Form] | None = None
+    side_form: type[forms.Form] | None = None
     # This system's words for a stored roll (outcomes, lines, effects); None: the generic ones.
     display: RollWords | None = None
     # Whether the GM's free roller reads "5d10" as a pool counting successes.
