@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from campaigns.models import Campaign
 from campaigns.texts import Message
 from characters.models import Character, XpPurchase
 from mechanics.rules.errors import RuleError
@@ -147,7 +148,7 @@ def purchase_label(character: Character, purchase: XpPurchase) -> str:
 # How an award reads ----------------------------------------------------------------------
 
 
-def rubric_lines(campaign, breakdown: Mapping | None) -> list[RubricLine]:
+def rubric_lines(campaign: Campaign, breakdown: Mapping | None) -> list[RubricLine]:
     """The rubric of an award as the engine itemises it; [] for a plain amount or bad data.
     A stored rubric reads the same after its campaign turns rubrics off."""
     rubric = scene_rubric_for(campaign.game_system)
