@@ -16,10 +16,11 @@ from campaigns import limits
 from campaigns.images import delete_after_commit, image_files, image_url
 from campaigns.rendered import RenderedMarkdownField, RendersMarkdown
 from mechanics.rules.settings import resolve_values
-from mechanics.systems.base import GameSystem
+from mechanics.systems.base import GameSystem, SceneRubric
 from mechanics.systems.registry import (
     all_systems,
     get_system,
+    scene_rubric_for,
     system_choices,
     validate_system_key,
 )
@@ -125,6 +126,11 @@ class Campaign(RendersMarkdown):
         if self.xp_rubric is None:
             return self.game_system.xp_rubric_default
         return self.xp_rubric
+
+    @property
+    def scene_rubric(self) -> SceneRubric | None:
+        """The rubric its GM grades scenes with; None: a plain amount of XP."""
+        return scene_rubric_for(self.game_system) if self.uses_xp_rubric else None
 
 
 @receiver(pre_delete, sender=Campaign, dispatch_uid="campaign_marked_deleting")

@@ -3,6 +3,12 @@
 Every view, HTMX endpoint, admin page, feed and export asks here. A user who is not a
 member of a campaign gets a 404 for anything in it, so URLs leak nothing; a member
 without the right gets a 403.
+
+Access to character sheets (`CharacterAccess`, `character_access`, `visible_sheet_rows`)
+lives here too, although characters sits above campaigns: every caller asks this one
+module, and campaigns' own pages ask some of it (`may_create_character`), which they
+could not import from characters. The Character model is reached only through
+`campaigns.models.all_characters` and named in annotations under TYPE_CHECKING.
 """
 
 from __future__ import annotations

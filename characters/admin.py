@@ -340,6 +340,11 @@ class SheetChangeAdmin(_ReadOnlyScopedAdmin):
 @admin.register(XpEntry)
 class XpEntryAdmin(_ReadOnlyScopedAdmin):
     list_display = ("created_at", "character", "kind", "amount", "reason", "created_by")
+    # The entry's own fields first: the ledger's shared ones come first in the model.
+    fields = (
+        "character", "campaign", "scene", "kind", "amount", "balance_after", "reason",
+        "breakdown", "created_by",
+    )  # fmt: skip
     list_filter = ("kind",)
     list_select_related = ("character", "created_by")
     search_fields = ("character__name", "reason")

@@ -6,7 +6,7 @@ holds what every purchase is (`PurchaseSpec`, `Quote`, `Option`) and asks the sy
 Read-only; `characters.services` applies purchases.
 
 The per-scene XP rubric is the campaign's choice (`Campaign.uses_xp_rubric`), whatever
-its system; the rubric itself is the one the Mundo de Tinieblas seed defines.
+its system; the rubric itself is a system's (`GameSystem.scene_rubric`).
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from campaigns.models import Campaign
 from campaigns.texts import Message
 from characters.models import Character, XpPurchase
 from mechanics.rules.errors import RuleError
-from mechanics.rules.tinieblas import advancement as rubric
-from mechanics.rules.tinieblas.catalogue import XP_DIARIO, XP_IDEAS, XP_INTERPRETACION
-from mechanics.systems.base import Advancement
+from mechanics.systems.base import Advancement, RubricLine
+from mechanics.systems.registry import scene_rubric_for
 
 Kind = XpPurchase.Kind
 
@@ -147,38 +147,15 @@ def purchase_label(character: Character, purchase: XpPurchase) -> str:
 
 # How an award reads ----------------------------------------------------------------------
 
-_RUBRIC_LABELS = {
-    "interpretacion": XP_INTERPRETACION.name,
-    "ideas": XP_IDEAS.name,
-    "diario": XP_DIARIO.name,
-    "universo": "Universo",
-    "constancia": "Constancia",
-    "sobornos": "Sobornos",
-}
 
-
-@dataclass(frozen=True)
-class RubricLine:
-    key: str
-    label: str
-    points: int
-    caption: str  # the seed's caption for the level given, first sentence only
-
-    @property
-    def short(self) -> str:
-        head, sep, _rest = self.caption.partition(". ")
-        return head if sep else self.caption.rstrip(".")
-
-
-def rubric_lines(breakdown: Mapping | None) -> list[RubricLine]:
-    """The rubric of an award as the engine itemises it; [] for a plain amount or bad data."""
-    if not breakdown:
+def rubric_lines(campaign: Campaign, breakdown: Mapping | None) -> list[RubricLine]:
+    """The rubric of an award as the engine itemises it; [] for a plain amount or bad data.
+    A stored rubric reads the same after its campaign turns rubrics off."""
+    rubric = scene_rubric_for(campaign.game_system)
+    if not breakdown or rubric is None:
         return []
     try:
-        award = rubric.SceneAward.from_dict(dict(breakdown))
+        award = rubric.award(dict(breakdown))
     except (RuleError, KeyError, TypeError):
         return []
-    return [
-        RubricLine(key, _RUBRIC_LABELS[key], points, caption)
-        for key, caption, points in rubric.award_breakdown(award)
-    ]
+    return rubric.lines(award)

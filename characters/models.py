@@ -338,6 +338,40 @@ class CampaignTrait(models.Model):
         return self.name
 
 
+class CharacterLedgerEntry(AppendOnlyModel):
+    """A line of a character's append-only history (`XpEntry`, `mechanics.HealthEvent`):
+    the character's campaign copied in, why, by whom and when. Each subclass declares its
+    `character` and `scene` (their reverse names are its own) and its `kind`."""
+
+    # The character's campaign, copied in when the row is written: the history chain and
+    # the campaign's lists read it without a join.
+    campaign = models.ForeignKey(
+        "campaigns.Campaign",
+        verbose_name=_("campaign"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+    )
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    # Set when the row is made (not by the INSERT): the history hash covers it.
+    created_at = models.DateTimeField(_("when"), default=timezone.now, editable=False)
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.campaign_id is None and self.character_id is not None:
+            self.campaign_id = self.character.campaign_id
+        super().save(*args, **kwargs)
+
+
 class XpEntryQuerySet(AppendOnlyQuerySet):
     def bulk_create(self, objs, *args, **kwargs):
         """Entries without their campaign get their character's (one query)."""
@@ -353,7 +387,7 @@ class XpEntryQuerySet(AppendOnlyQuerySet):
         return super().bulk_create(objs, *args, **kwargs)
 
 
-class XpEntry(AppendOnlyModel):
+class XpEntry(CharacterLedgerEntry):
     """The XP ledger: awards, spends and corrections; append-only, the balance is the sum.
 
     Each entry stores the balance it left (`balance_after`), written in the same
@@ -375,16 +409,6 @@ class XpEntry(AppendOnlyModel):
     character = models.ForeignKey(
         Character, verbose_name=_("character"), on_delete=models.RESTRICT, related_name="xp_entries"
     )
-    # The character's campaign, copied in when the entry is written, so the campaign's XP
-    # log reads one index (campaign, newest first) instead of sorting every entry of
-    # every character of the campaign.
-    campaign = models.ForeignKey(
-        "campaigns.Campaign",
-        verbose_name=_("campaign"),
-        on_delete=models.CASCADE,
-        related_name="+",
-        db_index=False,
-    )
     # The scene an award (or its correction) is for; the title is also kept in the
     # breakdown, so the entry still reads right if the scene is deleted.
     scene = models.ForeignKey(
@@ -398,17 +422,7 @@ class XpEntry(AppendOnlyModel):
     kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
     amount = models.IntegerField(_("amount"))
     balance_after = models.IntegerField(_("balance after"), default=0)
-    reason = models.CharField(_("reason"), max_length=200, blank=True)
     breakdown = models.JSONField(_("breakdown"), default=dict, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("by"),
-        on_delete=models.SET_NULL,
-        null=True,
-        related_name="+",
-    )
-    # Set when the row is made (not by the INSERT): the history hash covers it.
-    created_at = models.DateTimeField(_("when"), default=timezone.now, editable=False)
 
     objects = XpEntryQuerySet.as_manager()
 
@@ -446,11 +460,6 @@ class XpEntry(AppendOnlyModel):
         """The reason in the reader's language, when the site wrote it (campaigns/texts.py)."""
         texts = (self.breakdown or {}).get(TEXTS) or {}
         return shown(self.reason, texts.get("reason"))
-
-    def save(self, *args, **kwargs):
-        if self.campaign_id is None and self.character_id is not None:
-            self.campaign_id = self.character.campaign_id
-        super().save(*args, **kwargs)
 
 
 class WillpowerGrant(models.Model):

@@ -16,6 +16,7 @@ from django.utils.safestring import mark_safe
 
 from campaigns.compiled import compiled_models
 from campaigns.fragments import cached_pieces, fragment_key
+from campaigns.models import Campaign
 from characters import advancement
 from characters.models import XpEntry
 
@@ -50,8 +51,9 @@ def _key(entry: XpEntry, show_character: bool) -> str:
     return fragment_key("xp-entry", entry.pk, show_character, names)
 
 
-def attach_rows(entries: Sequence[XpEntry], *, show_character: bool) -> None:
-    """Set each entry's `row`: its HTML, from the cache or rendered (and stored) now."""
+def attach_rows(entries: Sequence[XpEntry], *, campaign: Campaign, show_character: bool) -> None:
+    """Set each entry's `row` (entries of `campaign`): its HTML, from the cache or rendered
+    (and stored) now."""
 
     def render(missing: list[XpEntry]) -> dict[XpEntry, str]:
         shown = {entry.pk: entry for entry in missing}
@@ -62,7 +64,7 @@ def attach_rows(entries: Sequence[XpEntry], *, show_character: bool) -> None:
                 ROW,
                 {
                     "entry": full,
-                    "lines": advancement.rubric_lines(full.breakdown.get("rubric")),
+                    "lines": advancement.rubric_lines(campaign, full.breakdown.get("rubric")),
                     "show_character": show_character,
                 },
             )

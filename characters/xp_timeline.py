@@ -25,7 +25,8 @@ def xp_award_source(access, scene) -> list[TimelineItem]:
     )
     items = []
     for entry in entries:
-        entry.rubric_lines = advancement.rubric_lines(entry.breakdown.get("rubric"))
+        stored = entry.breakdown.get("rubric")
+        entry.rubric_lines = advancement.rubric_lines(access.campaign, stored)
         items.append(
             TimelineItem(
                 at=entry.created_at, kind="xp", template="characters/_xp_item.html", obj=entry

@@ -17,7 +17,6 @@ from mechanics.forms.roll import default_data
 from mechanics.forms.two_sided import gm_forms, gm_plan  # the GM panel's own checks
 from mechanics.models import Roll
 from mechanics.rules.expressions import parse, roll_expression
-from mechanics.rules.tinieblas.advancement import SceneAward
 from mechanics.services import combat as combat_services
 from mechanics.services import health
 from mechanics.services.rolls import RollSide, roll_perform, roll_store
@@ -231,9 +230,11 @@ def seed_chronicle(campaign, users: dict, *, seed: int = 1) -> bool:
             status=DiaryEntry.Status.PUBLISHED,
             visibility=DiaryEntry.Visibility.GROUP,
         )
+    rubric = campaign.scene_rubric
+    graded = rubric.demo_grades if rubric is not None else ()
     awards = {
-        by_owner["ana"].pk: SceneAward(interpretacion=3, ideas=2, diario=2, constancia=1),
-        by_owner["bruno"].pk: SceneAward(interpretacion=2, ideas=3, diario=1),
+        by_owner[owner].pk: rubric.award(grades)
+        for owner, grades in zip(("ana", "bruno"), graded, strict=False)
     }
     scene_award_xp(scene=first, user=gm, awards=awards)
     chronicle_services.scene_close(scene=first, user=gm)

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.append_only import AppendOnlyModel
 from campaigns.texts import TEXTS, kept_shown, shown
+from characters.models import CharacterLedgerEntry
 
 
 class Roll(AppendOnlyModel):
@@ -330,7 +331,7 @@ class CombatAttack(models.Model):
         return self.status == self.Status.PENDING
 
 
-class HealthEvent(AppendOnlyModel):
+class HealthEvent(CharacterLedgerEntry):
     """One change to a character's health: damage, time passing, a treatment, or the
     undo of an earlier event (a new, compensating event). Never changed afterwards."""
 
@@ -353,15 +354,6 @@ class HealthEvent(AppendOnlyModel):
         on_delete=models.RESTRICT,
         related_name="health_events",
     )
-    # The character's campaign, copied in when the event is written: the history chain is
-    # per campaign.
-    campaign = models.ForeignKey(
-        "campaigns.Campaign",
-        verbose_name=_("campaign"),
-        on_delete=models.CASCADE,
-        related_name="+",
-        db_index=False,
-    )
     scene = models.ForeignKey(
         "campaigns.Scene",
         verbose_name=_("scene"),
@@ -374,7 +366,6 @@ class HealthEvent(AppendOnlyModel):
     # The inputs as entered (amount, type, part, hours...), for the record.
     inputs = models.JSONField(_("inputs"), default=dict, blank=True)
     summary = models.CharField(_("summary"), max_length=200)
-    reason = models.CharField(_("reason"), max_length=200, blank=True)
     health_before = models.JSONField(_("health before"))
     health_after = models.JSONField(_("health after"))
     # A roll the event made (Hitos massive-damage test, a first-aid roll...).
@@ -395,14 +386,6 @@ class HealthEvent(AppendOnlyModel):
         blank=True,
         related_name="undone_by",
     )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("by"),
-        on_delete=models.SET_NULL,
-        null=True,
-        related_name="+",
-    )
-    created_at = models.DateTimeField(_("when"), default=timezone.now, editable=False)
 
     class Meta:
         db_table = "characters_healthevent"
@@ -443,11 +426,6 @@ class HealthEvent(AppendOnlyModel):
     @property
     def reason_text(self) -> str:
         return shown(self.reason, self.texts.get("reason"))
-
-    def save(self, *args, **kwargs):
-        if self.campaign_id is None and self.character_id is not None:
-            self.campaign_id = self.character.campaign_id
-        super().save(*args, **kwargs)
 
 
 class SituationAspect(models.Model):

@@ -14,11 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from mechanics.dice_view import DieView, die_view
 from mechanics.models import Roll
 from mechanics.rules.expressions import SYSTEM as FREE_SYSTEM
+from mechanics.systems.base import RollWords
 from mechanics.systems.registry import get_system
 
 # Free rolls (mechanics.rules.expressions): a pool has success grades, a sum none.
@@ -74,37 +75,6 @@ class RollDisplay:
         if self.outcome:
             parts.append(self.outcome)
         return " · ".join(parts)
-
-
-class RollWords:
-    """What a system's stored rolls say; each hook's default suits a roll that adds dice to
-    a total. A system overrides the hooks it needs in its `display.py`."""
-
-    dramatic_failure = pgettext_lazy("roll", "Pifia")
-
-    def headline(self, record: dict) -> str:
-        return _("Total %(total)s") % {"total": record["result"]}
-
-    def setup_lines(self, details: dict) -> list[str]:
-        """What was rolled: by default the traits' names."""
-        traits = details.get("traits") or {}
-        return [" + ".join(traits.values())] if traits else []
-
-    def dice_lines(self, record: dict) -> list[str]:
-        """What the dice themselves did, before the difficulty."""
-        return []
-
-    def damage_tier(self, record: dict) -> str:
-        """Words after the damage: the wound it makes."""
-        tier = record.get("details", {}).get("tier")
-        return f" ({tier})" if tier else ""
-
-    def closing_lines(self, record: dict) -> list[str]:
-        return []
-
-    def applied_text(self, item: dict) -> str | None:
-        """An effect on the sheet of this system's own kind, or None for a pool change."""
-        return None
 
 
 GENERIC_WORDS = RollWords()

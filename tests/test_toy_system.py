@@ -10,10 +10,13 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from campaigns.models import Campaign
+from campaigns.services import chronicle as chronicle_services
+from characters.models import XpEntry
 from mechanics.models import HealthEvent, Roll
-from mechanics.systems.registry import register, unregister
+from mechanics.systems.base import TraitSpec
+from mechanics.systems.registry import all_systems, register, unregister
 from tests.factories import CampaignFactory, MembershipFactory, make_character
-from tests.toy_system.system import ToySystem
+from tests.toy_system.system import BODY, ToySystem
 
 pytestmark = pytest.mark.django_db
 
@@ -124,3 +127,46 @@ def test_a_character_of_the_new_system_takes_damage_through_the_generic_health_v
     assert hit_points(response.text) == "7/10"
     client.force_login(player)
     assert hit_points(client.get(sheet_url(hero)).text) == "7/10"
+
+
+def test_the_gm_grades_a_scene_of_the_new_system_with_its_own_rubric(
+    client, gm, player, stranger, table, hero
+):
+    table.xp_rubric = True
+    table.save(update_fields=["xp_rubric"])
+    scene = chronicle_services.scene_create(campaign=table, title="El desván", participants=[hero])
+    award_url = reverse("characters:scene_xp", args=[table.pk, scene.pk])
+    for outsider, status in ((stranger, 404), (player, 403)):
+        client.force_login(outsider)
+        assert client.get(award_url).status_code == status
+    client.force_login(gm)
+    panel = client.get(award_url).text
+    assert f'name="c{hero.pk}-feats"' in panel
+    assert "Hazañas" in panel
+    graded = {"action": "award", f"c{hero.pk}-include": "on", f"c{hero.pk}-feats": "2"}
+    assert client.post(award_url, graded).status_code == 302
+    entry = XpEntry.objects.get()
+    assert (entry.amount, entry.breakdown["rubric"]) == (3, {"feats": 2})
+    ledger = client.get(reverse("characters:xp", args=[table.pk, hero.pk])).text
+    assert re.search(r"Hazañas <strong>2</strong>", ledger)
+
+
+def test_a_campaign_of_a_system_without_a_rubric_grades_with_one_a_seed_declares(table, toy):
+    toy.scene_rubric = None  # the instance's own: the class keeps its rubric
+    table.xp_rubric = True
+    assert table.scene_rubric is not None
+    assert table.scene_rubric in [s.scene_rubric for s in all_systems() if s is not toy]
+    table.xp_rubric = False
+    assert table.scene_rubric is None
+
+
+def test_a_rating_drawn_as_a_number_is_read_with_the_systems_name_for_it(
+    client, gm, hero, toy, monkeypatch
+):
+    luck = TraitSpec("suerte", "Suerte", "attribute", "Atributos", 0, 20)
+    monkeypatch.setattr(toy, "trait_specs", lambda campaign: (BODY, luck))
+    monkeypatch.setattr(toy, "rating_name", "")
+    client.force_login(gm)
+    page = client.get(sheet_url(hero)).text
+    assert '<span class="visually-hidden">Suerte </span>' in page
+    assert "NdP" not in page

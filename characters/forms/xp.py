@@ -2,7 +2,7 @@
 
 They validate what the browser sends; the services re-check everything and the
 engine prices everything. The per-scene rubric is the campaign's choice whatever its
-system (`Campaign.uses_xp_rubric`); its scales are the Mundo de Tinieblas seed's.
+system (`Campaign.scene_rubric`); its scales are a system's (`GameSystem.scene_rubric`).
 """
 
 from __future__ import annotations
@@ -14,28 +14,9 @@ from django.utils.translation import gettext_lazy as _
 
 from characters.advancement import PurchaseSpec
 from characters.models import XpEntry, XpPurchase
-from mechanics.rules.tinieblas.advancement import SceneAward
-from mechanics.rules.tinieblas.catalogue import (
-    XP_DIARIO,
-    XP_IDEAS,
-    XP_INTERPRETACION,
-    XP_OTHERS,
-)
+from mechanics.systems.base import SceneAward, SceneRubric
 
-_OTHERS = {other.key: other for other in XP_OTHERS}
-# What a published diary entry pre-marks on the Diario scale (0–4): its middle.
-DIARY_PREMARK = 2
 PLAIN_AWARD_MAX = 50
-
-
-def _rubric_field(rubric) -> forms.TypedChoiceField:
-    return forms.TypedChoiceField(
-        label=rubric.name,
-        choices=[(level.points, level.caption) for level in rubric.levels],
-        coerce=int,
-        widget=forms.RadioSelect(attrs={"class": "form-check-input"}),
-        required=False,
-    )
 
 
 class SceneAwardForm(forms.Form):
@@ -52,26 +33,20 @@ class SceneAwardForm(forms.Form):
         widget=forms.CheckboxInput(attrs={"class": "form-check-input"}),
     )
 
-    def __init__(self, *args, character, rubric: bool, willpower: bool, granted: bool, **kwargs):
+    def __init__(
+        self,
+        *args,
+        character,
+        rubric: SceneRubric | None,
+        willpower: bool,
+        granted: bool,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.character = character
         self.rubric = rubric
-        if rubric:
-            self.fields["interpretacion"] = _rubric_field(XP_INTERPRETACION)
-            self.fields["ideas"] = _rubric_field(XP_IDEAS)
-            self.fields["diario"] = _rubric_field(XP_DIARIO)
-            self.fields["diario"].widget.attrs["class"] = "btn-check"
-            self.fields["constancia"] = forms.BooleanField(
-                label=_OTHERS["constancia"].caption,
-                required=False,
-                widget=forms.CheckboxInput(attrs={"class": "form-check-input"}),
-            )
-            self.fields["sobornos"] = forms.TypedChoiceField(
-                label=_OTHERS["sobornos"].caption,
-                choices=[(n, str(n)) for n in range(0, _OTHERS["sobornos"].maximum + 1)],
-                coerce=int,
-                required=False,
-            )
+        if rubric is not None:
+            self.fields.update(rubric.fields())
         else:
             self.fields["amount"] = forms.IntegerField(
                 label=_("XP"), min_value=0, max_value=PLAIN_AWARD_MAX, required=False
@@ -86,12 +61,10 @@ class SceneAwardForm(forms.Form):
         cleaned = super().clean()
         if not cleaned.get("include"):
             return cleaned
-        if self.rubric:
-            for name in ("interpretacion", "ideas", "diario"):
+        if self.rubric is not None:
+            for name in self.rubric.graded:
                 if cleaned.get(name) in (None, ""):
                     self.add_error(name, _("Choose a level."))
-            if cleaned.get("sobornos") in (None, ""):
-                cleaned["sobornos"] = 0
         elif cleaned.get("amount") is None:
             self.add_error("amount", _("Write the XP."))
         return cleaned
@@ -101,15 +74,9 @@ class SceneAwardForm(forms.Form):
         data = self.cleaned_data
         if not data.get("include"):
             return 0
-        if not self.rubric:
+        if self.rubric is None:
             return data["amount"]
-        return SceneAward(
-            interpretacion=data["interpretacion"],
-            ideas=data["ideas"],
-            diario=data["diario"],
-            constancia=int(bool(data.get("constancia"))),
-            sobornos=data["sobornos"],
-        )
+        return self.rubric.award(data)
 
     def wants_willpower(self) -> bool:
         field = self.fields.get("willpower")

@@ -29,7 +29,7 @@ from characters.services.sheet import (
     _record,
     _sync_resource_maximums,
 )
-from mechanics.rules.tinieblas.advancement import SceneAward, award_total
+from mechanics.systems.base import SceneAward
 
 # XP: the ledger, per-scene awards and purchases -------------------------------------------
 #
@@ -100,7 +100,7 @@ def xp_adjust(*, character: Character, user, amount: int, reason: str) -> XpEntr
 def _award_value(value) -> tuple[int, dict]:
     """(total XP, what the breakdown keeps) for one character's award in a scene."""
     if isinstance(value, SceneAward):
-        return award_total(value), {"rubric": value.to_dict()}
+        return value.total, {"rubric": value.to_dict()}
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValidationError(_("An award is a rubric or a whole number of XP."), code="invalid")
     if not 0 <= value <= SCENE_AWARD_MAX:

@@ -7,7 +7,6 @@ campaigns.permissions; every write goes through characters.services.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -40,7 +39,6 @@ from campaigns.permissions import (
 from campaigns.scene_menu import scene_menu
 from characters import advancement, services
 from characters.forms.xp import (
-    DIARY_PREMARK,
     DecisionForm,
     PurchaseForm,
     SceneAwardForm,
@@ -51,15 +49,11 @@ from characters.models import Character, DiaryEntry, WillpowerGrant, XpEntry, Xp
 from characters.xp_buckets import ledger_summary
 from characters.xp_chart import build_chart, chart_title
 from characters.xp_rows import attach_rows, keyed
-from mechanics.rules.tinieblas.advancement import SceneAward, award_total
-from mechanics.rules.tinieblas.catalogue import XP_OTHERS
+from mechanics.systems.base import SceneRubric
 
 ENTRIES_PER_PAGE = 25
 # As the roll log: a page that does not grow with the ledger.
 LOG_ENTRIES_PER_PAGE = 25
-DEFAULT_LEVEL = 2  # Interpretación and Ideas start at "Normal", the seed's usual level
-UNIVERSE_CAPTION = next(other.caption for other in XP_OTHERS if other.key == "universo")
-RUBRIC_KEYS = tuple(f.name for f in dataclasses.fields(SceneAward))
 
 
 def _render(request: HttpRequest, template: str, partial: str, context: dict) -> HttpResponse:
@@ -115,24 +109,18 @@ def _diarists(scene: Scene) -> set[int]:
     )
 
 
-def _initial(character: Character, given: dict | None, rubric: bool, has_diary: bool) -> dict:
+def _initial(
+    character: Character, given: dict | None, rubric: SceneRubric | None, has_diary: bool
+) -> dict:
     """What the panel shows before the GM touches it: what was given, or the defaults."""
-    initial = {
-        "include": not character.is_npc,
-        "interpretacion": DEFAULT_LEVEL,
-        "ideas": DEFAULT_LEVEL,
-        "diario": DIARY_PREMARK if has_diary else 0,
-        "constancia": False,
-        "sobornos": 0,
-        "amount": 0,
-    }
+    initial = {"include": not character.is_npc, "amount": 0}
+    stored = None
     if given is not None:
         initial["include"] = given["total"] > 0
         initial["amount"] = given["total"]
         stored = given["breakdown"].get("rubric")
-        if rubric and stored:
-            initial.update({key: stored.get(key, initial[key]) for key in RUBRIC_KEYS})
-            initial["constancia"] = bool(stored.get("constancia"))
+    if rubric is not None:
+        initial.update(rubric.initial(has_diary=has_diary, stored=stored))
     return initial
 
 
@@ -144,13 +132,11 @@ def _row_total(form: SceneAwardForm) -> int | None:
         value = form.award()
     elif not form.initial.get("include"):
         value = 0
-    elif form.rubric:
-        value = SceneAward(
-            **{key: int(form.initial[key]) for key in RUBRIC_KEYS},
-        )
+    elif form.rubric is not None:
+        value = form.rubric.award(form.initial)
     else:
         value = form.initial["amount"]
-    return award_total(value) if isinstance(value, SceneAward) else value
+    return value if isinstance(value, int) else value.total
 
 
 def _award_rows(access: CampaignAccess, scene: Scene, data=None) -> list[AwardRow]:
@@ -166,7 +152,7 @@ def _award_rows(access: CampaignAccess, scene: Scene, data=None) -> list[AwardRo
     given = services.scene_award_totals(scene)
     diarists = _diarists(scene)
     grants = {grant.character_id: grant for grant in WillpowerGrant.objects.filter(scene=scene)}
-    rubric = campaign.uses_xp_rubric
+    rubric = campaign.scene_rubric
     pool_key = campaign.game_system.scene_end_pool
     rows = []
     for character in characters:
@@ -251,8 +237,7 @@ def scene_xp(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRespo
         "scene_url": scene.get_absolute_url(),
         "rows": rows,
         "grand_total": (None if any(r.total is None for r in rows) else sum(r.total for r in rows)),
-        "rubric": access.campaign.uses_xp_rubric,
-        "universe_caption": UNIVERSE_CAPTION,
+        "rubric": access.campaign.scene_rubric,
         "awarded_before": any(row.given for row in rows),
     }
     return _render(request, "characters/xp_award.html", "totals", context)
@@ -294,7 +279,7 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
     entries = keyed(ledger).order_by("-created_at", "-pk")
     page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
     rows = _of(character, page.object_list)
-    attach_rows(rows, show_character=False)
+    attach_rows(rows, campaign=access.campaign, show_character=False)
     context = {
         "access": access,
         "char_access": char_access,
@@ -543,7 +528,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     by_id = {character.pk: character for character in characters}
     for entry in page.items:
         entry.character = by_id[entry.character_id]
-    attach_rows(page.items, show_character=True)
+    attach_rows(page.items, campaign=campaign, show_character=True)
     charted, charted_ledger = characters, visible
     if filters.get("character") in by_id:
         # One character's line from its own index (it is one the viewer may see).

@@ -3,20 +3,110 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, runtime_checkable
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from mechanics.rules.settings import SettingDef
 
-if TYPE_CHECKING:
-    from mechanics.combat import CombatRules
-    from mechanics.forms.roll import RollForm, SideForm
-    from mechanics.presentation import RollWords
-    from mechanics.setup import RollSetup
+# The contract names nothing of the layers above it, not even for types (the campaigns,
+# characters and play modules all ask it): the hooks a system plugs in are described here
+# by what generic code asks of them, and their bases live above (`mechanics.setup`,
+# `mechanics.combat`, `mechanics.forms.roll`). A sheet, a plan, a roll or a model passed to
+# a hook is typed `Any` here.
+
+
+# --- The hooks a system plugs in --------------------------------------------------------------
+
+
+@runtime_checkable
+class RollRules(Protocol):
+    """From a sheet and a panel's choices to the engine's rolls and odds; a system
+    subclasses `mechanics.setup.RollSetup`, which says what each hook does."""
+
+    opposed_kinds: tuple[str, ...]
+    sheet_extras: tuple[str, ...]
+
+    def open_actions(self, character: Any) -> dict[str, Any]: ...
+
+    def panel_rows(self, character: int, campaign: int) -> list[Any]: ...
+
+    def plan(self, sheet: Any, data: Mapping, *, open_actions: Any = None) -> Any: ...
+
+    def kept_after_roll(self, stored: Any, kept: Any) -> None: ...
+
+    def opposed(self, a: Any, data_a: Mapping, b: Any, data_b: Mapping) -> Any: ...
+
+    def teamwork(self, main: Any, data: Mapping, helpers: list[tuple[Any, Mapping]]) -> Any: ...
+
+
+@runtime_checkable
+class CombatHooks(Protocol):
+    """The combat panel's rules; a system subclasses `mechanics.combat.CombatRules`,
+    which says what each hook does."""
+
+    phases: tuple[tuple[int, str], ...]
+    default_phase: int
+    spends: tuple[str, ...]
+    attacks_per_round: int | None
+    counts_actions: bool
+
+    def initiative_rule(self) -> str: ...
+
+    def roll_initiative(self, sheet: Any, rng: Any) -> Any: ...
+
+    def roll_off(self, sheet: Any, rng: Any) -> int: ...
+
+    def computed_defence(self, attacker: Any, target: Any, data: Mapping) -> Any: ...
+
+    def plan_attack(self, attacker: Any, target: Any, data: Mapping, defence: Any) -> Any: ...
+
+    def roll_attack(
+        self, attacker: Any, target: Any, data: Mapping, defence: Any, rng: Any
+    ) -> Any: ...
+
+    def attack_fields(self, sheet: Any) -> dict[str, forms.Field]: ...
+
+    def clean_attack(self, form: forms.Form, data: dict) -> None: ...
+
+    def write_back(self, attack: Any, user: Any, scene: Any) -> None: ...
+
+    def new_round(self, combat: Any, participants: list[Any], user: Any) -> list[str]: ...
+
+
+class RollWords:
+    """What a system's stored rolls say (`mechanics.presentation` reads them); each hook's
+    default suits a roll that adds dice to a total. A system overrides the hooks it needs
+    in its `display.py`."""
+
+    dramatic_failure = pgettext_lazy("roll", "Pifia")
+
+    def headline(self, record: dict) -> str:
+        return _("Total %(total)s") % {"total": record["result"]}
+
+    def setup_lines(self, details: dict) -> list[str]:
+        """What was rolled: by default the traits' names."""
+        traits = details.get("traits") or {}
+        return [" + ".join(traits.values())] if traits else []
+
+    def dice_lines(self, record: dict) -> list[str]:
+        """What the dice themselves did, before the difficulty."""
+        return []
+
+    def damage_tier(self, record: dict) -> str:
+        """Words after the damage: the wound it makes."""
+        tier = record.get("details", {}).get("tier")
+        return f" ({tier})" if tier else ""
+
+    def closing_lines(self, record: dict) -> list[str]:
+        return []
+
+    def applied_text(self, item: dict) -> str | None:
+        """An effect on the sheet of this system's own kind, or None for a pool change."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -204,6 +294,60 @@ class XpSection:
         return {}
 
 
+@dataclass(frozen=True)
+class RubricLine:
+    """One line of a graded scene award as the ledger reads it: label, points, the caption
+    of the level given (a tooltip) and a `note` shown beside the points ("" for none)."""
+
+    key: str
+    label: str
+    points: int
+    caption: str
+    note: str = ""
+
+
+@runtime_checkable
+class SceneAward(Protocol):
+    """One player's graded award for a scene, as a rubric's engine checked it."""
+
+    @property
+    def total(self) -> int: ...
+
+    def to_dict(self) -> dict[str, int]: ...
+
+
+class SceneRubric:
+    """The scales a GM grades each player on at a scene's end, as a seed defines them.
+
+    The award panel (`characters.views.xp`) adds `fields()` to each character's row and
+    renders `template` with the row's `form` and this `rubric`; an awarded row must choose
+    every field in `graded`. The ledger stores `award(...).to_dict()`.
+    """
+
+    template: str = ""
+    graded: tuple[str, ...] = ()
+    # What the demo's first scene gives its first players (`award`'s grades, in order).
+    demo_grades: tuple[Mapping[str, Any], ...] = ()
+
+    def fields(self) -> dict[str, forms.Field]:
+        """The row's form fields, by the award's keys (not required: a row may be left out)."""
+        raise NotImplementedError
+
+    def initial(self, *, has_diary: bool, stored: Mapping | None = None) -> dict[str, Any]:
+        """What a row shows first: what was `stored`, else the defaults (a published diary
+        entry may raise them)."""
+        raise NotImplementedError
+
+    def award(self, grades: Mapping[str, Any]) -> SceneAward:
+        """The engine's award from a row's cleaned values or a stored award; raises the
+        engine's RuleError (KeyError, TypeError for a malformed one)."""
+        raise NotImplementedError
+
+    def lines(self, award: SceneAward) -> list[RubricLine]:
+        """Every line of the rubric with what `award` gives it, in the seed's order."""
+        raise NotImplementedError
+
+
 class Advancement:
     """What a sheet may buy between sessions and at what price; `characters.advancement`
     asks it. Prices come from the system's engine."""
@@ -242,7 +386,10 @@ class GameSystem:
     name: str = ""
     # The house-rule settings a campaign of this system may change (mechanics.rules.settings).
     house_rules: tuple[SettingDef, ...] = ()
-    # Whether a campaign awards per-scene XP with the seed's rubric unless its GM says.
+    # The per-scene XP rubric its seed defines; None: it defines none (its campaigns may
+    # still use another system's, `registry.scene_rubric_for`).
+    scene_rubric: SceneRubric | None = None
+    # Whether a campaign awards per-scene XP with a rubric unless its GM says.
     xp_rubric_default: bool = False
     # Demo data for `seed_demo`: the campaign's (name, description) and sheets to create.
     demo_campaign: tuple[str, str] = ("", "")
@@ -259,19 +406,23 @@ class GameSystem:
     scene_pages: tuple[tuple[str, str], ...] = ()
     # Whether the sheet offers to fold its untrained skills (rating 0): a long skill list.
     folds_untrained_skills: bool = False
+    # What a rating drawn as a number (not dots) is called, read to screen readers after
+    # the trait's name ("Combate: NdP"); "" reads the name alone.
+    rating_name: str = ""
 
     # --- Combat ---
-    # The combat panel's hooks (`mechanics.combat.CombatRules`: initiative, phases, the
-    # attack form, defence, attack and damage); None: no combat, the panel answers 404.
-    combat: CombatRules | None = None
+    # The combat panel's hooks (initiative, phases, the attack form, defence, attack and
+    # damage); None: no combat, the panel answers 404.
+    combat: CombatHooks | None = None
 
     # --- Rolls ---
     # From a sheet and a panel's choices to the engine's rolls and odds; None: no rolls.
-    roll_setup: RollSetup | None = None
-    # The roll panel's form for one character, and the GM's form for one side of a
-    # two-sided roll (only a system whose set-up has `opposed_kinds` needs one).
-    roll_form: type[RollForm] | None = None
-    side_form: type[SideForm] | None = None
+    roll_setup: RollRules | None = None
+    # The roll panel's form for one character (a `mechanics.forms.roll.RollForm`), and the
+    # GM's form for one side of a two-sided roll (a `SideForm`: only a system whose set-up
+    # has `opposed_kinds` needs one).
+    roll_form: type[forms.Form] | None = None
+    side_form: type[forms.Form] | None = None
     # This system's words for a stored roll (outcomes, lines, effects); None: the generic ones.
     display: RollWords | None = None
     # Whether the GM's free roller reads "5d10" as a pool counting successes.

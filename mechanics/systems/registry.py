@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from mechanics.systems.base import GameSystem
+from mechanics.systems.base import GameSystem, SceneRubric
 
 _SYSTEMS: dict[str, GameSystem] = {}
 
@@ -37,6 +37,15 @@ def get_system(key: str) -> GameSystem:
 
 def all_systems() -> tuple[GameSystem, ...]:
     return tuple(_SYSTEMS.values())
+
+
+def scene_rubric_for(system: GameSystem) -> SceneRubric | None:
+    """The rubric a campaign of `system` grades scenes with when its GM turns rubrics on:
+    its own, or, when its seed defines none, the first registered system's that does (a
+    GM may grade any campaign with the one rubric the seeds define)."""
+    if system.scene_rubric is not None:
+        return system.scene_rubric
+    return next((s.scene_rubric for s in _SYSTEMS.values() if s.scene_rubric is not None), None)
 
 
 def system_choices() -> list[tuple[str, str]]:

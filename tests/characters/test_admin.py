@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django import forms
 from django.urls import reverse
@@ -173,6 +175,15 @@ def test_sheet_history_and_xp_ledger_are_read_only(client, character, foreign, g
     foreign_change = foreign.changes.first()
     other_url = reverse("admin:characters_sheetchange_change", args=[foreign_change.pk])
     assert client.get(other_url).status_code in (302, 403, 404)
+
+
+def test_an_xp_entry_reads_character_first_in_the_admin(client, character, gm):
+    entry = XpEntry.objects.create(character=character, kind="award", amount=3, created_by=gm)
+    client.force_login(gm)
+    page = client.get(reverse("admin:characters_xpentry_change", args=[entry.pk])).text
+    labels = re.findall(r"<label>([^<]+):</label>", page)
+    assert labels[:3] == ["Personaje", "Campaña", "Escena"]
+    assert labels[-1] == "Autor"
 
 
 def test_player_cannot_use_the_character_admin(client, character, player):

@@ -1,6 +1,7 @@
 """The sheet page and its inline edits: who sees what, who may change what, and how
 many queries the page costs."""
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -656,6 +657,8 @@ def test_ndp_skills_have_steppers_for_the_gm(client, gm, player):
     client.force_login(gm)
     page = client.get(url(character)).text
     assert 'id="trait-combate_c_a_c-up"' in page
+    # A screen reader hears the system's name for a rating shown as a number.
+    assert re.search(r'<span class="visually-hidden">[^<]+: NdP </span>', page)
     client.post(url(character, "trait_set", "combate_c_a_c"), {"rating": 6}, **HTMX)
     assert rating(character, "combate_c_a_c") == 6
 

@@ -1,15 +1,25 @@
 """What Django knows about the toy system, like `mechanics/systems/<key>/`: a sheet with one
-attribute, a roll set-up and its panel form, and hit-point health. Everything else (combat,
-treatments, sections, advancement) takes the contract's "this system has none"."""
+attribute, a roll set-up and its panel form, hit-point health and a scene award of feats.
+Everything else (combat, treatments, sections, advancement) takes the contract's "this
+system has none"."""
 
 from __future__ import annotations
 
 from django import forms
+from django.template import Template
 
 from mechanics.forms.roll import RollForm
 from mechanics.rules.dice import default_rng
 from mechanics.setup import OddsRow, OddsView, Plan, RollSetup, single
-from mechanics.systems.base import GameSystem, HealthChange, HealthView, TraitRoll, TraitSpec
+from mechanics.systems.base import (
+    GameSystem,
+    HealthChange,
+    HealthView,
+    RubricLine,
+    SceneRubric,
+    TraitRoll,
+    TraitSpec,
+)
 from tests.toy_system import rules
 
 BODY = TraitSpec("cuerpo", "Cuerpo", "attribute", "Atributos", 1, 5)
@@ -38,9 +48,39 @@ class ToyRollForm(RollForm):
         self.fields["attribute"].choices = self.sheet.trait_choices("attribute")
 
 
+class ToyRubric(SceneRubric):
+    graded = ("feats",)
+
+    @property
+    def template(self) -> Template:
+        # A system folder would hold this fragment; the toy has no template folder.
+        return Template(
+            '<fieldset class="toy-feats"><legend>{{ form.feats.label }}</legend>'
+            "{{ form.feats }}{{ form.feats.errors }}</fieldset>"
+        )
+
+    def fields(self) -> dict[str, forms.Field]:
+        choices = [(n, str(n)) for n in range(rules.MAX_FEATS + 1)]
+        return {
+            "feats": forms.TypedChoiceField(
+                label="Hazañas", choices=choices, coerce=int, required=False
+            )
+        }
+
+    def initial(self, *, has_diary, stored=None):
+        return {"feats": (stored or {}).get("feats", 1)}
+
+    def award(self, grades):
+        return rules.FeatsAward(grades["feats"])
+
+    def lines(self, award):
+        return [RubricLine("feats", "Hazañas", award.feats, "")]
+
+
 class ToySystem(GameSystem):
     key = rules.SYSTEM
     name = "Dados de juguete"
+    scene_rubric = ToyRubric()
     roll_setup = ToySetup()
     roll_form = ToyRollForm
 

@@ -191,6 +191,10 @@ class SceneAward:
                     high=high,
                 )
 
+    @property
+    def total(self) -> int:
+        return award_total(self)
+
     def to_dict(self) -> dict[str, int]:
         return {
             "interpretacion": self.interpretacion,

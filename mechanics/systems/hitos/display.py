@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from mechanics.presentation import RollWords
+from mechanics.systems.base import RollWords
 
 
 class HitosWords(RollWords):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from mechanics.presentation import RollWords
+from mechanics.systems.base import RollWords
 
 
 class NdpWords(RollWords):

@@ -29,6 +29,7 @@ class NdpSystem(GameSystem):
     house_rules = SETTINGS
     # 51 skills, most at level 0 on any sheet.
     folds_untrained_skills = True
+    rating_name = "NdP"
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
     demo_chronicle = demo.DEMO_CHRONICLE

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from mechanics.presentation import RollWords
+from mechanics.systems.base import RollWords
 
 
 class ObjetivoWords(RollWords):

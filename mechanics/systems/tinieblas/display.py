@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from mechanics.presentation import RollWords
 from mechanics.rules.tinieblas.rolls import LABEL_ATTRIBUTE, LABEL_SKILL
+from mechanics.systems.base import RollWords
 from mechanics.templatetags.roll_panel import signed
 
 

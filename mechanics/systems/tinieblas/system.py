@@ -25,6 +25,7 @@ from mechanics.systems.tinieblas.combat import TinieblasCombat
 from mechanics.systems.tinieblas.display import TinieblasWords
 from mechanics.systems.tinieblas.forms import TinieblasRollForm, TinieblasSideForm
 from mechanics.systems.tinieblas.rolls import TinieblasSetup, check_extended_roll
+from mechanics.systems.tinieblas.xp import TinieblasRubric
 
 WILLPOWER = "fuerza_de_voluntad"
 MORALITY = "moralidad"
@@ -37,6 +38,7 @@ class TinieblasSystem(GameSystem):
     demo_campaign = demo.DEMO_CAMPAIGN
     demo_characters = demo.DEMO_CHARACTERS
     demo_chronicle = demo.DEMO_CHRONICLE
+    scene_rubric = TinieblasRubric()
     xp_rubric_default = True
 
     # --- Combat ---
