@@ -29,10 +29,9 @@ class RollRules(Protocol):
 
     opposed_kinds: tuple[str, ...]
     sheet_extras: tuple[str, ...]
+    panel_follows_campaign: bool
 
     def open_actions(self, character: Any) -> dict[str, Any]: ...
-
-    def panel_rows(self, character: int, campaign: int) -> list[Any]: ...
 
     def plan(self, sheet: Any, data: Mapping, *, open_actions: Any = None) -> Any: ...
 
