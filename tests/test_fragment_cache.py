@@ -1,0 +1,85 @@
+"""The fragment cache: bounded in bytes in this process, or Redis with CACHE_URL; its keys
+carry the release, so a deploy never serves what older code rendered."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from django.test import override_settings
+from django.utils import translation
+
+from campaigns.fragments import fragment_key
+from config.cache import BoundedLocMemCache
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _cache(max_bytes: int, name: str) -> BoundedLocMemCache:
+    cache = BoundedLocMemCache(name, {"OPTIONS": {"MAX_BYTES": max_bytes}})
+    cache.clear()
+    return cache
+
+
+def test_the_least_recently_used_fragments_go_once_the_bytes_pass_the_bound():
+    cache = _cache(100_000, "test-bounded")
+    for n in range(5):
+        cache.set(f"piece-{n}", "x" * 30_000)
+        cache.get("piece-0")  # kept in use
+    assert cache.size <= 100_000
+    assert cache.get("piece-0") is not None
+    assert cache.get("piece-4") is not None
+    assert cache.get("piece-1") is None
+    assert cache.get("piece-2") is None
+
+
+def test_replacing_or_deleting_a_fragment_counts_its_bytes_once():
+    cache = _cache(1_000_000, "test-bounded-count")
+    cache.set("piece", "x" * 10_000)
+    held = cache.size
+    cache.set("piece", "x" * 10_000)
+    assert cache.size == held
+    cache.delete("piece")
+    assert cache.size == 0
+
+
+def test_keys_carry_the_release():
+    with translation.override("es"):
+        with override_settings(CRONICA_RELEASE="one"):
+            first = fragment_key("sheet-grid", 1)
+        with override_settings(CRONICA_RELEASE="two"):
+            assert fragment_key("sheet-grid", 1) != first
+
+
+def _settings_in_fresh_interpreter(**env: str) -> str:
+    code = (
+        "import django; django.setup(); from django.conf import settings as s;"
+        "print(s.CACHES['fragments']['BACKEND'], s.CRONICA_RELEASE)"
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CACHE_URL"))}
+    clean.update(DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="1", **env)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_cache_url_selects_djangos_redis_backend_and_the_default_stays_in_process():
+    assert _settings_in_fresh_interpreter().startswith("config.cache.BoundedLocMemCache ")
+    shared = _settings_in_fresh_interpreter(CACHE_URL="redis://127.0.0.1:6379/0")
+    assert shared.startswith("django.core.cache.backends.redis.RedisCache ")
+
+
+def test_the_release_is_the_environments_or_a_digest_of_the_code():
+    assert _settings_in_fresh_interpreter(CRONICA_RELEASE="2026.12.3").endswith(" 2026.12.3")
+    digest = _settings_in_fresh_interpreter().split()[-1]
+    assert len(digest) == 16
+    assert digest == _settings_in_fresh_interpreter().split()[-1]
