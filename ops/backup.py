@@ -292,6 +292,78 @@ def _differences(expected: dict[str, dict], found: dict[str, dict]) -> list[str]
     ]
 
 
+def _load(vendor: str, source: Path, connection: BaseDatabaseWrapper) -> None:
+    if vendor == "sqlite":
+        connection.ensure_connection()
+        copy = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        try:
+            copy.backup(connection.connection)
+        finally:
+            copy.close()
+    else:
+        args, env = _pg_args(connection)
+        _run(
+            [_pg_tool("pg_restore", connection), *args, "--no-owner", "--no-privileges",
+             "--single-transaction", "--exit-on-error", str(source)],
+            env,
+        )  # fmt: skip
+
+
+# PostgreSQL objects in the current schema ("KIND name", as DROP takes them); those
+# of extensions are left alone (an extension's own are not ours to drop).
+_POSTGRES_OBJECTS = """
+SELECT 'TABLE ' || format('%I', c.relname) FROM pg_class c
+WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')
+UNION ALL
+SELECT 'VIEW ' || format('%I', c.relname) FROM pg_class c
+WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'v'
+UNION ALL
+SELECT 'SEQUENCE ' || format('%I', c.relname) FROM pg_class c
+WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'S'
+UNION ALL
+SELECT 'FUNCTION ' || p.oid::regprocedure::text FROM pg_proc p
+WHERE p.pronamespace = current_schema()::regnamespace
+  AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')
+"""
+
+
+def _postgres_objects(connection: BaseDatabaseWrapper) -> set[str]:
+    with connection.cursor() as cursor:
+        cursor.execute(_POSTGRES_OBJECTS)
+        return {name for (name,) in cursor.fetchall()}
+
+
+def _empty_database(vendor: str, connection: BaseDatabaseWrapper, before: set[str]) -> None:
+    """Drop what the restore created, leaving the database as empty as it was found."""
+    if vendor == "sqlite":
+        connection.ensure_connection()
+        # Copying an empty database over the file replaces every page of it.
+        empty = sqlite3.connect(":memory:")
+        try:
+            empty.backup(connection.connection)
+        finally:
+            empty.close()
+        return
+    with connection.cursor() as cursor:
+        # Tables first: CASCADE takes their indexes, triggers and owned sequences, and
+        # a later DROP ... IF EXISTS skips what already went with them.
+        for entry in sorted(_postgres_objects(connection) - before, key=_drop_order):
+            kind, _, name = entry.partition(" ")
+            cursor.execute(f"DROP {kind} IF EXISTS {name} CASCADE")
+
+
+def _drop_order(name: str) -> int:
+    return ("TABLE", "VIEW", "SEQUENCE", "FUNCTION").index(name.split(" ", 1)[0])
+
+
+def _empty_folder(folder: Path) -> None:
+    for child in folder.iterdir():
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+
+
 def restore(path: Path, connection: BaseDatabaseWrapper) -> Summary:
     """Load the backup in `path` into `connection`'s database, which must be empty."""
     manifest = read_manifest(path)
@@ -312,28 +384,26 @@ def restore(path: Path, connection: BaseDatabaseWrapper) -> Summary:
         if media_root.exists() and any(media_root.iterdir()):
             raise BackupError(f"MEDIA_ROOT ({media_root}) is not empty.")
     source = path / manifest["database"]["file"]
-    if vendor == "sqlite":
-        connection.ensure_connection()
-        copy = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
-        try:
-            copy.backup(connection.connection)
-        finally:
-            copy.close()
-    else:
-        args, env = _pg_args(connection)
-        _run(
-            [_pg_tool("pg_restore", connection), *args, "--no-owner", "--no-privileges",
-             "--single-transaction", "--exit-on-error", str(source)],
-            env,
-        )  # fmt: skip
-    if manifest["media"]:
-        shutil.copytree(path / MEDIA_DIR, media_root, dirs_exist_ok=True)
-        problems = _differences(manifest["media"], _file_digests(media_root))
+    before = _postgres_objects(connection) if vendor == "postgresql" else set()
+    try:
+        _load(vendor, source, connection)
+        if manifest["media"]:
+            shutil.copytree(path / MEDIA_DIR, media_root, dirs_exist_ok=True)
+            problems = _differences(manifest["media"], _file_digests(media_root))
+            if problems:
+                raise BackupError("The restored media files differ: " + "; ".join(problems))
+        problems = _differences(manifest["tables"], database_digests(connection))
         if problems:
-            raise BackupError("The restored media files differ: " + "; ".join(problems))
-    problems = _differences(manifest["tables"], database_digests(connection))
-    if problems:
-        raise BackupError("The restored database differs from the manifest: " + "; ".join(problems))
+            raise BackupError(
+                "The restored database differs from the manifest: " + "; ".join(problems)
+            )
+    except BaseException:
+        # A refused restore must not leave a half-trusted copy behind that someone might
+        # start the site on: the target goes back to empty, as it was.
+        _empty_database(vendor, connection, before)
+        if manifest["media"] and media_root.is_dir():
+            _empty_folder(media_root)
+        raise
     tables = manifest["tables"]
     return Summary(
         path, len(tables), sum(t["rows"] for t in tables.values()), len(manifest["media"])
