@@ -9,6 +9,7 @@ EMAIL_URL / EMAIL_HOST...  outgoing mail (config/email.py); DEFAULT_FROM_EMAIL i
 CRONICA_LOGIN_FAILURES         wrong passwords before a username or address is locked out (5)
 CRONICA_LOGIN_COOLOFF_MINUTES  how long the lock lasts after the last failure (15)
 CRONICA_PROXY_COUNT   reverse proxies in front that append to X-Forwarded-For (0: none)
+CRONICA_SESSION_DAYS  days a login lasts before the password is asked again (7)
 DJANGO_MEDIA_ROOT     folder of uploaded files (portraits), included in backups (./media)
 DJANGO_MEDIA_STORAGE  storage class for uploads instead of MEDIA_ROOT (e.g. django-storages')
 DJANGO_MEDIA_STORAGE_OPTIONS  its options, a JSON object
@@ -243,6 +244,11 @@ SECURE_CSP = {
 }
 
 SESSION_COOKIE_HTTPONLY = True
+# Not Django's two weeks: a phone left at the table stays signed in for a week at most.
+SESSION_DAYS = int(os.environ.get("CRONICA_SESSION_DAYS", "7"))
+if not 1 <= SESSION_DAYS <= 365:
+    raise ImproperlyConfigured("CRONICA_SESSION_DAYS must be a number of days from 1 to 365.")
+SESSION_COOKIE_AGE = SESSION_DAYS * 24 * 60 * 60
 CSRF_COOKIE_HTTPONLY = True  # scripts never read it: htmx takes the token from hx-headers
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.images import CleanImage, ImageUploadField
 from campaigns.models import Campaign, Role, system_options
+from campaigns.texts import LineField
 from mechanics.systems.registry import all_systems, get_system, system_choices
 
 
@@ -59,6 +60,7 @@ class CampaignForm(forms.ModelForm):
             "players_see_full_sheets",
             *OPTION_FIELDS[2:],
         ]
+        field_classes = {"name": LineField}
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
         help_texts = {"description": _("Markdown: **bold**, *italics*, lists, links.")}
 

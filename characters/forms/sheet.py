@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.images import CleanImage, ImageUploadField
 from campaigns.limits import limit
+from campaigns.texts import LineField
 from characters.models import Character, Item, Specialty
 from characters.services import STORY_FIELDS
 from mechanics.rules.errors import RuleError
@@ -24,10 +25,8 @@ from mechanics.systems.base import GameSystem, TraitSpec
 class StoryForm(forms.Form):
     """What the owner writes: name, concept, description and notes."""
 
-    name = forms.CharField(label=_("Name"), max_length=limit(Character, "name"))
-    concept = forms.CharField(
-        label=_("Concept"), max_length=limit(Character, "concept"), required=False
-    )
+    name = LineField(label=_("Name"), max_length=limit(Character, "name"))
+    concept = LineField(label=_("Concept"), max_length=limit(Character, "concept"), required=False)
     description = forms.CharField(
         label=_("Description"),
         required=False,
@@ -106,7 +105,7 @@ class DetailsForm(forms.Form):
 
 class SpecialtyForm(forms.Form):
     skill_key = forms.ChoiceField(label=_("Skill"))
-    name = forms.CharField(label=_("Specialty"), max_length=limit(Specialty, "name"))
+    name = LineField(label=_("Specialty"), max_length=limit(Specialty, "name"))
 
     def __init__(self, *args, skills: list[TraitSpec], ratings: dict[str, int], **kwargs):
         super().__init__(*args, prefix="specialty", **kwargs)
@@ -131,7 +130,7 @@ class ItemForm(forms.Form):
 
     kind = Item.Kind.ITEM
     stat_fields: tuple[str, ...] = ()
-    name = forms.CharField(label=_("Name"), max_length=limit(Item, "name"))
+    name = LineField(label=_("Name"), max_length=limit(Item, "name"))
     weight_kg = forms.DecimalField(
         label=_("Weight (kg)"),
         min_value=Decimal(0),
