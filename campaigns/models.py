@@ -406,3 +406,18 @@ class PlaySession(models.Model):
 
     def __str__(self) -> str:
         return f"{self.campaign} · {self.number}"
+
+
+class UploadAllowance(models.Model):
+    """The pictures a user has sent in the current hour (`services.upload_allowance_take`):
+    decoding one costs a worker a fraction of a second, so one user cannot keep them all
+    busy."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    window_start = models.DateTimeField()
+    count = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.count} since {self.window_start:%H:%M}"

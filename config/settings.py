@@ -10,6 +10,7 @@ CRONICA_LOGIN_FAILURES         wrong passwords before a username or address is l
 CRONICA_LOGIN_COOLOFF_MINUTES  how long the lock lasts after the last failure (15)
 CRONICA_PROXY_COUNT   reverse proxies in front that append to X-Forwarded-For (0: none)
 CRONICA_SESSION_DAYS  days a login lasts before the password is asked again (7)
+CRONICA_UPLOADS_PER_HOUR  pictures one user may send in an hour (20)
 DJANGO_MEDIA_ROOT     folder of uploaded files (portraits), included in backups (./media)
 DJANGO_MEDIA_STORAGE  storage class for uploads instead of MEDIA_ROOT (e.g. django-storages')
 DJANGO_MEDIA_STORAGE_OPTIONS  its options, a JSON object
@@ -225,6 +226,16 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 MEDIA_ROOT = os.environ.get("DJANGO_MEDIA_ROOT") or str(BASE_DIR / "media")
+# Uploads (README "Portraits and object storage"): each picture costs a worker a fraction
+# of a second to check and redraw, so one user may send so many an hour; a file over the
+# pictures' 5 MB is counted but not kept; a request body over REQUEST_MAX_BYTES is refused.
+CRONICA_UPLOADS_PER_HOUR = int(os.environ.get("CRONICA_UPLOADS_PER_HOUR", "20"))
+FILE_UPLOAD_HANDLERS = [
+    "campaigns.images.BoundedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+REQUEST_MAX_BYTES = 12 * 1024 * 1024
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"

@@ -64,8 +64,9 @@ class CampaignForm(forms.ModelForm):
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
         help_texts = {"description": _("Markdown: **bold**, *italics*, lists, links.")}
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, uploader=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["image"].uploader = uploader
         self.fields["system"].choices = system_choices()
         self.fields["name"].widget.attrs["autofocus"] = True
         rubric = self.fields["xp_rubric"]

@@ -44,7 +44,7 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_create(request: HttpRequest) -> HttpResponse:
-    form = CampaignForm(request.POST or None, request.FILES or None)
+    form = CampaignForm(request.POST or None, request.FILES or None, uploader=request.user)
     if request.method == "POST" and form.is_valid():
         campaign = services.campaign_create(
             user=request.user,
@@ -150,7 +150,9 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def campaign_edit(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     require(access.can_manage)
-    form = CampaignForm(request.POST or None, request.FILES or None, instance=access.campaign)
+    form = CampaignForm(
+        request.POST or None, request.FILES or None, instance=access.campaign, uploader=request.user
+    )
     if request.method == "POST" and form.is_valid():
         try:
             campaign = services.campaign_update(

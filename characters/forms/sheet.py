@@ -45,9 +45,12 @@ class StoryForm(forms.Form):
     remove_portrait = forms.BooleanField(label=_("Remove the portrait"), required=False)
 
     @classmethod
-    def for_character(cls, character: Character, data=None, files=None) -> StoryForm:
+    def for_character(
+        cls, character: Character, data=None, files=None, *, uploader=None
+    ) -> StoryForm:
         initial = {field: getattr(character, field) for field in STORY_FIELDS}
         form = cls(data, files, initial=initial, prefix="story")
+        form.fields["portrait"].uploader = uploader
         if not character.portrait:
             del form.fields["remove_portrait"]
         return form
