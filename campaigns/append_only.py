@@ -31,14 +31,17 @@ class AppendOnlyQuerySet(models.QuerySet):
 
 class AppendOnlyModel(models.Model):
     """Subclasses have a `campaign` foreign key and list the fields their history hash
-    covers in HISTORY_FIELDS (with the history fields below)."""
+    covers in HISTORY_FIELDS, and in HISTORY_LINKS the links that deleting their row sets
+    to NULL (the hash covers the ids they were written with, kept in `links`)."""
 
     HISTORY_FIELDS: tuple[str, ...] = ()
+    HISTORY_LINKS: tuple[str, ...] = ()
 
     # The row's place in its campaign's chain and its hashes (campaigns.history).
     chain_seq = models.PositiveIntegerField(editable=False)
     content_hash = models.CharField(max_length=64, editable=False)
     chain_hash = models.CharField(max_length=64, editable=False)
+    links = models.JSONField(null=True, editable=False)
 
     objects = AppendOnlyQuerySet.as_manager()
 

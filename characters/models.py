@@ -362,6 +362,7 @@ class XpEntry(AppendOnlyModel):
     HISTORY_FIELDS = (
         "character", "kind", "amount", "balance_after", "reason", "breakdown", "created_at"
     )  # fmt: skip
+    HISTORY_LINKS = ("scene", "created_by")
 
     class Kind(models.TextChoices):
         AWARD = "award", _("Award")

@@ -11,6 +11,7 @@ CRONICA_LOGIN_COOLOFF_MINUTES  how long the lock lasts after the last failure (1
 CRONICA_PROXY_COUNT   reverse proxies in front that append to X-Forwarded-For (0: none)
 CRONICA_SESSION_DAYS  days a login lasts before the password is asked again (7)
 CRONICA_UPLOADS_PER_HOUR  pictures one user may send in an hour (20)
+CRONICA_HISTORY_KEY   the history chains' HMAC key (default: derived from the secret key)
 DJANGO_MEDIA_ROOT     folder of uploaded files (portraits), included in backups (./media)
 DJANGO_MEDIA_STORAGE  storage class for uploads instead of MEDIA_ROOT (e.g. django-storages')
 DJANGO_MEDIA_STORAGE_OPTIONS  its options, a JSON object
@@ -236,6 +237,11 @@ FILE_UPLOAD_HANDLERS = [
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]
 REQUEST_MAX_BYTES = 12 * 1024 * 1024
+
+# The key of the history chains' HMACs (campaigns.history): kept outside the database, so
+# whoever can write to it cannot hash an edited row again. Without it, one derived from
+# SECRET_KEY; set it to keep the chains valid through a change of SECRET_KEY.
+CRONICA_HISTORY_KEY = os.environ.get("CRONICA_HISTORY_KEY", "")
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
