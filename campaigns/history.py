@@ -38,6 +38,9 @@ already serialise writers, so there it reads the tip alone.
 The triggers (`trigger_sql`) let a row be deleted only while its campaign is marked
 `deleting` (set by the campaign's pre_delete signal, in the deletion's transaction) or
 is already gone (Django deletes the campaign first when a cycle leaves it no order).
+The mark is not a switch anyone may flip: `DELETING_GUARD_SQL` refuses it unless a
+`CampaignDeletion` row for the campaign exists, and that row cannot outlive its
+transaction unless the campaign goes with it (see `campaigns.models.CampaignDeletion`).
 """
 
 from __future__ import annotations
@@ -315,6 +318,49 @@ END
 $$;
 """
 POSTGRES_FUNCTION_DROP = "DROP FUNCTION IF EXISTS history_append_only();"
+
+
+DELETING_REFUSAL = "only deleting the campaign marks it deleting"
+
+# Both databases: `deleting` becomes true only with a CampaignDeletion row for the campaign.
+DELETING_GUARD_SQL = {
+    "postgresql": (
+        [
+            f"""
+CREATE OR REPLACE FUNCTION campaign_deleting_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.deleting AND (TG_OP = 'INSERT' OR NOT OLD.deleting) AND NOT EXISTS (
+        SELECT 1 FROM campaigns_campaigndeletion WHERE campaign_id = NEW.id
+    ) THEN
+        RAISE EXCEPTION '{DELETING_REFUSAL}' USING ERRCODE = '23000';
+    END IF;
+    RETURN NEW;
+END
+$$;
+""",
+            "CREATE TRIGGER campaign_deleting_guard BEFORE INSERT OR UPDATE OF deleting "
+            "ON campaigns_campaign FOR EACH ROW EXECUTE FUNCTION campaign_deleting_guard();",
+        ],
+        [
+            "DROP TRIGGER IF EXISTS campaign_deleting_guard ON campaigns_campaign;",
+            "DROP FUNCTION IF EXISTS campaign_deleting_guard();",
+        ],
+    ),
+    "sqlite": (
+        [
+            f"CREATE TRIGGER campaign_deleting_guard_{event.lower()} BEFORE {event} "
+            f"{'OF deleting ' if event == 'UPDATE' else ''}ON campaigns_campaign "
+            f"WHEN NEW.deleting AND {condition} AND NOT EXISTS (SELECT 1 FROM "
+            "campaigns_campaigndeletion WHERE campaign_id = NEW.id) "
+            f"BEGIN SELECT RAISE(ABORT, '{DELETING_REFUSAL}'); END;"
+            for event, condition in (("INSERT", "1"), ("UPDATE", "NOT OLD.deleting"))
+        ],
+        [
+            "DROP TRIGGER IF EXISTS campaign_deleting_guard_insert;",
+            "DROP TRIGGER IF EXISTS campaign_deleting_guard_update;",
+        ],
+    ),
+}
 
 
 def trigger_sql(vendor: str, table: str, fixed: Sequence[str], links: Sequence[str]):

@@ -14,7 +14,9 @@ import io
 import math
 import secrets
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django import forms
 from django.core.exceptions import ImproperlyConfigured, ValidationError
@@ -151,12 +153,13 @@ class TooLargeUpload(UploadedFile):
 class ImageUploadField(forms.FileField):
     """A file input whose cleaned value is a `CleanImage` (or None when empty).
 
-    Each upload spends one of its `uploader`'s allowance (set by the form for the user
-    sending it) before it is decoded; a form without an uploader takes no picture.
+    Each upload spends one of its sender's allowance before it is decoded: the form sets
+    `allowance` to `services.upload_allowance_take` for the user sending it (None when
+    it was spent, else how long to wait); a form that does not takes no picture.
     """
 
     widget = forms.FileInput(attrs={"accept": "image/jpeg,image/png,image/webp"})
-    uploader = None
+    allowance: Callable[[], timedelta | None] | None = None
 
     def __init__(self, **kwargs):
         kwargs.setdefault("required", False)
@@ -167,12 +170,9 @@ class ImageUploadField(forms.FileField):
         upload = super().clean(data, None)
         if not upload:
             return None
-        if self.uploader is None:
-            raise ImproperlyConfigured("Set the form's ImageUploadField.uploader.")
-        # Imported here: the services store pictures with this module.
-        from campaigns.services import upload_allowance_take
-
-        wait = upload_allowance_take(user=self.uploader)
+        if self.allowance is None:
+            raise ImproperlyConfigured("Set the form's ImageUploadField.allowance.")
+        wait = self.allowance()
         if wait is not None:
             minutes = max(1, math.ceil(wait.total_seconds() / 60))
             raise ValidationError(

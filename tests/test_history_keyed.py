@@ -16,9 +16,10 @@ from django.apps import apps as django_apps
 from django.db import IntegrityError, connection, transaction
 
 from campaigns.history import GENESIS, canonical, history_key
+from campaigns.models import Campaign, CampaignDeletion
 from characters.models import XpEntry
 from mechanics.models import HealthEvent, Roll
-from tests.factories import UserFactory, make_character
+from tests.factories import CampaignFactory, UserFactory, make_character
 from tests.mechanics_web.rolls import make_scene
 from tests.test_history import TABLES, drop_triggers, execute, play, rows, verify
 
@@ -204,3 +205,53 @@ def test_the_migration_hashes_existing_chains_again_and_puts_the_triggers_back(h
     for model in TABLES:
         with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
             execute(f'UPDATE "{TABLES[model]}" SET links = NULL')
+
+
+# --- The deleting mark --------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_deleting_mark_cannot_be_set_by_hand_so_the_history_stays(history):
+    with pytest.raises(IntegrityError, match="only deleting the campaign"), transaction.atomic():
+        Campaign._base_manager.filter(pk=history.pk).update(deleting=True)
+    with pytest.raises(IntegrityError, match="only deleting the campaign"), transaction.atomic():
+        execute("UPDATE campaigns_campaign SET deleting = %s WHERE id = %s", [True, history.pk])
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
+        execute("DELETE FROM mechanics_roll WHERE campaign_id = %s", [history.pk])
+    assert Roll.objects.filter(campaign=history).count() == 3
+
+
+@pytest.mark.django_db
+def test_a_campaign_cannot_be_created_already_marked(gm):
+    with pytest.raises(IntegrityError, match="only deleting the campaign"), transaction.atomic():
+        CampaignFactory(created_by=gm, deleting=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_deletion_mark_that_would_outlive_its_transaction_fails_the_commit():
+    gm, player = UserFactory(username="alice"), UserFactory(username="bob")
+    campaign = CampaignFactory(created_by=gm)
+    play(campaign, gm, player, rounds=1)
+
+    def forge_the_mark_and_delete_the_rolls():
+        with transaction.atomic():
+            CampaignDeletion.objects.create(campaign=campaign)
+            Campaign._base_manager.filter(pk=campaign.pk).update(deleting=True)
+            execute("DELETE FROM mechanics_roll WHERE campaign_id = %s", [campaign.pk])
+
+    # The commit fails: the CampaignDeletion row is still there, the campaign too.
+    with pytest.raises(IntegrityError):
+        forge_the_mark_and_delete_the_rolls()
+    assert Campaign.objects.get(pk=campaign.pk).deleting is False
+    assert Roll.objects.filter(campaign=campaign).count() == 1
+    assert not CampaignDeletion.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_deleting_a_campaign_still_takes_its_history_and_leaves_no_mark_behind():
+    gm, player = UserFactory(username="alice"), UserFactory(username="bob")
+    campaign = CampaignFactory(created_by=gm)
+    play(campaign, gm, player, rounds=1)
+    campaign.delete()
+    assert not Roll.objects.exists()
+    assert not CampaignDeletion.objects.exists()

@@ -7,6 +7,7 @@ ignored, because only declared fields reach `cleaned_data`.
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 
 from django import forms
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -15,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.images import CleanImage, ImageUploadField
 from campaigns.limits import limit
+from campaigns.services import upload_allowance_take
 from campaigns.texts import LineField
 from characters.models import Character, Item, Specialty
 from characters.services import STORY_FIELDS
@@ -50,7 +52,8 @@ class StoryForm(forms.Form):
     ) -> StoryForm:
         initial = {field: getattr(character, field) for field in STORY_FIELDS}
         form = cls(data, files, initial=initial, prefix="story")
-        form.fields["portrait"].uploader = uploader
+        if uploader is not None:
+            form.fields["portrait"].allowance = partial(upload_allowance_take, user=uploader)
         if not character.portrait:
             del form.fields["remove_portrait"]
         return form
