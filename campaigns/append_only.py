@@ -8,6 +8,7 @@ a DELETE unless the whole campaign is being deleted.
 
 from __future__ import annotations
 
+from django.apps import apps
 from django.db import models, router, transaction
 
 from campaigns.history import history_append
@@ -58,3 +59,25 @@ class AppendOnlyModel(models.Model):
 
     def delete(self, *args, **kwargs):
         raise TypeError(MESSAGE % type(self).__name__)
+
+
+def chained_models() -> list[type[AppendOnlyModel]]:
+    """Every model whose rows form history chains, by label (whatever app defines it)."""
+    found = [model for model in apps.get_models() if issubclass(model, AppendOnlyModel)]
+    return sorted(found, key=lambda model: model._meta.label)
+
+
+def checkpoint(campaign_id: int) -> dict[str, dict[str, dict]]:
+    """The tip of each of the campaign's chains, as a backup's manifest keeps them:
+    {table: {campaign id: {"length", "head"}}}."""
+    tips = {}
+    for model in chained_models():
+        tip = (
+            model._base_manager.filter(campaign_id=campaign_id)
+            .order_by("-chain_seq")
+            .values_list("chain_seq", "chain_hash")
+            .first()
+        )
+        if tip is not None:
+            tips[model._meta.db_table] = {str(campaign_id): {"length": tip[0], "head": tip[1]}}
+    return tips
