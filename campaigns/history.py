@@ -4,20 +4,28 @@ One chain per table per campaign (a campaign's rolls, its XP entries and its hea
 are three chains). Each table's chain is ordered by `chain_seq` (1, 2, 3... per campaign)
 and each row stores
 
-    content_hash  SHA-256 of the row's canonical content (its `HISTORY_FIELDS`, with its
-                  campaign and table), as JSON with sorted keys
-    chain_hash    SHA-256 of the previous row's chain_hash (64 zeros for the first row)
-                  followed by this row's content_hash
+    links         the ids of the rows it points to that may be deleted without the
+                  campaign (its `HISTORY_LINKS`: the scene, the character of a roll, who
+                  rolled or wrote it), as they were when it was written
+    content_hash  HMAC-SHA-256 of the row's canonical content (its `HISTORY_FIELDS` and
+                  `links`, with its campaign and table), as JSON with sorted keys
+    chain_hash    HMAC-SHA-256 of the previous row's chain_hash (64 zeros for the first
+                  row) followed by this row's content_hash
+
+The HMAC key (`history_key`) is kept outside the database: `CRONICA_HISTORY_KEY`, or one
+derived from SECRET_KEY. Someone who can write to the database but does not hold the key
+cannot hash an edited row again, nor the rows after it.
 
 Per table rather than one chain across the three tables: a unique constraint on
 (campaign, chain_seq) then keeps each chain linear even if a writer forgot the lock, and
 finding a chain's tip is one index lookup.
 
-Links to rows that may be deleted without the campaign (the scene, a roll's character,
-the user) are outside the hash: deleting them sets the link to NULL, the one change the
-database triggers allow. Removing the newest rows of a chain leaves a shorter, valid
-chain: `verify_history` prints each chain's length and head so a copy kept elsewhere
-(a nightly log) shows it.
+Deleting a linked row sets the link to NULL, the one change the database triggers allow:
+the hash covers `links`, the ids as written, and `verify_chain` accepts a link that is
+either that id or NULL. Removing the newest rows of a chain leaves a shorter, valid chain:
+each chain's length and head (`chain_tips`) are kept outside the table, in every backup's
+manifest and in `verify_history`'s output (which `--checkpoint` compares with an earlier
+one), and GMs see them on the campaign's settings page.
 
 Every creation goes through `history_append`, called by `AppendOnlyModel.save()` and
 `AppendOnlyQuerySet.bulk_create()`: it locks the campaign row, reads the tip and numbers
@@ -30,11 +38,15 @@ already serialise writers, so there it reads the tip alone.
 The triggers (`trigger_sql`) let a row be deleted only while its campaign is marked
 `deleting` (set by the campaign's pre_delete signal, in the deletion's transaction) or
 is already gone (Django deletes the campaign first when a cycle leaves it no order).
+The mark is not a switch anyone may flip: `DELETING_GUARD_SQL` refuses it unless a
+`CampaignDeletion` row for the campaign exists, and that row cannot outlive its
+transaction unless the campaign goes with it (see `campaigns.models.CampaignDeletion`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import uuid
 from collections import defaultdict
@@ -42,6 +54,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from django.conf import settings
 from django.db import connections, models, router
 
 GENESIS = "0" * 64
@@ -62,24 +75,49 @@ def _plain(field: models.Field, value):
     return value
 
 
-def canonical(row: models.Model, fields: Sequence[str] | None = None) -> bytes:
+def history_key() -> bytes:
+    """The HMAC key of the chains: CRONICA_HISTORY_KEY, or one derived from SECRET_KEY."""
+    if settings.CRONICA_HISTORY_KEY:
+        return settings.CRONICA_HISTORY_KEY.encode()
+    return hmac.new(settings.SECRET_KEY.encode(), b"cronica.history", hashlib.sha256).digest()
+
+
+def _link_names(model, links: Sequence[str] | None) -> Sequence[str]:
+    return getattr(model, "HISTORY_LINKS", ()) if links is None else links
+
+
+def written_links(row: models.Model, links: Sequence[str] | None = None) -> dict:
+    """The ids the row points to now, by column: what `links` keeps when it is written."""
+    model = type(row)
+    names = [model._meta.get_field(name).attname for name in _link_names(model, links)]
+    return {name: getattr(row, name) for name in names}
+
+
+def canonical(
+    row: models.Model, fields: Sequence[str] | None = None, links: Sequence[str] | None = None
+) -> bytes:
     """The bytes `content_hash` is taken of: the campaign and `fields` (by default the
-    model's HISTORY_FIELDS), with the table's name."""
+    model's HISTORY_FIELDS), the `links` column when the model has links, and the table's
+    name."""
     model = type(row)
     content = {"table": model._meta.db_table}
     for name in ("campaign", *(model.HISTORY_FIELDS if fields is None else fields)):
         field = model._meta.get_field(name)
         content[field.attname] = _plain(field, getattr(row, field.attname))
+    if _link_names(model, links):
+        content["links"] = row.links
     text = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return text.encode("utf-8", "surrogatepass")
 
 
-def content_hash(row: models.Model, fields: Sequence[str] | None = None) -> str:
-    return hashlib.sha256(canonical(row, fields)).hexdigest()
+def content_hash(
+    row: models.Model, fields: Sequence[str] | None = None, links: Sequence[str] | None = None
+) -> str:
+    return hmac.new(history_key(), canonical(row, fields, links), hashlib.sha256).hexdigest()
 
 
 def chain_link(previous: str, content: str) -> str:
-    return hashlib.sha256((previous + content).encode()).hexdigest()
+    return hmac.new(history_key(), (previous + content).encode(), hashlib.sha256).hexdigest()
 
 
 # PostgreSQL: lock the campaign row and read a chain's tip in one round trip. A volatile
@@ -140,6 +178,8 @@ def history_append(rows: Sequence[models.Model]) -> None:
         for row in by_campaign[campaign_id]:
             seq += 1
             row.chain_seq = seq
+            if getattr(model, "HISTORY_LINKS", ()):
+                row.links = written_links(row)
             row.content_hash = content_hash(row)
             row.chain_hash = previous = chain_link(previous, row.content_hash)
 
@@ -161,6 +201,25 @@ def backfill(model, fields: Sequence[str], batch: int = 2000) -> None:
             pending = []
     if pending:
         model._base_manager.bulk_update(pending, ["chain_seq", "content_hash", "chain_hash"])
+
+
+def rehash(model, fields: Sequence[str], links: Sequence[str], batch: int = 2000) -> None:
+    """Hash every row of a table again under the current scheme (its links as they are
+    now, the HMAC key), chain by chain in their order, for the migration that changes the
+    scheme (`model` is its historical model; the table's triggers must be off)."""
+    tips: dict[int, str] = {}
+    pending = []
+    for row in model._base_manager.order_by("campaign_id", "chain_seq").iterator(batch):
+        row.links = written_links(row, links)
+        row.content_hash = content_hash(row, fields, links)
+        row.chain_hash = chain_link(tips.get(row.campaign_id, GENESIS), row.content_hash)
+        tips[row.campaign_id] = row.chain_hash
+        pending.append(row)
+        if len(pending) >= batch:
+            model._base_manager.bulk_update(pending, ["links", "content_hash", "chain_hash"])
+            pending = []
+    if pending:
+        model._base_manager.bulk_update(pending, ["links", "content_hash", "chain_hash"])
 
 
 # --- Checking -----------------------------------------------------------------------------
@@ -205,6 +264,17 @@ def verify_chain(model, campaign_id: int) -> ChainReport:
             return broken(
                 row, f"edited: its content does not match its hash (position {row.chain_seq})"
             )
+        moved = [
+            name
+            for name, value in written_links(row).items()
+            if value is not None and value != (row.links or {}).get(name)
+        ]
+        if moved:
+            return broken(
+                row,
+                f"edited: {', '.join(moved)} no longer what it was written with "
+                f"(position {row.chain_seq})",
+            )
         if chain_link(previous, row.content_hash) != row.chain_hash:
             return broken(
                 row,
@@ -248,6 +318,49 @@ END
 $$;
 """
 POSTGRES_FUNCTION_DROP = "DROP FUNCTION IF EXISTS history_append_only();"
+
+
+DELETING_REFUSAL = "only deleting the campaign marks it deleting"
+
+# Both databases: `deleting` becomes true only with a CampaignDeletion row for the campaign.
+DELETING_GUARD_SQL = {
+    "postgresql": (
+        [
+            f"""
+CREATE OR REPLACE FUNCTION campaign_deleting_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.deleting AND (TG_OP = 'INSERT' OR NOT OLD.deleting) AND NOT EXISTS (
+        SELECT 1 FROM campaigns_campaigndeletion WHERE campaign_id = NEW.id
+    ) THEN
+        RAISE EXCEPTION '{DELETING_REFUSAL}' USING ERRCODE = '23000';
+    END IF;
+    RETURN NEW;
+END
+$$;
+""",
+            "CREATE TRIGGER campaign_deleting_guard BEFORE INSERT OR UPDATE OF deleting "
+            "ON campaigns_campaign FOR EACH ROW EXECUTE FUNCTION campaign_deleting_guard();",
+        ],
+        [
+            "DROP TRIGGER IF EXISTS campaign_deleting_guard ON campaigns_campaign;",
+            "DROP FUNCTION IF EXISTS campaign_deleting_guard();",
+        ],
+    ),
+    "sqlite": (
+        [
+            f"CREATE TRIGGER campaign_deleting_guard_{event.lower()} BEFORE {event} "
+            f"{'OF deleting ' if event == 'UPDATE' else ''}ON campaigns_campaign "
+            f"WHEN NEW.deleting AND {condition} AND NOT EXISTS (SELECT 1 FROM "
+            "campaigns_campaigndeletion WHERE campaign_id = NEW.id) "
+            f"BEGIN SELECT RAISE(ABORT, '{DELETING_REFUSAL}'); END;"
+            for event, condition in (("INSERT", "1"), ("UPDATE", "NOT OLD.deleting"))
+        ],
+        [
+            "DROP TRIGGER IF EXISTS campaign_deleting_guard_insert;",
+            "DROP TRIGGER IF EXISTS campaign_deleting_guard_update;",
+        ],
+    ),
+}
 
 
 def trigger_sql(vendor: str, table: str, fixed: Sequence[str], links: Sequence[str]):

@@ -11,24 +11,33 @@ configured) and are served only through views that ask `campaigns.permissions`.
 from __future__ import annotations
 
 import io
+import math
 import secrets
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django import forms
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.core.files.base import ContentFile
+from django.core.files.uploadedfile import UploadedFile
+from django.core.files.uploadhandler import FileUploadHandler
 from django.db import models, transaction
 from django.db.models.fields.files import FieldFile
 from django.http import FileResponse, Http404
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_SIDE = 4000
 FULL_SIDE = 800
 THUMB_SIDE = 160
+# The size a picture is decoded or reduced to before resampling: twice the stored one,
+# so the resampling still has detail to average.
+WORK_SIDE = 2 * FULL_SIDE
 FORMATS = {"JPEG", "PNG", "WEBP"}
 SIZES = ("full", "thumb")
 
@@ -45,6 +54,21 @@ def clean_upload(upload) -> CleanImage:
         raise ValidationError(
             _("The image is larger than 5 MB. Choose a smaller file."), code="too_large"
         )
+    pixels = _pixels_only(_decoded(upload))
+    full = pixels.copy()
+    full.thumbnail((FULL_SIDE, FULL_SIDE), Image.Resampling.LANCZOS)
+    thumb = ImageOps.fit(pixels, (THUMB_SIDE, THUMB_SIDE), Image.Resampling.LANCZOS)
+    return CleanImage(full=_webp(full), thumb=_webp(thumb))
+
+
+def _decoded(upload) -> Image.Image:
+    """The upload's pixels, upright, at most about `WORK_SIDE` on its longer side.
+
+    The size comes from the header, read before any pixel: a picture over `MAX_SIDE` is
+    refused without decoding it. A JPEG is then decoded at 1/2, 1/4 or 1/8 scale (its DCT
+    gives that for free) and other formats are box-reduced right after decoding, so the
+    resampling and the copies after it work on a few megapixels, not sixteen.
+    """
     upload.seek(0)
     try:
         with warnings.catch_warnings():
@@ -59,15 +83,17 @@ def clean_upload(upload) -> CleanImage:
                     _("The image is larger than 4,000 pixels on a side. Choose a smaller one."),
                     code="too_wide",
                 )
+            picture.draft(None, (WORK_SIDE, WORK_SIDE))  # JPEG only; others ignore it
             picture.load()
-            picture = ImageOps.exif_transpose(picture)
+            mode = _pixel_mode(picture)
+            if picture.mode != mode:  # before reducing: averaging palette indices is noise
+                picture = picture.convert(mode)
+            factor = min(max(picture.size) // WORK_SIDE, min(picture.size) // THUMB_SIDE)
+            if factor > 1:
+                picture = picture.reduce(factor)
+            return ImageOps.exif_transpose(picture)
     except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError, ValueError):
         raise _not_an_image() from None
-    pixels = _pixels_only(picture)
-    full = pixels.copy()
-    full.thumbnail((FULL_SIDE, FULL_SIDE), Image.Resampling.LANCZOS)
-    thumb = ImageOps.fit(pixels, (THUMB_SIDE, THUMB_SIDE), Image.Resampling.LANCZOS)
-    return CleanImage(full=_webp(full), thumb=_webp(thumb))
 
 
 def _not_an_image() -> ValidationError:
@@ -77,10 +103,14 @@ def _not_an_image() -> ValidationError:
     )
 
 
+def _pixel_mode(picture: Image.Image) -> str:
+    has_alpha = picture.mode in ("RGBA", "LA", "PA") or "transparency" in picture.info
+    return "RGBA" if has_alpha else "RGB"
+
+
 def _pixels_only(picture: Image.Image) -> Image.Image:
     """A new image holding the pixels and nothing else: no info, no palette tricks."""
-    has_alpha = picture.mode in ("RGBA", "LA", "PA") or "transparency" in picture.info
-    mode = "RGBA" if has_alpha else "RGB"
+    mode = _pixel_mode(picture)
     converted = picture.convert(mode)
     return Image.frombytes(mode, converted.size, converted.tobytes())
 
@@ -91,10 +121,45 @@ def _webp(picture: Image.Image) -> bytes:
     return out.getvalue()
 
 
+class BoundedUploadHandler(FileUploadHandler):
+    """First of FILE_UPLOAD_HANDLERS: a file larger than `MAX_BYTES` is read to its end
+    but not kept, neither in memory nor on disk; the form gets an empty file of its size,
+    which every upload field refuses with its "too large" message, the rest of the form
+    kept."""
+
+    def new_file(self, *args, **kwargs) -> None:
+        super().new_file(*args, **kwargs)
+        self.too_large = False
+
+    def receive_data_chunk(self, raw_data: bytes, start: int) -> bytes | None:
+        if start + len(raw_data) > MAX_BYTES:
+            self.too_large = True
+        # None: the handlers after this one (memory, then a temporary file) get nothing.
+        return None if self.too_large else raw_data
+
+    def file_complete(self, file_size: int) -> UploadedFile | None:
+        if not self.too_large:
+            return None  # the next handler has the whole file
+        return TooLargeUpload(self.file_name, self.content_type, file_size)
+
+
+class TooLargeUpload(UploadedFile):
+    """A file left unread for its size: only its name and size are known."""
+
+    def __init__(self, name: str, content_type: str, size: int):
+        super().__init__(io.BytesIO(), name, content_type, size)
+
+
 class ImageUploadField(forms.FileField):
-    """A file input whose cleaned value is a `CleanImage` (or None when empty)."""
+    """A file input whose cleaned value is a `CleanImage` (or None when empty).
+
+    Each upload spends one of its sender's allowance before it is decoded: the form sets
+    `allowance` to `services.upload_allowance_take` for the user sending it (None when
+    it was spent, else how long to wait); a form that does not takes no picture.
+    """
 
     widget = forms.FileInput(attrs={"accept": "image/jpeg,image/png,image/webp"})
+    allowance: Callable[[], timedelta | None] | None = None
 
     def __init__(self, **kwargs):
         kwargs.setdefault("required", False)
@@ -103,7 +168,25 @@ class ImageUploadField(forms.FileField):
 
     def clean(self, data, initial=None) -> CleanImage | None:
         upload = super().clean(data, None)
-        return clean_upload(upload) if upload else None
+        if not upload:
+            return None
+        if self.allowance is None:
+            raise ImproperlyConfigured("Set the form's ImageUploadField.allowance.")
+        wait = self.allowance()
+        if wait is not None:
+            minutes = max(1, math.ceil(wait.total_seconds() / 60))
+            raise ValidationError(
+                ngettext_lazy(
+                    "You have sent too many pictures this hour. Try again in %(minutes)d "
+                    "minute; the rest of the form is kept.",
+                    "You have sent too many pictures this hour. Try again in %(minutes)d "
+                    "minutes; the rest of the form is kept.",
+                    "minutes",
+                ),
+                code="too_many_uploads",
+                params={"minutes": minutes},
+            )
+        return clean_upload(upload)
 
 
 def store_image(

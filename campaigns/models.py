@@ -133,12 +133,39 @@ class Campaign(RendersMarkdown):
         return scene_rubric_for(self.game_system) if self.uses_xp_rubric else None
 
 
+class CampaignDeletion(models.Model):
+    """A campaign being deleted: the one thing that lets the database mark it `deleting`
+    (campaigns.history.DELETING_GUARD_SQL), which lets its history rows go.
+
+    The row cannot outlive its transaction: `unfinished` points at a row that never
+    exists (id 0), and the foreign key, checked at commit, fails any commit that leaves
+    the row behind. The campaign's post_delete signal removes it once the campaign row
+    is gone, so only a transaction that deletes the campaign commits with the mark set.
+    """
+
+    campaign = models.OneToOneField(
+        Campaign, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    unfinished = models.ForeignKey(
+        "self", on_delete=models.DO_NOTHING, default=0, editable=False, related_name="+"
+    )
+
+    def __str__(self) -> str:
+        return f"deleting {self.campaign_id}"
+
+
 @receiver(pre_delete, sender=Campaign, dispatch_uid="campaign_marked_deleting")
 def _campaign_marked_deleting(sender, instance: Campaign, using: str, **kwargs) -> None:
     """Django's collector sends this in its transaction before it deletes any row, so the
     campaign is marked while its rolls, XP entries and health events go (the database
-    triggers check the mark)."""
+    triggers check the mark, and the mark needs the CampaignDeletion row)."""
+    CampaignDeletion.objects.using(using).create(campaign_id=instance.pk)
     Campaign._base_manager.using(using).filter(pk=instance.pk).update(deleting=True)
+
+
+@receiver(post_delete, sender=Campaign, dispatch_uid="campaign_deletion_done")
+def _campaign_deletion_done(sender, instance: Campaign, using: str, **kwargs) -> None:
+    CampaignDeletion.objects.using(using).filter(campaign_id=instance.pk).delete()
 
 
 @receiver(post_delete, sender=Campaign, dispatch_uid="campaign_image_deleted")
@@ -415,3 +442,18 @@ class PlaySession(models.Model):
 
     def __str__(self) -> str:
         return f"{self.campaign} · {self.number}"
+
+
+class UploadAllowance(models.Model):
+    """The pictures a user has sent in the current hour (`services.upload_allowance_take`):
+    decoding one costs a worker a fraction of a second, so one user cannot keep them all
+    busy."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    window_start = models.DateTimeField()
+    count = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.count} since {self.window_start:%H:%M}"

@@ -10,16 +10,41 @@ are never changed (append-only tables refuse UPDATE).
 
 Call sites mark the msgid with `gettext_noop` so `makemessages` keeps finding it:
 `Message(gettext_noop("Attack by %(name)s"), name=attacker.name)`.
+
+Names and titles are one line: `LineField` refuses control characters in them.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
-from django.utils.translation import gettext
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, gettext_lazy
 
 # The key of the codes inside a row's JSON field ({"summary": code, "reason": code}).
 TEXTS = "texts"
+
+# C0 and C1 controls (CR, LF, tab, escape...), DEL, and Unicode's line and paragraph
+# separators. A browser's one-line input cannot send them; a crafted request can, and a
+# name holding them breaks lines in the pages, mail and logs that show it.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def single_line(value: str) -> None:
+    """Validator: refuse a text with a control character or a line break."""
+    if _CONTROL.search(value):
+        raise ValidationError(
+            gettext_lazy("Write it on one line, without line breaks or control characters."),
+            code="control_character",
+        )
+
+
+class LineField(forms.CharField):
+    """A one-line text (a name, a title): surrounding spaces trimmed, controls refused."""
+
+    default_validators = [single_line]
 
 
 def _value(value):

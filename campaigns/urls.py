@@ -12,6 +12,11 @@ urlpatterns = [
     path("<id:campaign_id>/", views.campaign_detail, name="detail"),
     path("<id:campaign_id>/edit/", views.campaign_edit, name="edit"),
     path("<id:campaign_id>/image/<slug:size>/", views.campaign_image, name="image"),
+    path(
+        "<id:campaign_id>/history-checkpoint/",
+        views.history_checkpoint,
+        name="history_checkpoint",
+    ),
     path("<id:campaign_id>/invitations/", views.invitation_create, name="invitation_create"),
     path(
         "<id:campaign_id>/invitations/<id:invitation_id>/revoke/",

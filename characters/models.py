@@ -398,6 +398,7 @@ class XpEntry(CharacterLedgerEntry):
     HISTORY_FIELDS = (
         "character", "kind", "amount", "balance_after", "reason", "breakdown", "created_at"
     )  # fmt: skip
+    HISTORY_LINKS = ("scene", "created_by")
 
     class Kind(models.TextChoices):
         AWARD = "award", _("Award")

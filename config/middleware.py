@@ -2,6 +2,7 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.middleware.locale import LocaleMiddleware
 from django.shortcuts import render
+from django.template.defaultfilters import filesizeformat
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
@@ -38,6 +39,9 @@ class VaryOnHtmxMiddleware:
 class RefuseUnreadableInputMiddleware:
     """400 with a clear message for requests no view can read safely.
 
+    - A body larger than REQUEST_MAX_BYTES (413): refused before it is read. A
+      chunked body without a length never reaches a WSGI view whole anyway.
+
     - A body declared in a charset other than UTF-8: Django would decode it with that
       codec (or fail on an unknown one) and views would see garbage or crash.
     - A NUL character in the path, a query parameter or a form field: no text on the
@@ -49,6 +53,12 @@ class RefuseUnreadableInputMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        # Before the body is read: a picture is at most 5 MB, and no form needs much more.
+        if length.isdigit() and int(length) > settings.REQUEST_MAX_BYTES:
+            message = _("The request is larger than %(size)s. Send a smaller picture.")
+            size = filesizeformat(settings.REQUEST_MAX_BYTES)
+            return _bad_request(request, message % {"size": size}, status=413)
         charset = request.content_params.get("charset") if request.content_params else None
         # Exactly "utf-8", as Django demands of urlencoded forms.
         if charset and charset.strip().lower() != "utf-8":
@@ -65,8 +75,8 @@ def _has_nul(data) -> bool:
     return any("\x00" in key or any("\x00" in value for value in data.getlist(key)) for key in data)
 
 
-def _bad_request(request, message: str) -> HttpResponse:
-    return render(request, "400.html", {"message": message}, status=400)
+def _bad_request(request, message: str, status: int = 400) -> HttpResponse:
+    return render(request, "400.html", {"message": message}, status=status)
 
 
 # Features the site never uses, refused for it and anything it might embed.

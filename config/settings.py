@@ -9,6 +9,9 @@ EMAIL_URL / EMAIL_HOST...  outgoing mail (config/email.py); DEFAULT_FROM_EMAIL i
 CRONICA_LOGIN_FAILURES         wrong passwords before a username or address is locked out (5)
 CRONICA_LOGIN_COOLOFF_MINUTES  how long the lock lasts after the last failure (15)
 CRONICA_PROXY_COUNT   reverse proxies in front that append to X-Forwarded-For (0: none)
+CRONICA_SESSION_DAYS  days a login lasts before the password is asked again (7)
+CRONICA_UPLOADS_PER_HOUR  pictures one user may send in an hour (20)
+CRONICA_HISTORY_KEY   the history chains' HMAC key (default: derived from the secret key)
 DJANGO_MEDIA_ROOT     folder of uploaded files (portraits), included in backups (./media)
 DJANGO_MEDIA_STORAGE  storage class for uploads instead of MEDIA_ROOT (e.g. django-storages')
 DJANGO_MEDIA_STORAGE_OPTIONS  its options, a JSON object
@@ -257,6 +260,21 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 MEDIA_ROOT = os.environ.get("DJANGO_MEDIA_ROOT") or str(BASE_DIR / "media")
+# Uploads (README "Portraits and object storage"): each picture costs a worker a fraction
+# of a second to check and redraw, so one user may send so many an hour; a file over the
+# pictures' 5 MB is counted but not kept; a request body over REQUEST_MAX_BYTES is refused.
+CRONICA_UPLOADS_PER_HOUR = int(os.environ.get("CRONICA_UPLOADS_PER_HOUR", "20"))
+FILE_UPLOAD_HANDLERS = [
+    "campaigns.images.BoundedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+REQUEST_MAX_BYTES = 12 * 1024 * 1024
+
+# The key of the history chains' HMACs (campaigns.history): kept outside the database, so
+# whoever can write to it cannot hash an edited row again. Without it, one derived from
+# SECRET_KEY; set it to keep the chains valid through a change of SECRET_KEY.
+CRONICA_HISTORY_KEY = os.environ.get("CRONICA_HISTORY_KEY", "")
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
@@ -276,6 +294,11 @@ SECURE_CSP = {
 }
 
 SESSION_COOKIE_HTTPONLY = True
+# Not Django's two weeks: a phone left at the table stays signed in for a week at most.
+SESSION_DAYS = int(os.environ.get("CRONICA_SESSION_DAYS", "7"))
+if not 1 <= SESSION_DAYS <= 365:
+    raise ImproperlyConfigured("CRONICA_SESSION_DAYS must be a number of days from 1 to 365.")
+SESSION_COOKIE_AGE = SESSION_DAYS * 24 * 60 * 60
 CSRF_COOKIE_HTTPONLY = True  # scripts never read it: htmx takes the token from hx-headers
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True

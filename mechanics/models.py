@@ -18,6 +18,7 @@ class Roll(AppendOnlyModel):
     HISTORY_FIELDS = (
         "group", "system", "kind", "label", "record", "result", "outcome", "secret", "created_at"
     )  # fmt: skip
+    HISTORY_LINKS = ("character", "scene", "user")
 
     campaign = models.ForeignKey(
         "campaigns.Campaign",
@@ -339,6 +340,7 @@ class HealthEvent(CharacterLedgerEntry):
         "character", "kind", "inputs", "summary", "reason", "health_before", "health_after",
         "undoes", "created_at",
     )  # fmt: skip
+    HISTORY_LINKS = ("scene", "roll", "created_by")
 
     class Kind(models.TextChoices):
         DAMAGE = "damage", _("Damage")

@@ -3,7 +3,9 @@
 A backup is a folder:
 
     manifest.json   what was copied: per table its row count and a SHA-256 of its rows,
-                    and per media file its size and SHA-256
+                    per media file its size and SHA-256, and the tip (length and head)
+                    of every history chain, a checkpoint `verify_history --checkpoint`
+                    compares a later database with
     db.sqlite3      SQLite: a copy made with the online backup API (readers and writers
                     may go on while it runs; the copy is one consistent snapshot)
     db.dump         PostgreSQL: `pg_dump --format=custom` of an exported snapshot
@@ -110,6 +112,39 @@ def table_digests(cursor, vendor: str) -> dict[str, dict]:
     return digests
 
 
+def _columns(cursor, vendor: str, table: str) -> set[str]:
+    if vendor == "sqlite":
+        cursor.execute(f"PRAGMA table_info({_quote(table)})")
+        return {column[1] for column in cursor.fetchall()}
+    cursor.execute(
+        "SELECT column_name FROM information_schema.columns "
+        "WHERE table_schema = current_schema() AND table_name = %s",
+        [table],
+    )
+    return {name for (name,) in cursor.fetchall()}
+
+
+def chain_tips(cursor, vendor: str) -> dict[str, dict[str, dict]]:
+    """{table: {campaign id: {"length", "head"}}} of every history chain (the tables
+    with chain_seq and chain_hash, campaigns.history): its newest row's place and hash."""
+    tables = _sqlite_tables(cursor) if vendor == "sqlite" else _postgres_tables(cursor)
+    tips = {}
+    for table in tables:
+        if not {"campaign_id", "chain_seq", "chain_hash"} <= _columns(cursor, vendor, table):
+            continue
+        name = _quote(table)
+        cursor.execute(
+            f"SELECT campaign_id, chain_seq, chain_hash FROM {name} AS tip WHERE chain_seq = "
+            f"(SELECT max(chain_seq) FROM {name} WHERE campaign_id = tip.campaign_id) "
+            "ORDER BY campaign_id"
+        )
+        tips[table] = {
+            str(campaign): {"length": length, "head": head}
+            for campaign, length, head in cursor.fetchall()
+        }
+    return tips
+
+
 def database_digests(connection: BaseDatabaseWrapper) -> dict[str, dict]:
     """The digests of a live database, read in one transaction."""
     _check_vendor(connection.vendor)
@@ -204,7 +239,7 @@ def _prepare_folder(path: Path) -> None:
     path.mkdir(parents=True, exist_ok=True)
 
 
-def _backup_sqlite(connection: BaseDatabaseWrapper, path: Path) -> dict[str, dict]:
+def _backup_sqlite(connection: BaseDatabaseWrapper, path: Path) -> tuple[dict, dict]:
     connection.ensure_connection()
     target = sqlite3.connect(path / SQLITE_FILE)
     try:
@@ -214,12 +249,12 @@ def _backup_sqlite(connection: BaseDatabaseWrapper, path: Path) -> dict[str, dic
     # Hash the copy: it is exactly what was saved, whatever the site wrote since.
     copy = sqlite3.connect(f"file:{path / SQLITE_FILE}?mode=ro", uri=True)
     try:
-        return table_digests(copy.cursor(), "sqlite")
+        return table_digests(copy.cursor(), "sqlite"), chain_tips(copy.cursor(), "sqlite")
     finally:
         copy.close()
 
 
-def _backup_postgres(connection: BaseDatabaseWrapper, path: Path) -> dict[str, dict]:
+def _backup_postgres(connection: BaseDatabaseWrapper, path: Path) -> tuple[dict, dict]:
     if connection.in_atomic_block:
         raise BackupError("Run the backup outside a transaction.")
     pg_dump = _pg_tool("pg_dump", connection)
@@ -236,7 +271,7 @@ def _backup_postgres(connection: BaseDatabaseWrapper, path: Path) -> dict[str, d
                  f"--snapshot={snapshot}", f"--file={path / POSTGRES_FILE}"],
                 env,
             )  # fmt: skip
-            return table_digests(cursor, "postgresql")
+            return table_digests(cursor, "postgresql"), chain_tips(cursor, "postgresql")
     finally:
         connection.rollback()
         connection.set_autocommit(True)
@@ -247,9 +282,9 @@ def backup(path: Path, connection: BaseDatabaseWrapper) -> Summary:
     _check_vendor(connection.vendor)
     _prepare_folder(path)
     if connection.vendor == "sqlite":
-        tables = _backup_sqlite(connection, path)
+        tables, history = _backup_sqlite(connection, path)
     else:
-        tables = _backup_postgres(connection, path)
+        tables, history = _backup_postgres(connection, path)
     media_root, media = _media_root(), {}
     if media_root is not None and media_root.is_dir():
         shutil.copytree(media_root, path / MEDIA_DIR)
@@ -264,6 +299,7 @@ def backup(path: Path, connection: BaseDatabaseWrapper) -> Summary:
         },
         "tables": tables,
         "media": media,
+        "history": history,
     }
     (path / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return Summary(path, len(tables), sum(t["rows"] for t in tables.values()), len(media))
@@ -292,6 +328,78 @@ def _differences(expected: dict[str, dict], found: dict[str, dict]) -> list[str]
     ]
 
 
+def _load(vendor: str, source: Path, connection: BaseDatabaseWrapper) -> None:
+    if vendor == "sqlite":
+        connection.ensure_connection()
+        copy = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        try:
+            copy.backup(connection.connection)
+        finally:
+            copy.close()
+    else:
+        args, env = _pg_args(connection)
+        _run(
+            [_pg_tool("pg_restore", connection), *args, "--no-owner", "--no-privileges",
+             "--single-transaction", "--exit-on-error", str(source)],
+            env,
+        )  # fmt: skip
+
+
+# PostgreSQL objects in the current schema ("KIND name", as DROP takes them); those
+# of extensions are left alone (an extension's own are not ours to drop).
+_POSTGRES_OBJECTS = """
+SELECT 'TABLE ' || format('%I', c.relname) FROM pg_class c
+WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')
+UNION ALL
+SELECT 'VIEW ' || format('%I', c.relname) FROM pg_class c
+WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'v'
+UNION ALL
+SELECT 'SEQUENCE ' || format('%I', c.relname) FROM pg_class c
+WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'S'
+UNION ALL
+SELECT 'FUNCTION ' || p.oid::regprocedure::text FROM pg_proc p
+WHERE p.pronamespace = current_schema()::regnamespace
+  AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')
+"""
+
+
+def _postgres_objects(connection: BaseDatabaseWrapper) -> set[str]:
+    with connection.cursor() as cursor:
+        cursor.execute(_POSTGRES_OBJECTS)
+        return {name for (name,) in cursor.fetchall()}
+
+
+def _empty_database(vendor: str, connection: BaseDatabaseWrapper, before: set[str]) -> None:
+    """Drop what the restore created, leaving the database as empty as it was found."""
+    if vendor == "sqlite":
+        connection.ensure_connection()
+        # Copying an empty database over the file replaces every page of it.
+        empty = sqlite3.connect(":memory:")
+        try:
+            empty.backup(connection.connection)
+        finally:
+            empty.close()
+        return
+    with connection.cursor() as cursor:
+        # Tables first: CASCADE takes their indexes, triggers and owned sequences, and
+        # a later DROP ... IF EXISTS skips what already went with them.
+        for entry in sorted(_postgres_objects(connection) - before, key=_drop_order):
+            kind, _, name = entry.partition(" ")
+            cursor.execute(f"DROP {kind} IF EXISTS {name} CASCADE")
+
+
+def _drop_order(name: str) -> int:
+    return ("TABLE", "VIEW", "SEQUENCE", "FUNCTION").index(name.split(" ", 1)[0])
+
+
+def _empty_folder(folder: Path) -> None:
+    for child in folder.iterdir():
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+
+
 def restore(path: Path, connection: BaseDatabaseWrapper) -> Summary:
     """Load the backup in `path` into `connection`'s database, which must be empty."""
     manifest = read_manifest(path)
@@ -312,28 +420,26 @@ def restore(path: Path, connection: BaseDatabaseWrapper) -> Summary:
         if media_root.exists() and any(media_root.iterdir()):
             raise BackupError(f"MEDIA_ROOT ({media_root}) is not empty.")
     source = path / manifest["database"]["file"]
-    if vendor == "sqlite":
-        connection.ensure_connection()
-        copy = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
-        try:
-            copy.backup(connection.connection)
-        finally:
-            copy.close()
-    else:
-        args, env = _pg_args(connection)
-        _run(
-            [_pg_tool("pg_restore", connection), *args, "--no-owner", "--no-privileges",
-             "--single-transaction", "--exit-on-error", str(source)],
-            env,
-        )  # fmt: skip
-    if manifest["media"]:
-        shutil.copytree(path / MEDIA_DIR, media_root, dirs_exist_ok=True)
-        problems = _differences(manifest["media"], _file_digests(media_root))
+    before = _postgres_objects(connection) if vendor == "postgresql" else set()
+    try:
+        _load(vendor, source, connection)
+        if manifest["media"]:
+            shutil.copytree(path / MEDIA_DIR, media_root, dirs_exist_ok=True)
+            problems = _differences(manifest["media"], _file_digests(media_root))
+            if problems:
+                raise BackupError("The restored media files differ: " + "; ".join(problems))
+        problems = _differences(manifest["tables"], database_digests(connection))
         if problems:
-            raise BackupError("The restored media files differ: " + "; ".join(problems))
-    problems = _differences(manifest["tables"], database_digests(connection))
-    if problems:
-        raise BackupError("The restored database differs from the manifest: " + "; ".join(problems))
+            raise BackupError(
+                "The restored database differs from the manifest: " + "; ".join(problems)
+            )
+    except BaseException:
+        # A refused restore must not leave a half-trusted copy behind that someone might
+        # start the site on: the target goes back to empty, as it was.
+        _empty_database(vendor, connection, before)
+        if manifest["media"] and media_root.is_dir():
+            _empty_folder(media_root)
+        raise
     tables = manifest["tables"]
     return Summary(
         path, len(tables), sum(t["rows"] for t in tables.values()), len(manifest["media"])

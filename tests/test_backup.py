@@ -155,7 +155,12 @@ def test_restore_refuses_a_database_that_is_not_empty(tmp_path):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_restore_finds_a_backup_that_was_tampered_with(tmp_path, fresh_database):
+def test_restore_finds_a_backup_that_was_tampered_with_and_leaves_the_target_empty(
+    tmp_path, settings, fresh_database
+):
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    (tmp_path / "media").mkdir()
+    (tmp_path / "media" / "lucia.png").write_bytes(b"\x89PNG fake portrait")
     UserFactory(username="dora")
     backup = tmp_path / "backup"
     call_command("backup", str(backup), stdout=StringIO())
@@ -167,9 +172,31 @@ def test_restore_finds_a_backup_that_was_tampered_with(tmp_path, fresh_database)
         manifest = json.loads((backup / MANIFEST).read_text())
         manifest["tables"]["auth_user"]["sha256"] = "0" * 64
         (backup / MANIFEST).write_text(json.dumps(manifest))
-    result = manage("restore", str(backup), database=fresh_database, media_root=tmp_path / "m")
+    restored_media = tmp_path / "restored-media"
+
+    result = manage("restore", str(backup), database=fresh_database, media_root=restored_media)
+
     assert result.returncode != 0
     assert "auth_user" in result.stderr
+    # Nothing of the refused copy is left to start a site on, and a second try may run.
+    restored = type(connections[DEFAULT_DB_ALIAS])(fresh_database, alias="restored")
+    try:
+        assert restored.introspection.table_names() == []
+        if connection.vendor == "postgresql":
+            with restored.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_class "
+                    "WHERE relnamespace = current_schema()::regnamespace"
+                )
+                assert cursor.fetchone() == (0,)
+                cursor.execute(
+                    "SELECT count(*) FROM pg_proc "
+                    "WHERE pronamespace = current_schema()::regnamespace"
+                )
+                assert cursor.fetchone() == (0,)
+    finally:
+        restored.close()
+    assert list(restored_media.iterdir()) == []
 
 
 def test_backup_refuses_a_folder_that_is_not_empty(tmp_path):

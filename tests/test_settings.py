@@ -55,3 +55,30 @@ def test_default_database_is_sqlite_with_wal_and_immediate_transactions():
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
     )
     assert result.stdout.split() == ["IMMEDIATE", "wal"], result.stderr
+
+
+def session_age(**env: str) -> subprocess.CompletedProcess:
+    code = (
+        "import django; django.setup(); from django.conf import settings;"
+        "print(settings.SESSION_COOKIE_AGE)"
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CRONICA_"))}
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_DEBUG": "1", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_a_login_lasts_a_week_unless_cronica_session_days_says_otherwise():
+    assert session_age().stdout.split() == [str(7 * 24 * 3600)]
+    assert session_age(CRONICA_SESSION_DAYS="2").stdout.split() == [str(2 * 24 * 3600)]
+
+
+def test_a_session_length_out_of_range_is_a_clear_error():
+    result = session_age(CRONICA_SESSION_DAYS="0")
+    assert result.returncode != 0
+    assert "CRONICA_SESSION_DAYS must be a number of days from 1 to 365" in result.stderr

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 
 from django import forms
 from django.utils import timezone
@@ -10,6 +11,8 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.images import CleanImage, ImageUploadField
 from campaigns.models import Campaign, Role, system_options
+from campaigns.services import upload_allowance_take
+from campaigns.texts import LineField
 from mechanics.systems.registry import all_systems, get_system, system_choices
 
 
@@ -59,11 +62,14 @@ class CampaignForm(forms.ModelForm):
             "players_see_full_sheets",
             *OPTION_FIELDS[2:],
         ]
+        field_classes = {"name": LineField}
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
         help_texts = {"description": _("Markdown: **bold**, *italics*, lists, links.")}
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, uploader=None, **kwargs):
         super().__init__(*args, **kwargs)
+        if uploader is not None:
+            self.fields["image"].allowance = partial(upload_allowance_take, user=uploader)
         self.fields["system"].choices = system_choices()
         self.fields["name"].widget.attrs["autofocus"] = True
         rubric = self.fields["xp_rubric"]

@@ -9,12 +9,14 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.limits import limit
 from campaigns.models import Campaign, Scene, SceneNote, Story
+from campaigns.texts import LineField
 
 
 class StoryForm(forms.ModelForm):
     class Meta:
         model = Story
         fields = ["title", "summary"]
+        field_classes = {"title": LineField}
         widgets = {"summary": forms.Textarea(attrs={"rows": 4})}
         help_texts = {"summary": _("Markdown.")}
 
@@ -44,6 +46,7 @@ class SceneForm(forms.ModelForm):
     class Meta:
         model = Scene
         fields = ["title", "story", "date", "session_number", "place", "summary", "participants"]
+        field_classes = {"title": LineField, "place": LineField}
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "summary": forms.Textarea(attrs={"rows": 5}),

@@ -1,7 +1,8 @@
 """Writes to campaigns and their chronicle, through services: one transaction each.
 
 Campaigns, invitations and memberships (`campaign`); stories, scenes and GM notes
-(`chronicle`). Import them from here: `from campaigns import services`.
+(`chronicle`); the allowance of picture uploads (`uploads`). Import them from here:
+`from campaigns import services`.
 """
 
 from campaigns.services.campaign import (
@@ -26,6 +27,7 @@ from campaigns.services.chronicle import (
     story_create,
     story_update,
 )
+from campaigns.services.uploads import upload_allowance_take
 
 __all__ = [
     "CAMPAIGN_OPTIONS",
@@ -46,4 +48,5 @@ __all__ = [
     "session_end",
     "story_create",
     "story_update",
+    "upload_allowance_take",
 ]

@@ -4,13 +4,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services
+from campaigns.append_only import chained_models, checkpoint
 from campaigns.confirm import ask_first
 from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
 from campaigns.fragments import cached_html, fragment_key, viewer
@@ -43,7 +45,7 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_create(request: HttpRequest) -> HttpResponse:
-    form = CampaignForm(request.POST or None, request.FILES or None)
+    form = CampaignForm(request.POST or None, request.FILES or None, uploader=request.user)
     if request.method == "POST" and form.is_valid():
         campaign = services.campaign_create(
             user=request.user,
@@ -131,7 +133,9 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def campaign_edit(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     require(access.can_manage)
-    form = CampaignForm(request.POST or None, request.FILES or None, instance=access.campaign)
+    form = CampaignForm(
+        request.POST or None, request.FILES or None, instance=access.campaign, uploader=request.user
+    )
     if request.method == "POST" and form.is_valid():
         try:
             campaign = services.campaign_update(
@@ -151,8 +155,47 @@ def campaign_edit(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return render(
         request,
         "campaigns/campaign_form.html",
-        {"form": form, "campaign": access.campaign, "creating": False},
+        {
+            "form": form,
+            "campaign": access.campaign,
+            "creating": False,
+            "history_tips": _history_tips(access.campaign.pk),
+        },
     )
+
+
+def _history_tips(campaign_id: int) -> list[tuple[str, int, str]]:
+    """(kind, length, head) of each of the campaign's history chains, for its GMs."""
+    tips = checkpoint(campaign_id)
+    rows = []
+    for model in chained_models():
+        tip = tips.get(model._meta.db_table, {}).get(str(campaign_id))
+        if tip is not None:
+            rows.append((model._meta.verbose_name_plural, tip["length"], tip["head"][:16]))
+    return rows
+
+
+@login_required
+@require_GET
+def history_checkpoint(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The tips of the campaign's history chains as a file its GMs keep: `manage.py
+    verify_history --checkpoint FILE` later says whether the history still reaches them
+    (rows removed or rewritten since)."""
+    access = campaign_access(request.user, campaign_id)
+    require(access.can_manage)
+    now = timezone.now()
+    response = JsonResponse(
+        {
+            "format": "cronica-history-checkpoint",
+            "campaign": campaign_id,
+            "created_at": now.isoformat(timespec="seconds"),
+            "history": checkpoint(campaign_id),
+        },
+        json_dumps_params={"indent": 2},
+    )
+    name = f"cronica-{campaign_id}-history-{now:%Y%m%d-%H%M%S}.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
 
 
 def _set_image(form: CampaignForm, campaign: Campaign) -> None:

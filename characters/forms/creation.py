@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.limits import limit
 from campaigns.models import Role
+from campaigns.texts import LineField
 from characters.models import Character
 
 
@@ -47,8 +48,8 @@ class CreationBaseForm(forms.Form):
     # partial) and on "Check points"; None: the form has no budgets to count.
     points_template: str | None = None
 
-    name = forms.CharField(label=_("Name"), max_length=limit(Character, "name"))
-    concept = forms.CharField(
+    name = LineField(label=_("Name"), max_length=limit(Character, "name"))
+    concept = LineField(
         label=_("Concept"),
         max_length=limit(Character, "concept"),
         required=False,

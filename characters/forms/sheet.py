@@ -7,6 +7,7 @@ ignored, because only declared fields reach `cleaned_data`.
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 
 from django import forms
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -15,6 +16,8 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.images import CleanImage, ImageUploadField
 from campaigns.limits import limit
+from campaigns.services import upload_allowance_take
+from campaigns.texts import LineField
 from characters.models import Character, Item, Specialty
 from characters.services import STORY_FIELDS
 from mechanics.rules.errors import RuleError
@@ -24,10 +27,8 @@ from mechanics.systems.base import GameSystem, TraitSpec
 class StoryForm(forms.Form):
     """What the owner writes: name, concept, description and notes."""
 
-    name = forms.CharField(label=_("Name"), max_length=limit(Character, "name"))
-    concept = forms.CharField(
-        label=_("Concept"), max_length=limit(Character, "concept"), required=False
-    )
+    name = LineField(label=_("Name"), max_length=limit(Character, "name"))
+    concept = LineField(label=_("Concept"), max_length=limit(Character, "concept"), required=False)
     description = forms.CharField(
         label=_("Description"),
         required=False,
@@ -46,9 +47,13 @@ class StoryForm(forms.Form):
     remove_portrait = forms.BooleanField(label=_("Remove the portrait"), required=False)
 
     @classmethod
-    def for_character(cls, character: Character, data=None, files=None) -> StoryForm:
+    def for_character(
+        cls, character: Character, data=None, files=None, *, uploader=None
+    ) -> StoryForm:
         initial = {field: getattr(character, field) for field in STORY_FIELDS}
         form = cls(data, files, initial=initial, prefix="story")
+        if uploader is not None:
+            form.fields["portrait"].allowance = partial(upload_allowance_take, user=uploader)
         if not character.portrait:
             del form.fields["remove_portrait"]
         return form
@@ -106,7 +111,7 @@ class DetailsForm(forms.Form):
 
 class SpecialtyForm(forms.Form):
     skill_key = forms.ChoiceField(label=_("Skill"))
-    name = forms.CharField(label=_("Specialty"), max_length=limit(Specialty, "name"))
+    name = LineField(label=_("Specialty"), max_length=limit(Specialty, "name"))
 
     def __init__(self, *args, skills: list[TraitSpec], ratings: dict[str, int], **kwargs):
         super().__init__(*args, prefix="specialty", **kwargs)
@@ -131,7 +136,7 @@ class ItemForm(forms.Form):
 
     kind = Item.Kind.ITEM
     stat_fields: tuple[str, ...] = ()
-    name = forms.CharField(label=_("Name"), max_length=limit(Item, "name"))
+    name = LineField(label=_("Name"), max_length=limit(Item, "name"))
     weight_kg = forms.DecimalField(
         label=_("Weight (kg)"),
         min_value=Decimal(0),

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.limits import limit
 from campaigns.models import Role
+from campaigns.texts import LineField
 from characters.models import CampaignTrait
 from characters.transfer import MAX_FILE_BYTES
 
@@ -61,7 +62,7 @@ class ImportForm(forms.Form):
 
 class TraitAddForm(forms.Form):
     kind = forms.CharField(widget=forms.HiddenInput)
-    name = forms.CharField(label=_("Name"), max_length=limit(CampaignTrait, "name"))
+    name = LineField(label=_("Name"), max_length=limit(CampaignTrait, "name"))
     description = forms.CharField(
         label=_("Description"), max_length=limit(CampaignTrait, "description"), required=False
     )
@@ -69,7 +70,7 @@ class TraitAddForm(forms.Form):
 
 class TraitEditForm(forms.Form):
     key = forms.CharField(widget=forms.HiddenInput, max_length=60)
-    name = forms.CharField(label=_("Name"), max_length=limit(CampaignTrait, "name"))
+    name = LineField(label=_("Name"), max_length=limit(CampaignTrait, "name"))
     description = forms.CharField(
         label=_("Description"),
         max_length=limit(CampaignTrait, "description"),

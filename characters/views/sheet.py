@@ -58,7 +58,10 @@ def story_edit(request: HttpRequest, campaign_id: int, character_id: int) -> Htt
     character = access.character
     posted = request.method == "POST"
     form = StoryForm.for_character(
-        character, request.POST if posted else None, request.FILES if posted else None
+        character,
+        request.POST if posted else None,
+        request.FILES if posted else None,
+        uploader=request.user,
     )
     if posted and form.is_valid():
         updated = services.character_update(character=character, user=request.user, **form.story())

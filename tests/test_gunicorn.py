@@ -1,0 +1,54 @@
+"""The production server as the README starts it: gunicorn with config/gunicorn.py."""
+
+import http.client
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_gunicorn_does_not_name_itself_in_a_server_header(tmp_path):
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DJANGO_DEBUG": "1",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.sqlite3'}",
+    }
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.py",
+         "--workers=1", f"--bind=127.0.0.1:{port}", "config.wsgi"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                connection.request("GET", "/static/css/cronica.css")
+                response = connection.getresponse()
+                break
+            except OSError:
+                assert server.poll() is None, "gunicorn stopped"
+                assert time.monotonic() < deadline, "gunicorn did not answer"
+                time.sleep(0.2)
+        response.read()
+        connection.close()
+        assert response.status == 200
+        assert response.getheader("Date")  # gunicorn's own headers are still sent
+        assert response.getheader("Server") is None
+    finally:
+        server.terminate()
+        server.wait(30)
