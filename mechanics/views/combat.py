@@ -125,6 +125,16 @@ def _default_data(form: AttackForm) -> dict:
     return data
 
 
+def _fight_data(form: AttackForm, combat: Combat, attacker_id: int, target_id: int) -> dict:
+    """The attack form's choices and what the system's hooks read of the fight so far."""
+    data = dict(form.cleaned_data)
+    if form.rules.counts_actions:
+        data.update(services.attack_counts(combat, attacker_id, target_id))
+    if form.rules.reads_last_shots:
+        data.update(last_shots=services.last_shots(combat, attacker_id), round=combat.round)
+    return data
+
+
 def _attack_form(
     access: CampaignAccess,
     combat: Combat,
@@ -172,9 +182,7 @@ def _attack_form(
         return form, None, ""
     attacker = sheets[form.cleaned_data["attacker"]]
     target = sheets[form.cleaned_data["target"]]
-    data = dict(form.cleaned_data)
-    if form.rules.counts_actions:
-        data.update(services.attack_counts(combat, attacker.character.pk, target.character.pk))
+    data = _fight_data(form, combat, attacker.character.pk, target.character.pk)
     try:
         return form, rules.plan_attack(attacker, target, data), ""
     except (RuleError, ValidationError) as error:
@@ -264,11 +272,26 @@ def _panel_context(
         # Damage is health information: shown to those who may see the target's sheet.
         owner = next((c.owner_id for c in characters if c.pk == attack.target_id), None)
         attack.damage_visible = sees_full_sheet(access, owner)
+    spend = combat_rules.initiative_spend
+    # Who may spend on the initiative about to be rolled: fighters still to roll who hold
+    # some of the pool.
+    spenders = [
+        row
+        for row in rows
+        if running
+        and spend is not None
+        and row.participant.active
+        and row.participant.initiative is None
+        and spend[0] in sheets[row.character.pk].resources
+        and sheets[row.character.pk].pool_current(spend[0]) > 0
+    ]
     context = {
         "access": access,
         "campaign": campaign,
         "scene": scene,
         "combat": combat,
+        "initiative_spenders": spenders,
+        "initiative_spend_label": spend[1] if spend else "",
         "rows": rows,
         "phases": phases,
         "pending": pending,
@@ -461,7 +484,12 @@ def combat_phase(
 @require_POST
 def combat_initiative(request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int):
     def action(combat: Combat) -> str:
-        rolls = services.combat_roll_initiative(combat=combat, user=request.user)
+        chosen = request.POST.getlist("spend")
+        if not all(value.isdigit() for value in chosen):
+            raise ValidationError(_("Unknown fighter."), code="spend")
+        rolls = services.combat_roll_initiative(
+            combat=combat, user=request.user, spenders={int(value) for value in chosen}
+        )
         return ngettext(
             "Initiative rolled for %(count)d character.",
             "Initiative rolled for %(count)d characters.",
@@ -518,9 +546,7 @@ def combat_attack(request: HttpRequest, campaign_id: int, scene_id: int, combat_
         fighters = {c.pk: c for c in Character.objects.filter(pk__in=ids)}
         sheets = load_sheets([fighters[pk] for pk in ids], access.campaign, with_scene=False)
         attacker, target = (sheets[pk] for pk in ids)
-        data = dict(form.cleaned_data)
-        if form.rules.counts_actions:
-            data.update(services.attack_counts(combat, *ids))
+        data = _fight_data(form, combat, *ids)
         try:
             rolled = rules.roll_attack(attacker, target, data, default_rng())
             attack = services.combat_attack_record(
