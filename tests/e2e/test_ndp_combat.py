@@ -66,3 +66,34 @@ def test_ndp_interceptar_with_a_shield_and_a_second_attack(open_as, screenshot, 
     expect(odds).to_contain_text("Defensas anteriores en este asalto +1")
     screenshot(page, "ndp-interceptar-after")
     assert Item.objects.get(name="Escudo redondo").data["integrity"] == 7
+
+
+def test_ndp_interceptar_in_the_gms_opposed_roll_adds_the_shield_and_wears_it(open_as, fixed_dice):
+    gm = UserFactory(username="narradora")
+    campaign = CampaignFactory(name="Reinos", system="ndp", created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    knight = make_character(campaign, None, name="Caballero", user=gm, ratings={"pelea": 4})
+    guard = make_character(campaign, None, name="Guardia", user=gm, ratings={"interceptar": 2})
+    shield = item_add(
+        character=guard,
+        user=gm,
+        kind="shield",
+        name="Escudo redondo",
+        weight_kg=3,
+        data={"gdc": 7, "integrity": 8},
+    )
+    page = open_as("narradora", width=1280, height=900)
+    page.goto(f"/campaigns/{campaign.pk}/roll/")
+    page.locator("#id_a-character").select_option(str(knight.pk))
+    page.locator("#id_a-skill").select_option("pelea")
+    page.locator("#id_b-character").select_option(str(guard.pk))
+    page.locator("#id_b-skill").select_option("interceptar")
+    odds = page.locator("#gm-roll-odds")
+    expect(odds).to_contain_text("Escudo redondo (GdC 7) +4")
+    expect(odds).to_contain_text("Guardia intercepta con Escudo redondo")
+    # Attack 3+3+3 + 4 = 13; defence 6+6+6 + 2 + 4 = 24: the shield stops it.
+    fixed_dice(3, 3, 3, 6, 6, 6)
+    page.get_by_role("button", name="Tirar los dados").click()
+    expect(page.locator("#gm-roll-result .roll-card")).to_have_count(2)
+    shield.refresh_from_db()
+    assert shield.data["integrity"] == 7

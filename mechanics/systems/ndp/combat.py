@@ -16,15 +16,15 @@ from campaigns.texts import Message
 from characters.models import Character, Item
 from characters.services.sheet import item_wear, ratings_of
 from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
-from mechanics.rules.errors import RuleError
 from mechanics.rules.ndp import catalogue, equipment, rolls
 from mechanics.rules.ndp import combat as engine
 from mechanics.rules.ndp import odds as engine_odds
-from mechanics.rules.ndp.equipment import ArmourPiece, Shield, Weapon
+from mechanics.rules.ndp.equipment import ArmourPiece, Weapon
 from mechanics.setup import OddsRow, Sheet, SideRecord
 from mechanics.systems.base import DamageInput
 from mechanics.systems.ndp import combat_forms, wounds
 from mechanics.systems.ndp.combat_forms import DEFENCES
+from mechanics.systems.ndp.gear import intercepting, interceptor, items
 from mechanics.systems.ndp.health import (
     character_bleed_round,
     character_overload_turn,
@@ -41,26 +41,13 @@ def _rolls_defence(target: Sheet, data) -> bool:
     return (data.get("defence") or "") in DEFENCES and not target.cannot_act
 
 
-def _stats(item, kind):
-    """The engine's view of a sheet item; None when its stats do not fit (the sheet says)."""
-    try:
-        return kind.from_dict({**item.data, "name": item.name})
-    except (RuleError, TypeError):
-        return None
-
-
-def _items(sheet: Sheet, kind: str, stats) -> list:
-    pairs = [(item, _stats(item, stats)) for item in sheet.items if item.kind == kind]
-    return [(item, found) for item, found in pairs if found is not None]
-
-
 def _weapon(attacker: Sheet, data):
     """The sheet weapon the attack uses, (item, Weapon), or None for typed damage."""
     key = str(data.get("weapon") or "")
     if not key:
         return None
     found = next(
-        (pair for pair in _items(attacker, "weapon", Weapon) if str(pair[0].pk) == key), None
+        (pair for pair in items(attacker, "weapon", Weapon) if str(pair[0].pk) == key), None
     )
     if found is None:
         raise ValidationError(
@@ -73,18 +60,8 @@ def _weapon(attacker: Sheet, data):
 def _armour(target: Sheet, part: str):
     """The armour worn on the part hit, (item, ArmourPiece): the piece with the highest
     RD when several cover it (docs/rules.md#ndp-armour-worn); None when bare."""
-    pieces = [pair for pair in _items(target, "armour", ArmourPiece) if pair[1].part == part]
+    pieces = [pair for pair in items(target, "armour", ArmourPiece) if pair[1].part == part]
     return max(pieces, key=lambda pair: pair[1].current_rd, default=None)
-
-
-def _interceptor(target: Sheet):
-    """What the target intercepts with: its best shield, else its first weapon, else
-    nothing (docs/rules.md#ndp-interceptar)."""
-    shields = _items(target, "shield", Shield)
-    if shields:
-        return max(shields, key=lambda pair: (pair[1].integrity > 0, pair[1].gdc))
-    weapons = _items(target, "weapon", Weapon)
-    return weapons[0] if weapons else None
 
 
 def _attack_data(attacker: Sheet, target: Sheet, data, adversity: int | None) -> dict:
@@ -140,11 +117,7 @@ def _defence_data(target: Sheet, data) -> dict:
         "added_desgracias": added,
         "quick": True,
     }
-    used = _interceptor(target) if data["defence"] == "interceptar" else None
-    if used and isinstance(used[1], Shield):
-        bonus = used[1].interceptar_bonus
-        defence.update(bonus=bonus, bonus_steps=[(f"{used[0].name} (GdC {used[1].gdc})", bonus)])
-    return defence
+    return intercepting(target, defence)[0]
 
 
 def _damage_spec(attack: dict) -> rolls.DamageSpec:
@@ -264,7 +237,7 @@ class NdpCombat(CombatRules):
         details = side.record.details
         if not details.get("hit"):
             notes, writes = (), ()
-            used = _interceptor(target) if group and data.get("defence") == "interceptar" else None
+            used = interceptor(target) if group and data.get("defence") == "interceptar" else None
             if used:
                 # Interceptar: the object used to defend takes the blow.
                 notes, writes = (_wear_note(*used),), (_wear(used[0], target),)
