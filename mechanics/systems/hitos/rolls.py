@@ -75,14 +75,14 @@ def activation_for(character: Character, own: list[Aspect], drama_points: int, d
                 Aspect.objects.filter(character__campaign_id=character.campaign_id)
                 .exclude(character_id=character.pk)
                 .select_related("character")
-                .filter(pk=_id(value.removeprefix(OTHER_PREFIX)))
+                .filter(pk=row_id(value.removeprefix(OTHER_PREFIX)))
                 .first()
             )
             kind, owner = "ajeno", found.character if found else None
         else:
             found = (
                 situation_aspects(character.campaign_id)
-                .filter(pk=_id(value.removeprefix(SITUATION_PREFIX)))
+                .filter(pk=row_id(value.removeprefix(SITUATION_PREFIX)))
                 .first()
             )
             kind, owner = "de_situacion", None
@@ -110,7 +110,7 @@ def activation_for(character: Character, own: list[Aspect], drama_points: int, d
     return activation, None, aspect
 
 
-def _id(text: str) -> int:
+def row_id(text: str) -> int:
     """An id from a form value; 0 (no row) when it is not a short number."""
     return int(text) if text.isdigit() and len(text) <= 18 else 0
 
@@ -144,9 +144,13 @@ class HitosSetup(RollSetup):
     def _spec(self, sheet: Sheet, data: Mapping):
         """The spec, and the character whose aspect is used against them (or None)."""
         check_can_act(sheet)
-        activation, owner, _own = activation_for(
-            sheet.character, sheet.aspects, sheet.pool_current(DRAMA_POINTS_POOL), data
-        )
+        if "activation" in data:
+            # Resolved already, with whom it hands the point to (the combat panel's).
+            activation, owner = data["activation"], data.get("aspect_owner")
+        else:
+            activation, owner, _own = activation_for(
+                sheet.character, sheet.aspects, sheet.pool_current(DRAMA_POINTS_POOL), data
+            )
         skill = data.get("skill") or ""
         return engine.HitosSpec(
             characteristic=sheet.rating(data["characteristic"]),
@@ -184,6 +188,10 @@ class HitosSetup(RollSetup):
 
     def plan(self, sheet: Sheet, data: Mapping, **kwargs) -> Plan:
         spec, owner = self._spec(sheet, data)
+        # The combat panel's aspect activated for the damage instead of the roll.
+        damage_activation = data.get("damage_activation")
+        if damage_activation is not None:
+            owner = data.get("aspect_owner")
         if data["kind"] != "attack":
             return Plan(
                 kind="check",
@@ -202,7 +210,8 @@ class HitosSetup(RollSetup):
         rd = data.get("target_rd") or 0
         shift = data.get("damage_shift") or 0
         odds = self.odds(spec, attack=True, names=trait_names(sheet, data))
-        weapon = category.name + (f"{constant:+d}" if constant else "")
+        shifted = engine.shift_category(category, shift + (damage_activation is not None))
+        weapon = shifted.name + (f"{constant:+d}" if constant else "")
         note = _(
             "Damage if it hits: %(weapon)s + %(bonus)s (damage bonus) − RD %(rd)s, "
             "from the same dice"
@@ -221,6 +230,7 @@ class HitosSetup(RollSetup):
                         target_rd=rd,
                         damage_shift=shift,
                         rng=rng,
+                        damage_activation=damage_activation,
                     ),
                     owner,
                 ),
