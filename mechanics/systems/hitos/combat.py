@@ -5,87 +5,30 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from campaigns.texts import Message
-from characters.models import Aspect, Character
-from characters.services.sheet import aspect_set_exhausted, resource_adjust
 from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
 from mechanics.rules.hitos import rolls, traits
 from mechanics.setup import Sheet, SideRecord
 from mechanics.systems.base import DamageInput
 from mechanics.systems.hitos import combat_forms
-from mechanics.systems.hitos.rolls import (
-    DRAMA_POINTS_POOL,
-    SITUATION_PREFIX,
-    row_id,
-    situation_aspects,
-)
+from mechanics.systems.hitos.rolls import opposing_activation, pay_activation
 
 
 def _penalty(sheet: Sheet) -> int:
     return max(sheet.health.penalty, -5)
 
 
-def _activation(payer: Sheet, opponent: Sheet, data, prefix: str):
-    """The aspect one side of the fight activates, as the form names it: (the engine's
-    activation or None, the character handed the drama point, the aspect row). A side
-    uses its own aspects, the opponent's (against them) or the situation's
-    (docs/rules.md#hitos-combat-aspects)."""
-    value = str(data.get(f"{prefix}aspect") or "")
-    pay = data.get(f"{prefix}pay") or "drama_point"
-    if not value:
-        return None, None, None
-    owner = None
-    if value.startswith(SITUATION_PREFIX):
-        found = (
-            situation_aspects(payer.character.campaign_id)
-            .filter(pk=row_id(value.removeprefix(SITUATION_PREFIX)))
-            .first()
-        )
-        kind = "de_situacion"
-    else:
-        found = (
-            Aspect.objects.filter(
-                pk=row_id(value), character_id__in=(payer.character.pk, opponent.character.pk)
-            )
-            .select_related("character")
-            .first()
-        )
-        kind = "propio" if found and found.character_id == payer.character.pk else "ajeno"
-        if kind == "ajeno":
-            owner = opponent.character
-    if found is None:
-        raise ValidationError(
-            _("%(name)s can activate their own aspects, their opponent's or the situation's.")
-            % {"name": payer.character.name},
-            code="aspect",
-        )
-    if pay == "exhaust" and kind != "propio":
-        raise ValidationError(
-            _("Only your own aspects can be exhausted: pay with a drama point."), code="aspect"
-        )
-    if pay == "drama_point" and payer.pool_current(DRAMA_POINTS_POOL) < 1:
-        raise ValidationError(
-            _("%(name)s has no drama points left.") % {"name": payer.character.name},
-            code="empty",
-        )
-    activation = rolls.AspectActivation(
-        aspect=found.text,
-        aspect_type=kind,
-        pay=pay,
-        drama_points=payer.pool_current(DRAMA_POINTS_POOL),
-        exhausted=kind == "propio" and found.exhausted,
-    )
-    return activation, owner, found
-
-
 def _aspects(attacker: Sheet, target: Sheet, data) -> dict:
     """Both sides' activations (each refused with the reason if it cannot be paid)."""
-    mine, mine_owner, _row = _activation(attacker, target, data, "")
-    theirs, theirs_owner, theirs_row = _activation(target, attacker, data, "target_")
+    mine, mine_owner, _row = opposing_activation(
+        attacker, target, data.get("aspect"), data.get("pay")
+    )
+    theirs, theirs_owner, theirs_row = opposing_activation(
+        target, attacker, data.get("target_aspect"), data.get("target_pay")
+    )
     for_damage = (data.get("aspect_use") or "roll") == "damage"
     against_damage = (data.get("target_aspect_use") or "roll") == "damage"
     return {
@@ -226,20 +169,10 @@ class HitosCombat(CombatRules):
         """The target pays for the aspect it activated against the attack: a drama point
         (handed to the attacker when the aspect was theirs) or exhausting its own."""
         for write in attack.writes:
-            target = Character.objects.get(pk=write["character"])
-            if write["pay"] == "drama_point":
-                resource_adjust(character=target, user=user, key=DRAMA_POINTS_POOL, delta=-1)
-            else:
-                aspect = Aspect.objects.filter(pk=write["aspect"], character=target).first()
-                if aspect is None or aspect.exhausted:
-                    raise ValidationError(
-                        _("%(aspect)s is already exhausted.")
-                        % {"aspect": aspect.text if aspect else "?"},
-                        code="exhausted",
-                    )
-                aspect_set_exhausted(aspect=aspect, user=user, exhausted=True)
-            if write["owner"] is not None:
-                owner = Character.objects.get(pk=write["owner"])
-                resource_adjust(
-                    character=owner, user=user, key=DRAMA_POINTS_POOL, delta=1, may_raise_open=True
-                )
+            pay_activation(
+                payer_id=write["character"],
+                user=user,
+                pay=write["pay"],
+                aspect_id=write["aspect"],
+                owner_id=write["owner"],
+            )

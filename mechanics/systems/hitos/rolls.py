@@ -14,7 +14,7 @@ from django.utils.translation import pgettext
 from campaigns.fragments import linked_rows
 from campaigns.models import Scene
 from characters.models import Aspect, Character
-from characters.services.sheet import resource_adjust
+from characters.services.sheet import aspect_set_exhausted, resource_adjust
 from mechanics.models import SituationAspect
 from mechanics.rules.hitos import odds as engine_odds
 from mechanics.rules.hitos import rolls as engine
@@ -27,6 +27,7 @@ from mechanics.setup import (
     RollSetup,
     Sheet,
     check_can_act,
+    load_sheets,
     single,
     trait_names,
 )
@@ -115,11 +116,109 @@ def row_id(text: str) -> int:
     return int(text) if text.isdigit() and len(text) <= 18 else 0
 
 
-def _with_owner(record, owner):
-    """The record names whose aspect was used, so the drama point reaches them."""
-    if owner is None:
-        return record
-    details = {**record.details, "aspect_owner": owner.pk, "aspect_owner_name": owner.name}
+def opposing_activation(payer: Sheet, opponent: Sheet, value, pay):
+    """An aspect one side of a contest activates (the combat panel's sides, the roll
+    panel's hindering opponent), as the form names it ("<aspect id>" or
+    "situation:<id>"): (the engine's activation or None, the character it hands the drama
+    point to, the aspect row). A side uses its own aspects, the opponent's (against them)
+    or the situation's (docs/rules.md#hitos-combat-aspects)."""
+    value = str(value or "")
+    pay = pay or "drama_point"
+    if not value:
+        return None, None, None
+    owner = None
+    if value.startswith(SITUATION_PREFIX):
+        found = (
+            situation_aspects(payer.character.campaign_id)
+            .filter(pk=row_id(value.removeprefix(SITUATION_PREFIX)))
+            .first()
+        )
+        kind = "de_situacion"
+    else:
+        found = (
+            Aspect.objects.filter(
+                pk=row_id(value), character_id__in=(payer.character.pk, opponent.character.pk)
+            )
+            .select_related("character")
+            .first()
+        )
+        kind = "propio" if found and found.character_id == payer.character.pk else "ajeno"
+        if kind == "ajeno":
+            owner = opponent.character
+    if found is None:
+        raise ValidationError(
+            _("%(name)s can activate their own aspects, their opponent's or the situation's.")
+            % {"name": payer.character.name},
+            code="aspect",
+        )
+    if pay == "exhaust" and kind != "propio":
+        raise ValidationError(
+            _("Only your own aspects can be exhausted: pay with a drama point."), code="aspect"
+        )
+    if pay == "drama_point" and payer.pool_current(DRAMA_POINTS_POOL) < 1:
+        raise ValidationError(
+            _("%(name)s has no drama points left.") % {"name": payer.character.name},
+            code="empty",
+        )
+    activation = engine.AspectActivation(
+        aspect=found.text,
+        aspect_type=kind,
+        pay=pay,
+        drama_points=payer.pool_current(DRAMA_POINTS_POOL),
+        exhausted=kind == "propio" and found.exhausted,
+    )
+    return activation, owner, found
+
+
+def pay_activation(*, payer_id: int, user, pay: str, aspect_id, owner_id) -> list[dict]:
+    """Charge an activation to the character who made it, in the caller's transaction: a
+    drama point (handed to `owner_id` when the aspect was theirs) or exhausting its own
+    aspect. Refused (ValidationError) when it can no longer be paid."""
+    payer = Character.objects.get(pk=payer_id)
+    if pay == "drama_point":
+        pool = resource_adjust(character=payer, user=user, key=DRAMA_POINTS_POOL, delta=-1)
+        label = _("Drama points of %(name)s") % {"name": payer.name}
+        applied = [
+            {
+                "what": DRAMA_POINTS_POOL,
+                "label": label,
+                "old": pool.current + 1,
+                "new": pool.current,
+            }
+        ]
+    else:
+        aspect = Aspect.objects.filter(pk=aspect_id, character=payer).first()
+        if aspect is None or aspect.exhausted:
+            raise ValidationError(
+                _("%(aspect)s is already exhausted.") % {"aspect": aspect.text if aspect else "?"},
+                code="exhausted",
+            )
+        aspect_set_exhausted(aspect=aspect, user=user, exhausted=True)
+        applied = [{"what": "aspect", "label": aspect.text, "old": False, "new": True}]
+    if owner_id is not None:
+        owner = Character.objects.get(pk=owner_id)
+        pool = resource_adjust(
+            character=owner, user=user, key=DRAMA_POINTS_POOL, delta=1, may_raise_open=True
+        )
+        applied.append(
+            {
+                "what": "drama_point_to_owner",
+                "label": owner.name,
+                "old": pool.current - 1,
+                "new": pool.current,
+            }
+        )
+    return applied
+
+
+def _stamped(record, owner, hindering: dict | None):
+    """The record names whose aspect was used, so the drama point reaches them, and the
+    opponent's hindering activation, which `pay_hindering` charges when it is stored."""
+    details = dict(record.details)
+    if owner is not None:
+        details.update(aspect_owner=owner.pk, aspect_owner_name=owner.name)
+    if hindering is not None:
+        details["hinder_activation"] = hindering
     return replace(record, details=details)
 
 
@@ -127,8 +226,8 @@ class HitosSetup(RollSetup):
     sheet_extras = ("aspects",)
 
     def panel_rows(self, character: int, campaign: int) -> list[QuerySet]:
-        # The aspects offered against the others (with their characters' names) and the
-        # situation aspects of the campaign's scenes.
+        # The aspects offered against the others (with their characters' names), the
+        # situation aspects of the campaign's scenes and the opponents the GM may name.
         others = Aspect.objects.filter(character__campaign_id=campaign).exclude(
             character_id=character
         )
@@ -136,13 +235,42 @@ class HitosSetup(RollSetup):
             others,
             *linked_rows(others, "character"),
             SituationAspect.objects.filter(scene__campaign_id=campaign),
+            # The GM's choice of a hindering opponent lists every other character.
+            Character.objects.filter(campaign_id=campaign).exclude(pk=character),
         ]
 
     def spec(self, sheet: Sheet, data: Mapping) -> engine.HitosSpec:
         return self._spec(sheet, data)[0]
 
+    def _hindering(self, sheet: Sheet, data: Mapping) -> dict | None:
+        """The roll panel's opponent activating an aspect against the roll, with what it
+        pays (docs/rules.md#hitos-hindering); None when nobody does."""
+        if not data.get("hinder_aspect"):
+            return None
+        hinderer = (
+            Character.objects.filter(
+                pk=data.get("hinderer") or 0, campaign_id=sheet.character.campaign_id
+            )
+            .exclude(pk=sheet.character.pk)
+            .first()
+        )
+        if hinderer is None:
+            raise ValidationError(_("Choose who activates the aspect."), code="hinderer")
+        payer = load_sheets([hinderer], sheet.character.campaign, with_scene=False)[hinderer.pk]
+        activation, owner, row = opposing_activation(
+            payer, sheet, data["hinder_aspect"], data.get("hinder_pay")
+        )
+        return {
+            **activation.to_dict(),
+            "by": hinderer.pk,
+            "by_name": hinderer.name,
+            "aspect_id": row.pk,
+            "owner": owner.pk if owner is not None and activation.hands_drama_point else None,
+        }
+
     def _spec(self, sheet: Sheet, data: Mapping):
-        """The spec, and the character whose aspect is used against them (or None)."""
+        """The spec, the character whose aspect is used against them (or None), and the
+        opponent's hindering activation (or None)."""
         check_can_act(sheet)
         if "activation" in data:
             # Resolved already, with whom it hands the point to (the combat panel's).
@@ -151,18 +279,20 @@ class HitosSetup(RollSetup):
             activation, owner, _own = activation_for(
                 sheet.character, sheet.aspects, sheet.pool_current(DRAMA_POINTS_POOL), data
             )
+        hindering = self._hindering(sheet, data)
         skill = data.get("skill") or ""
-        return engine.HitosSpec(
+        spec = engine.HitosSpec(
             characteristic=sheet.rating(data["characteristic"]),
             skill=sheet.rating(skill) if skill else 0,
             difficulty=data["difficulty"],
             modifier=data.get("modifier") or 0,
             wound_penalty=sheet.health.penalty,
             improve=activation is not None,
-            hinder=bool(data.get("hinder")),
+            hinder=bool(data.get("hinder")) or hindering is not None,
             equal_succeeds=bool(sheet.rules.get("equal_succeeds")),
             activation=activation,
-        ), owner
+        )
+        return spec, owner, hindering
 
     def odds(self, spec: engine.HitosSpec, *, attack: bool = False, names=None) -> OddsView:
         result = engine_odds.odds(spec)
@@ -187,7 +317,13 @@ class HitosSetup(RollSetup):
         return OddsView(rows=rows, summary=summary, steps=tuple(steps))
 
     def plan(self, sheet: Sheet, data: Mapping, **kwargs) -> Plan:
-        spec, owner = self._spec(sheet, data)
+        spec, owner, hindering = self._spec(sheet, data)
+        notes = ()
+        if hindering is not None:
+            notes = (
+                _("%(name)s activates «%(aspect)s» against this roll: it keeps m.")
+                % {"name": hindering["by_name"], "aspect": hindering["aspect"]},
+            )
         # The combat panel's aspect activated for the damage instead of the roll.
         damage_activation = data.get("damage_activation")
         if damage_activation is not None:
@@ -195,9 +331,11 @@ class HitosSetup(RollSetup):
         if data["kind"] != "attack":
             return Plan(
                 kind="check",
-                odds=self.odds(spec, names=trait_names(sheet, data)),
+                odds=replace(self.odds(spec, names=trait_names(sheet, data)), notes=notes),
                 roll=single(
-                    sheet, lambda rng: _with_owner(engine.roll_check(spec, rng), owner), data
+                    sheet,
+                    lambda rng: _stamped(engine.roll_check(spec, rng), owner, hindering),
+                    data,
                 ),
             )
         category = DAMAGE_CATEGORIES_BY_KEY[data["weapon"]]
@@ -218,10 +356,10 @@ class HitosSetup(RollSetup):
         ) % {"weapon": weapon, "bonus": bonus, "rd": rd}
         return Plan(
             kind="attack",
-            odds=replace(odds, notes=(note,)),
+            odds=replace(odds, notes=(*notes, note)),
             roll=single(
                 sheet,
-                lambda rng: _with_owner(
+                lambda rng: _stamped(
                     engine.roll_attack(
                         spec,
                         category,
@@ -233,10 +371,32 @@ class HitosSetup(RollSetup):
                         damage_activation=damage_activation,
                     ),
                     owner,
+                    hindering,
                 ),
                 data,
             ),
         )
+
+
+def after_hitos_roll(system, character, user, record) -> list[dict]:
+    """In the roll's transaction: the drama point of an aspect used against its owner
+    reaches them, and a hindering opponent pays for its aspect."""
+    return hand_drama_point_to_owner(system, character, user, record) + pay_hindering(record, user)
+
+
+def pay_hindering(record, user) -> list[dict]:
+    """The opponent who activated an aspect against the roll pays for it (refused, and
+    the roll with it, when it no longer can)."""
+    hindering = record.details.get("hinder_activation")
+    if not hindering:
+        return []
+    return pay_activation(
+        payer_id=hindering["by"],
+        user=user,
+        pay=hindering["pay"],
+        aspect_id=hindering["aspect_id"],
+        owner_id=hindering["owner"],
+    )
 
 
 def hand_drama_point_to_owner(system, character, user, record) -> list[dict]:
