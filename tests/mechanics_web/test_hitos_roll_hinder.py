@@ -160,3 +160,52 @@ def test_the_cached_gm_panel_lists_a_new_or_renamed_opponent_at_once(client, gm,
     rival.name = "Némesis"
     rival.save()
     assert "Némesis" in opponents()
+
+
+# --- Damage steps from aspects in the roll panel -------------------------------------------
+
+
+def attack(**extra):
+    return check(kind="attack", weapon="central", attack_range="melee", target_rd="0", **extra)
+
+
+def test_the_roll_panel_has_no_typed_damage_steps(client, gm, table):
+    pepa, _rival = table
+    client.force_login(gm)
+    page = parse(client.get(roll_url(pepa), {"kind": "attack"}, HTTP_HX_REQUEST="true").text)
+    assert not page.find_all("input", name="damage_shift")
+    assert page.one("select", name="aspect_use")
+
+
+def test_pepa_raises_her_attacks_damage_with_her_aspect(client, player, table, fixed_dice):
+    pepa, _rival = table
+    client.force_login(player)
+    fixed_dice(3, 6, 9)
+    client.post(roll_url(pepa), attack(aspect=aspect(pepa).pk, aspect_use="damage"))
+    roll = Roll.objects.get()
+    assert roll.record["details"]["kept_die"] == "C"
+    assert roll.record["details"]["damage_category"] == "M"
+    assert points(pepa) == 2
+
+
+def test_the_rival_lowers_the_damage_of_pepas_attack(client, gm, table, fixed_dice):
+    pepa, rival = table
+    client.force_login(gm)
+    data = attack(hinderer=rival.pk, hinder_aspect=aspect(rival).pk, hinder_use="damage")
+    fixed_dice(3, 6, 9)
+    client.post(roll_url(pepa), data)
+    roll = Roll.objects.get()
+    assert roll.record["details"]["kept_die"] == "C"
+    assert roll.record["details"]["damage_category"] == "m"
+    assert points(rival) == 2
+
+
+def test_an_aspect_for_the_damage_of_a_plain_check_is_refused(client, player, table):
+    pepa, _rival = table
+    client.force_login(player)
+    response = client.post(
+        roll_url(pepa), check(aspect=aspect(pepa).pk, aspect_use="damage"), HTTP_HX_REQUEST="true"
+    )
+    assert "Solo un ataque tiene daño que subir o bajar." in response.text
+    assert not Roll.objects.exists()
+    assert points(pepa) == 3

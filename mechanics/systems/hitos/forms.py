@@ -35,11 +35,23 @@ class HitosRollForm(RollForm):
     kinds = (("check", _("Simple roll")), ("attack", _("Attack")))
     layout = (
         (_("What you roll"), None, ["characteristic", "skill", "difficulty", "modifier"]),
-        (_("Aspects"), None, ["aspect", "pay", "hinderer", "hinder_aspect", "hinder_pay"]),
+        (
+            _("Aspects"),
+            None,
+            [
+                "aspect",
+                "aspect_use",
+                "pay",
+                "hinderer",
+                "hinder_aspect",
+                "hinder_use",
+                "hinder_pay",
+            ],
+        ),
         (
             _("Weapon and target"),
             ("attack",),
-            ["weapon", "weapon_constant", "attack_range", "target_rd", "damage_shift"],
+            ["weapon", "weapon_constant", "attack_range", "target_rd"],
         ),
         (None, None, ["label", "secret"]),
     )
@@ -57,6 +69,15 @@ class HitosRollForm(RollForm):
     )
     modifier = forms.TypedChoiceField(label=_("Modifier"), coerce=int, initial=0, required=False)
     aspect = forms.ChoiceField(label=_("Activate an aspect (keep the highest die)"), required=False)
+    aspect_use = forms.ChoiceField(
+        label=_("What for"),
+        choices=[
+            ("roll", _("to improve the roll (keep M)")),
+            ("damage", _("to raise the damage one category (attacks)")),
+        ],
+        initial="roll",
+        required=False,
+    )
     pay = forms.ChoiceField(
         label=_("Pay with"),
         choices=[("drama_point", _("A drama point")), ("exhaust", _("Exhausting the aspect"))],
@@ -83,13 +104,6 @@ class HitosRollForm(RollForm):
         label=_("Target's RD (highest armour)"),
         min_value=0,
         max_value=50,
-        initial=0,
-        required=False,
-    )
-    damage_shift = forms.IntegerField(
-        label=_("Damage category steps from aspects"),
-        min_value=-5,
-        max_value=5,
         initial=0,
         required=False,
     )
@@ -122,6 +136,7 @@ class HitosRollForm(RollForm):
         if not sheet.aspects and not others and not situation:
             del self.fields["aspect"]
             del self.fields["pay"]
+            del self.fields["aspect_use"]
         if self.is_gm:
             self._hinder_fields()
 
@@ -145,6 +160,15 @@ class HitosRollForm(RollForm):
             choices=fight_aspect_choices(self.sheet),
             required=False,
         )
+        self.fields["hinder_use"] = forms.ChoiceField(
+            label=_("What for"),
+            choices=[
+                ("roll", _("to hinder the roll (keep m)")),
+                ("damage", _("to lower the damage one category (attacks)")),
+            ],
+            initial="roll",
+            required=False,
+        )
         self.fields["hinder_pay"] = forms.ChoiceField(
             label=_("The opponent pays with"),
             choices=[("drama_point", _("A drama point")), ("exhaust", _("Exhausting the aspect"))],
@@ -158,6 +182,8 @@ class HitosRollForm(RollForm):
             data["pay"] = "drama_point"
             if self.sheet.pool_current(DRAMA_POINTS_POOL) < 1:
                 self.add_error("pay", _("No drama points left."))
+        if data.get("aspect_use") == "damage" and data.get("kind") != "attack":
+            self.add_error("aspect_use", _("Only an attack has damage to raise or lower."))
         if bool(data.get("hinderer")) != bool(data.get("hinder_aspect")):
             self.add_error(
                 "hinder_aspect", _("Name both the opponent and the aspect they activate.")

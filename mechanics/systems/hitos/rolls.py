@@ -260,8 +260,14 @@ class HitosSetup(RollSetup):
         activation, owner, row = opposing_activation(
             payer, sheet, data["hinder_aspect"], data.get("hinder_pay")
         )
+        use = data.get("hinder_use") or "roll"
+        if use == "damage" and data.get("kind") != "attack":
+            raise ValidationError(
+                _("Only an attack has damage to raise or lower."), code="aspect_use"
+            )
         return {
             **activation.to_dict(),
+            "use": use,
             "by": hinderer.pk,
             "by_name": hinderer.name,
             "aspect_id": row.pk,
@@ -269,16 +275,21 @@ class HitosSetup(RollSetup):
         }
 
     def _spec(self, sheet: Sheet, data: Mapping):
-        """The spec, the character whose aspect is used against them (or None), and the
-        opponent's hindering activation (or None)."""
+        """The spec; the character whose aspect is used against them (or None); the
+        opponent's hindering activation (or None); and the roller's aspect activated for
+        the damage instead of the roll (or None)."""
         check_can_act(sheet)
         if "activation" in data:
             # Resolved already, with whom it hands the point to (the combat panel's).
             activation, owner = data["activation"], data.get("aspect_owner")
+            damage_activation = data.get("damage_activation")
         else:
             activation, owner, _own = activation_for(
                 sheet.character, sheet.aspects, sheet.pool_current(DRAMA_POINTS_POOL), data
             )
+            damage_activation = None
+            if activation is not None and data.get("aspect_use") == "damage":
+                activation, damage_activation = None, activation
         hindering = self._hindering(sheet, data)
         skill = data.get("skill") or ""
         spec = engine.HitosSpec(
@@ -288,11 +299,12 @@ class HitosSetup(RollSetup):
             modifier=data.get("modifier") or 0,
             wound_penalty=sheet.health.penalty,
             improve=activation is not None,
-            hinder=bool(data.get("hinder")) or hindering is not None,
+            hinder=bool(data.get("hinder"))
+            or (hindering is not None and hindering["use"] == "roll"),
             equal_succeeds=bool(sheet.rules.get("equal_succeeds")),
             activation=activation,
         )
-        return spec, owner, hindering
+        return spec, owner, hindering, damage_activation
 
     def odds(self, spec: engine.HitosSpec, *, attack: bool = False, names=None) -> OddsView:
         result = engine_odds.odds(spec)
@@ -317,17 +329,23 @@ class HitosSetup(RollSetup):
         return OddsView(rows=rows, summary=summary, steps=tuple(steps))
 
     def plan(self, sheet: Sheet, data: Mapping, **kwargs) -> Plan:
-        spec, owner, hindering = self._spec(sheet, data)
+        spec, owner, hindering, damage_activation = self._spec(sheet, data)
+        # Damage steps: the combat panel's target lowering it, or the roll panel's opponent.
+        shift = data.get("damage_shift") or 0
         notes = ()
         if hindering is not None:
+            words = {
+                "roll": _("%(name)s activates «%(aspect)s» against this roll: it keeps m."),
+                "damage": _(
+                    "%(name)s activates «%(aspect)s» against this attack: the damage goes "
+                    "one category down."
+                ),
+            }
             notes = (
-                _("%(name)s activates «%(aspect)s» against this roll: it keeps m.")
+                words[hindering["use"]]
                 % {"name": hindering["by_name"], "aspect": hindering["aspect"]},
             )
-        # The combat panel's aspect activated for the damage instead of the roll.
-        damage_activation = data.get("damage_activation")
-        if damage_activation is not None:
-            owner = data.get("aspect_owner")
+            shift -= hindering["use"] == "damage"
         if data["kind"] != "attack":
             return Plan(
                 kind="check",
@@ -346,7 +364,6 @@ class HitosSetup(RollSetup):
             bonus = traits.melee_damage_bonus(max(fortaleza, 1), max(combate, 0))
         constant = data.get("weapon_constant") or 0
         rd = data.get("target_rd") or 0
-        shift = data.get("damage_shift") or 0
         odds = self.odds(spec, attack=True, names=trait_names(sheet, data))
         shifted = engine.shift_category(category, shift + (damage_activation is not None))
         weapon = shifted.name + (f"{constant:+d}" if constant else "")
