@@ -21,6 +21,8 @@ names a system.
 - `refuse_attack(...)`: refuses an attack the fight's past forbids, checked again when
   the attack is stored.
 - `write_back(...)`: what the attack changes on the sheets besides the damage.
+- `move(...)`, `refuse_attack_after_move(...)`: with `moves`, how far a fighter gets in a
+  round (and the roll it takes), and whether it may still attack.
 """
 
 from __future__ import annotations
@@ -75,6 +77,16 @@ class AttackRoll:
     # The attacker's attacks and the target's defences this round the roll counted on
     # (`attacks_made`, `defences_made`); the fight must not have moved on when it is stored.
     counted: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Move:
+    """A fighter's movement as ruled: the metres it has covered this round, all told; the
+    roll it took (None: none); and the words for the GM."""
+
+    reached: int
+    side: SideRecord | None
+    text: str
 
 
 @dataclass(frozen=True)
@@ -153,6 +165,24 @@ class CombatRules:
     def refuse_attack(self, attack: AttackRoll, last_shots: Mapping[str, int], round_: int) -> None:
         """Raise ValidationError for an attack the fight's past forbids (a weapon still
         reloading); called with the combat locked, before anything is stored."""
+
+    # Whether fighters move by this system's rules (the panel's move form).
+    moves: bool = False
+
+    def move(
+        self,
+        sheet: Sheet,
+        metres: int,
+        attacked: bool,
+        adversity: int | None,
+        rng: RandomSource | None,
+    ) -> Move:
+        """Move to `metres` covered this round, all told (`attacked`: the fighter has
+        attacked this round); refused with ValidationError or RuleError."""
+        raise NotImplementedError
+
+    def refuse_attack_after_move(self, sheet: Sheet, moved: int) -> None:
+        """Raise ValidationError when `moved` metres this round leave no attack."""
 
     def write_back(self, attack: AttackRoll, user, scene) -> None:
         """Write what an attack changes beyond the target's damage (`attack.writes`: worn

@@ -291,6 +291,55 @@ def attack_counts(combat: Combat, attacker_id: int, target_id: int) -> dict[str,
     )
 
 
+def moved_this_round(participant: CombatParticipant, round_: int) -> int:
+    """The metres the fighter has moved in round `round_`."""
+    return participant.moved_m if participant.moved_round == round_ else 0
+
+
+@transaction.atomic
+def combat_move(
+    *, combat: Combat, character: Character, metres: int, user, adversity=None, rng=None
+) -> str:
+    """A fighter moves `metres` more this round, by its system's rules (a long move may
+    take a roll, stored with the scene); returns the words for the GM."""
+    locked = _lock_combat(combat)
+    combat_rules = _rules(locked.scene.campaign)
+    if not combat_rules.moves:
+        raise ValidationError(_("This rule system has no movement rules."), code="no_moves")
+    if locked.round == 0:
+        raise ValidationError(_("Roll initiative first."), code="no_initiative")
+    participant = _fighter(locked, character)
+    attacked = CombatAttack.objects.filter(
+        combat=locked, round=locked.round, attacker=character
+    ).exists()
+    sheet = load_sheets([character], locked.scene.campaign, with_scene=False)[character.pk]
+    move = combat_rules.move(
+        sheet,
+        moved_this_round(participant, locked.round) + metres,
+        attacked,
+        adversity,
+        rng or default_rng(),
+    )
+    if move.side is not None:
+        roll_perform(
+            campaign=locked.scene.campaign,
+            user=user,
+            sides=[
+                RollSide(
+                    record=move.side.record,
+                    character=character,
+                    scene=locked.scene,
+                    label=Message(gettext_noop("Movement: %(metres)s m"), metres=metres),
+                )
+            ],
+        )
+    CombatParticipant.objects.filter(pk=participant.pk).update(
+        moved_round=locked.round, moved_m=move.reached
+    )
+    locked.save(update_fields=["updated_at"])
+    return move.text
+
+
 def last_shots(combat: Combat, attacker_id: int) -> dict[str, int]:
     """{weapon: the last round the attacker used it} in this fight, from the weapon its
     attack rolls name (details["weapon"])."""
@@ -312,11 +361,14 @@ def combat_attack_record(
     the GM. Nothing is applied to the target here."""
 
     locked = _lock_combat(combat)
-    _fighter(locked, attacker)
+    fighter = _fighter(locked, attacker)
     _fighter(locked, target)
     if attacker.pk == target.pk:
         raise ValidationError(_("A character cannot attack itself."), code="self")
     combat_rules = _rules(locked.scene.campaign)
+    if combat_rules.moves:
+        moved = moved_this_round(fighter, locked.round)
+        combat_rules.refuse_attack_after_move(attack.sides[-1].sheet, moved)
     limit = combat_rules.attacks_per_round
     made = CombatAttack.objects.filter(combat=locked, round=locked.round, attacker=attacker)
     if limit is not None and made.count() >= limit:

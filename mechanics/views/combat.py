@@ -38,7 +38,13 @@ from campaigns.selectors import scene_or_404
 from characters.models import Character
 from mechanics import combat as rules
 from mechanics.combat_timeline import summary_for
-from mechanics.forms.combat import AddFightersForm, AttackForm, PhaseForm, SceneTimeForm
+from mechanics.forms.combat import (
+    AddFightersForm,
+    AttackForm,
+    MoveForm,
+    PhaseForm,
+    SceneTimeForm,
+)
 from mechanics.forms.errors import error_text
 from mechanics.models import Combat, CombatAttack, CombatParticipant
 from mechanics.rules.dice import default_rng
@@ -132,6 +138,9 @@ def _fight_data(form: AttackForm, combat: Combat, attacker_id: int, target_id: i
         data.update(services.attack_counts(combat, attacker_id, target_id))
     if form.rules.reads_last_shots:
         data.update(last_shots=services.last_shots(combat, attacker_id), round=combat.round)
+    if form.rules.moves:
+        fighter = combat.participants.filter(character_id=attacker_id).first()
+        data["moved"] = services.moved_this_round(fighter, combat.round) if fighter else 0
     return data
 
 
@@ -210,6 +219,7 @@ def _panel_context(
     notice: str = "",
     error: str = "",
     add_form: AddFightersForm | None = None,
+    move_form: MoveForm | None = None,
 ) -> dict:
     campaign = access.campaign
     participants = _participants(combat, campaign)
@@ -313,6 +323,13 @@ def _panel_context(
         context["add_form"] = add_form or AddFightersForm(
             candidates=_candidates(access, scene, participants)
         )
+        if combat_rules.moves and combat.round:
+            fighters = [p.character for p in order if p.active]
+            current = next((p for p in order if p.pk == combat.current_id), None)
+            context["move_form"] = move_form or MoveForm(
+                initial={"fighter": current.character_id if current else None},
+                fighters=fighters,
+            )
     return context
 
 
@@ -514,6 +531,35 @@ def combat_next(request: HttpRequest, campaign_id: int, scene_id: int, combat_id
         return notice
 
     return _gm_action(request, campaign_id, scene_id, combat_id, action)
+
+
+@login_required
+@require_POST
+def combat_move(request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int):
+    """A fighter moves this turn (a system with movement rules); what the GM typed stays
+    in the form when the move is refused."""
+    access, scene, combat = _load(request, campaign_id, scene_id, combat_id)
+    require(access.can_run_scenes)
+    _rules_or_404(access.campaign)
+    fighters = [p.character for p in combat.participants.select_related("character") if p.active]
+    form = MoveForm(request.POST, fighters=fighters)
+    if not form.is_valid():
+        error = " ".join(e for errors in form.errors.values() for e in errors)
+        return _after_action(request, access, scene, combat, error=error, move_form=form)
+    character = next(c for c in fighters if c.pk == form.cleaned_data["fighter"])
+    try:
+        notice = services.combat_move(
+            combat=combat,
+            character=character,
+            metres=form.cleaned_data["metres"],
+            adversity=form.cleaned_data["adversity"],
+            user=request.user,
+        )
+    except (RuleError, ValidationError) as error:
+        return _after_action(
+            request, access, scene, combat, error=error_text(error), move_form=form
+        )
+    return _after_action(request, access, scene, combat, notice=notice)
 
 
 def _kept(data: QueryDict, form: AttackForm) -> QueryDict:

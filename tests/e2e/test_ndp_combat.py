@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 from campaigns import services
 from characters.models import Item
 from characters.services import item_add
+from mechanics.services import combat as combat_services
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 from tests.mechanics import rolling
 
@@ -97,3 +98,30 @@ def test_ndp_interceptar_in_the_gms_opposed_roll_adds_the_shield_and_wears_it(op
     expect(page.locator("#gm-roll-result .roll-card")).to_have_count(2)
     shield.refresh_from_db()
     assert shield.data["integrity"] == 7
+
+
+def test_ndp_a_fighter_moves_six_metres_and_cannot_attack(open_as):
+    gm = UserFactory(username="narradora")
+    campaign = CampaignFactory(name="Reinos", system="ndp", created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    knight = make_character(campaign, None, name="Caballero", user=gm, ratings={"pelea": 3})
+    guard = make_character(campaign, None, name="Guardia", user=gm)
+    scene = services.scene_create(campaign=campaign, title="Camino", participants=[knight, guard])
+    combat = combat_services.combat_start(scene=scene, user=gm)
+    combat_services.combat_roll_initiative(combat=combat, user=gm)
+
+    page = open_as("narradora", width=1280, height=900)
+    page.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/combat/{combat.pk}/")
+    move = page.locator(".combat-move")
+    move.locator("summary").click()
+    move.get_by_label("Quién se mueve").select_option(label="Caballero")
+    move.get_by_label("Metros").fill("6")
+    move.get_by_role("button", name="Moverse").click()
+    expect(
+        page.get_by_text("Caballero se mueve: 6 m en este asalto, y no puede atacar.")
+    ).to_be_visible()
+    form = page.locator("#combat-attack")
+    form.locator("#id_attacker").select_option(label="Caballero")
+    expect(page.locator("#combat-attack")).to_contain_text(
+        "Caballero se ha movido 6 m en este asalto: más de 1 m no deja atacar."
+    )

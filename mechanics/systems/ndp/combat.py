@@ -15,7 +15,15 @@ from django.utils.translation import gettext_noop
 from campaigns.texts import Message
 from characters.models import Character, Item
 from characters.services.sheet import item_wear, ratings_of
-from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
+from mechanics.combat import (
+    AttackPlan,
+    AttackRoll,
+    CombatRules,
+    Defence,
+    Initiative,
+    Move,
+    stamp_target,
+)
 from mechanics.rules.ndp import catalogue, equipment, rolls
 from mechanics.rules.ndp import combat as engine
 from mechanics.rules.ndp import odds as engine_odds
@@ -158,9 +166,17 @@ def _wear_note(item, stats) -> str:
     )
 
 
+def _speed_factor(sheet: Sheet) -> float:
+    """1, or ½ when overloaded, or 0 at twice the maximum load."""
+    weight = float(sum((item.weight_kg for item in sheet.items), Decimal(0)))
+    return equipment.load_state(weight, sheet.rating("fortitud")).speed_factor
+
+
 class NdpCombat(CombatRules):
     # At most two attacks per turn (RULES 6).
     attacks_per_round = 2
+    # Seed: "Moverse | Correr | 1m gratis / 6m sin atacar / 18m con tirada".
+    moves = True
     # The second attack and each extra defence take a Desgracia.
     counts_actions = True
     phases = engine.PHASES
@@ -194,6 +210,7 @@ class NdpCombat(CombatRules):
         return Defence(None, _("Fixed adversity"))
 
     def plan_attack(self, attacker, target, data, defence) -> AttackPlan:
+        self.refuse_attack_after_move(attacker, data.get("moved", 0))
         setup = attacker.system.roll_setup
         adversity = _adversity(target, data)
         attack = _attack_data(attacker, target, data, adversity)
@@ -287,6 +304,56 @@ class NdpCombat(CombatRules):
         )
         text = f"{part_name}: {result['net']} → {result['tier']}"
         return AttackRoll(sides, True, damage, text, *rest)
+
+    def move(self, sheet, metres, attacked, adversity, rng) -> Move:
+        """Up to 1 m free, up to 6 m giving up the attack, up to 18 m with a Correr roll
+        against the adversity the GM gives; a failed roll still covers 6 m (half of each
+        when overloaded) (docs/rules.md#ndp-movement)."""
+        name = sheet.character.name
+        if sheet.cannot_act:
+            raise ValidationError(
+                _("%(name)s cannot act in this state.") % {"name": name}, code="cannot_act"
+            )
+        factor = _speed_factor(sheet)
+        kind = engine.movement(metres, factor)
+        if attacked and kind != engine.MOVE_FREE:
+            raise ValidationError(
+                _("%(name)s has attacked this round: only 1 m more (6 m is without attacking).")
+                % {"name": name},
+                code="attacked",
+            )
+        words = {"name": name, "metres": metres}
+        if kind == engine.MOVE_FREE:
+            return Move(metres, None, _("%(name)s moves: %(metres)s m this round.") % words)
+        if kind == engine.MOVE_NO_ATTACK:
+            text = _("%(name)s moves: %(metres)s m this round, and cannot attack.") % words
+            return Move(metres, None, text)
+        if adversity is None:
+            raise ValidationError(
+                _("A move of more than 6 m takes a Correr roll: give its adversity."),
+                code="adversity",
+            )
+        plan = sheet.system.roll_setup.plan(
+            sheet, {"kind": "check", "skill": "correr", "adversity": adversity}
+        )
+        [side] = plan.roll(rng)
+        if side.record.outcome == "success":
+            text = _("%(name)s runs: %(metres)s m this round, and cannot attack.") % words
+            return Move(metres, side, text)
+        reached = min(metres, engine.reach_after_failed_run(factor))
+        text = _("%(name)s fails the Correr roll: %(reached)s m this round, and cannot attack.") % {
+            **words,
+            "reached": reached,
+        }
+        return Move(reached, side, text)
+
+    def refuse_attack_after_move(self, sheet, moved) -> None:
+        if moved and engine.movement(moved, _speed_factor(sheet)) != engine.MOVE_FREE:
+            raise ValidationError(
+                _("%(name)s moved %(metres)s m this round: more than 1 m leaves no attack.")
+                % {"name": sheet.character.name, "metres": moved},
+                code="moved",
+            )
 
     def write_back(self, attack, user, scene) -> None:
         """Worn weapons, armour and intercepting objects lose their integrity, and a Pelea
