@@ -8,15 +8,21 @@ engine calls (through `mechanics.setup`, which rolls every attack); views and se
 never compute a Defensa, an initiative or a damage themselves, and this module never
 names a system.
 
-- `roll_initiative(sheet, rng)`, `roll_off(sheet, rng)`: the sheet's system rolls.
+- `roll_initiative(sheet, rng)`, `roll_off(sheet, rng)`: the sheet's system rolls; with
+  an `initiative_spend`, `roll_initiative(sheet, rng, spend=True)` rolls spending it.
 - `turn_order(participants)`: the order of a fight (`mechanics.rules.initiative`).
 - `defence(attacker, target, data)`: what the attack roll has to beat, in words (the
   GM's number when typed).
 - `plan_attack(...)`, `roll_attack(...)`: the odds before rolling, and the attack with
   the damage the engine computed, ready to confirm. With `counts_actions`, their `data`
   also holds `attacks_made` (by the attacker) and `defences_made` (rolled by the target)
-  earlier in the round.
+  earlier in the round; with `reads_last_shots`, `last_shots` ({weapon: the last round
+  the attacker used it}) and `round`.
+- `refuse_attack(...)`: refuses an attack the fight's past forbids, checked again when
+  the attack is stored.
 - `write_back(...)`: what the attack changes on the sheets besides the damage.
+- `move(...)`, `refuse_attack_after_move(...)`: with `moves`, how far a fighter gets in a
+  round (and the roll it takes), and whether it may still attack.
 """
 
 from __future__ import annotations
@@ -74,6 +80,16 @@ class AttackRoll:
 
 
 @dataclass(frozen=True)
+class Move:
+    """A fighter's movement as ruled: the metres it has covered this round, all told; the
+    roll it took (None: none); and the words for the GM."""
+
+    reached: int
+    side: SideRecord | None
+    text: str
+
+
+@dataclass(frozen=True)
 class AttackPlan:
     """Odds and steps to show before rolling, and the roll itself."""
 
@@ -97,10 +113,16 @@ class CombatRules:
     # Attack-form fields that spend something: cleared after a roll so the next one does
     # not spend again.
     spends: tuple[str, ...] = ()
+    # What a fighter may spend on its initiative roll: (the resource pool, the words for
+    # the GM's choice); None: nothing.
+    initiative_spend: tuple[str, str] | None = None
     # How many attacks a fighter makes in one round; None: as many as the GM lets them.
     attacks_per_round: int | None = None
     # Whether the attack hooks read `attacks_made` and `defences_made` (one query more).
     counts_actions: bool = False
+    # Whether the attack hooks read `last_shots` and `round` (one query more): the rolls
+    # of a system that reads them name their weapon in details["weapon"].
+    reads_last_shots: bool = False
 
     def initiative_rule(self) -> str:
         """How initiative works, in words (the panel says it)."""
@@ -140,6 +162,28 @@ class CombatRules:
     def clean_attack(self, form: forms.Form, data: dict) -> None:
         """Checks across the attack form's fields; adds errors to `form`, fills `data`."""
 
+    def refuse_attack(self, attack: AttackRoll, last_shots: Mapping[str, int], round_: int) -> None:
+        """Raise ValidationError for an attack the fight's past forbids (a weapon still
+        reloading); called with the combat locked, before anything is stored."""
+
+    # Whether fighters move by this system's rules (the panel's move form).
+    moves: bool = False
+
+    def move(
+        self,
+        sheet: Sheet,
+        metres: int,
+        attacked: bool,
+        adversity: int | None,
+        rng: RandomSource | None,
+    ) -> Move:
+        """Move to `metres` covered this round, all told (`attacked`: the fighter has
+        attacked this round); refused with ValidationError or RuleError."""
+        raise NotImplementedError
+
+    def refuse_attack_after_move(self, sheet: Sheet, moved: int) -> None:
+        """Raise ValidationError when `moved` metres this round leave no attack."""
+
     def write_back(self, attack: AttackRoll, user, scene) -> None:
         """Write what an attack changes beyond the target's damage (`attack.writes`: worn
         weapons, the attacker's own wound), in the transaction that stores it."""
@@ -153,8 +197,13 @@ class CombatRules:
 # --- Initiative and turn order --------------------------------------------------------------
 
 
-def roll_initiative(sheet: Sheet, rng: RandomSource | None = None) -> Initiative:
-    """One character's initiative by its system's rules."""
+def roll_initiative(
+    sheet: Sheet, rng: RandomSource | None = None, *, spend: bool = False
+) -> Initiative:
+    """One character's initiative by its system's rules; `spend`: spending the system's
+    `initiative_spend` on it."""
+    if spend:
+        return sheet.system.combat.roll_initiative(sheet, rng, spend=True)
     return sheet.system.combat.roll_initiative(sheet, rng)
 
 

@@ -195,6 +195,10 @@ class CombatParticipant(models.Model):
     # False once the GM takes the character out of the fight (its turn is skipped).
     active = models.BooleanField(_("in the fight"), default=True)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    # How far the character has moved in round `moved_round` (a system with movement
+    # rules: an attack after a long move is refused).
+    moved_round = models.PositiveIntegerField(_("round of the last move"), default=0)
+    moved_m = models.PositiveSmallIntegerField(_("metres moved that round"), default=0)
 
     class Meta:
         db_table = "campaigns_combatparticipant"

@@ -90,6 +90,11 @@ urlpatterns = [
         name="combat_next",
     ),
     path(
+        "scenes/<id:scene_id>/combat/<id:combat_id>/move/",
+        combat.combat_move,
+        name="combat_move",
+    ),
+    path(
         "scenes/<id:scene_id>/combat/<id:combat_id>/attack/",
         combat.combat_attack,
         name="combat_attack",

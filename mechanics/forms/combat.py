@@ -75,6 +75,27 @@ class PhaseForm(forms.Form):
         _style(self)
 
 
+class MoveForm(forms.Form):
+    """A fighter's move this turn, for a system with movement rules."""
+
+    fighter = forms.TypedChoiceField(label=_("Who moves"), coerce=int)
+    metres = forms.IntegerField(label=_("Metres"), min_value=0, max_value=1000)
+    adversity = forms.IntegerField(
+        label=_("Adversity of the roll a long move takes"),
+        help_text=_("Only for a move that takes a roll."),
+        min_value=0,
+        max_value=60,
+        required=False,
+    )
+
+    def __init__(self, *args, fighters, **kwargs):
+        # Its own ids: the attack form beside it may have an adversity too.
+        kwargs.setdefault("auto_id", "move_%s")
+        super().__init__(*args, **kwargs)
+        self.fields["fighter"].choices = [(c.pk, c.name) for c in fighters]
+        _style(self)
+
+
 class AttackForm(forms.Form):
     """Who attacks whom, and the fields the system's combat hooks add to set up the
     attack (`CombatRules.attack_fields`), in the order the panel shows them."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import asdict, replace
 
 from django.core.exceptions import ValidationError
@@ -178,9 +178,14 @@ def combat_set_phase(*, participant: CombatParticipant, phase: int) -> CombatPar
 
 
 @transaction.atomic
-def combat_roll_initiative(*, combat: Combat, user, rng=None) -> list:
+def combat_roll_initiative(
+    *, combat: Combat, user, rng=None, spenders: Collection[int] = ()
+) -> list:
     """Roll initiative on the server for everyone in the fight who has none yet, break
-    ties, store each roll in the log with the scene, and start round 1 if not started."""
+    ties, store each roll in the log with the scene, and start round 1 if not started.
+
+    `spenders`: the participants (ids) who spend the system's `initiative_spend` on their
+    roll; each must be rolling now. A refused spend (an empty pool) stores nothing."""
 
     locked = _lock_combat(combat)
     campaign = locked.scene.campaign
@@ -188,9 +193,19 @@ def combat_roll_initiative(*, combat: Combat, user, rng=None) -> list:
     pending = [p for p in participants if p.initiative is None]
     if not pending:
         raise ValidationError(_("Everyone in the fight has rolled initiative."), code="rolled")
+    spenders = set(spenders)
+    if spenders and (
+        _rules(campaign).initiative_spend is None or not spenders <= {p.pk for p in pending}
+    ):
+        raise ValidationError(
+            _("Only a fighter rolling initiative now can spend on it."), code="spend"
+        )
     sheets = load_sheets([p.character for p in participants], campaign, with_scene=False)
     rng = rng or default_rng()
-    rolled = {p.pk: rules.roll_initiative(sheets[p.character_id], rng) for p in pending}
+    rolled = {
+        p.pk: rules.roll_initiative(sheets[p.character_id], rng, spend=p.pk in spenders)
+        for p in pending
+    }
     by_pk = {p.pk: p for p in participants}
     entries = [
         Entry(
@@ -276,6 +291,67 @@ def attack_counts(combat: Combat, attacker_id: int, target_id: int) -> dict[str,
     )
 
 
+def moved_this_round(participant: CombatParticipant, round_: int) -> int:
+    """The metres the fighter has moved in round `round_`."""
+    return participant.moved_m if participant.moved_round == round_ else 0
+
+
+@transaction.atomic
+def combat_move(
+    *, combat: Combat, character: Character, metres: int, user, adversity=None, rng=None
+) -> str:
+    """A fighter moves `metres` more this round, by its system's rules (a long move may
+    take a roll, stored with the scene); returns the words for the GM."""
+    locked = _lock_combat(combat)
+    combat_rules = _rules(locked.scene.campaign)
+    if not combat_rules.moves:
+        raise ValidationError(_("This rule system has no movement rules."), code="no_moves")
+    if locked.round == 0:
+        raise ValidationError(_("Roll initiative first."), code="no_initiative")
+    participant = _fighter(locked, character)
+    attacked = CombatAttack.objects.filter(
+        combat=locked, round=locked.round, attacker=character
+    ).exists()
+    sheet = load_sheets([character], locked.scene.campaign, with_scene=False)[character.pk]
+    move = combat_rules.move(
+        sheet,
+        moved_this_round(participant, locked.round) + metres,
+        attacked,
+        adversity,
+        rng or default_rng(),
+    )
+    if move.side is not None:
+        roll_perform(
+            campaign=locked.scene.campaign,
+            user=user,
+            sides=[
+                RollSide(
+                    record=move.side.record,
+                    character=character,
+                    scene=locked.scene,
+                    label=Message(gettext_noop("Movement: %(metres)s m"), metres=metres),
+                )
+            ],
+        )
+    CombatParticipant.objects.filter(pk=participant.pk).update(
+        moved_round=locked.round, moved_m=move.reached
+    )
+    locked.save(update_fields=["updated_at"])
+    return move.text
+
+
+def last_shots(combat: Combat, attacker_id: int) -> dict[str, int]:
+    """{weapon: the last round the attacker used it} in this fight, from the weapon its
+    attack rolls name (details["weapon"])."""
+    shots: dict[str, int] = {}
+    rows = CombatAttack.objects.filter(
+        combat=combat, attacker_id=attacker_id, roll__record__details__has_key="weapon"
+    ).values_list("round", "roll__record__details__weapon")
+    for round_, weapon in rows:
+        shots[weapon] = max(round_, shots.get(weapon, 0))
+    return shots
+
+
 @transaction.atomic
 def combat_attack_record(
     *, combat: Combat, user, attacker: Character, target: Character, attack
@@ -285,11 +361,15 @@ def combat_attack_record(
     the GM. Nothing is applied to the target here."""
 
     locked = _lock_combat(combat)
-    _fighter(locked, attacker)
+    fighter = _fighter(locked, attacker)
     _fighter(locked, target)
     if attacker.pk == target.pk:
         raise ValidationError(_("A character cannot attack itself."), code="self")
-    limit = _rules(locked.scene.campaign).attacks_per_round
+    combat_rules = _rules(locked.scene.campaign)
+    if combat_rules.moves:
+        moved = moved_this_round(fighter, locked.round)
+        combat_rules.refuse_attack_after_move(attack.sides[-1].sheet, moved)
+    limit = combat_rules.attacks_per_round
     made = CombatAttack.objects.filter(combat=locked, round=locked.round, attacker=attacker)
     if limit is not None and made.count() >= limit:
         raise ValidationError(
@@ -301,6 +381,8 @@ def combat_attack_record(
             % {"name": attacker.name, "count": limit},
             code="attacks_per_round",
         )
+    if combat_rules.reads_last_shots:
+        combat_rules.refuse_attack(attack, last_shots(locked, attacker.pk), locked.round)
     if attack.counted is not None:
         now = attack_counts(locked, attacker.pk, target.pk)
         if attack.counted != (now["attacks_made"], now["defences_made"]):
@@ -326,7 +408,7 @@ def combat_attack_record(
         ],
         group=attack.group,
     )
-    _rules(locked.scene.campaign).write_back(attack, user, locked.scene)
+    combat_rules.write_back(attack, user, locked.scene)
     pending = attack.damage is not None
     created = CombatAttack.objects.create(
         combat=locked,

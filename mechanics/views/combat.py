@@ -38,7 +38,13 @@ from campaigns.selectors import scene_or_404
 from characters.models import Character
 from mechanics import combat as rules
 from mechanics.combat_timeline import summary_for
-from mechanics.forms.combat import AddFightersForm, AttackForm, PhaseForm, SceneTimeForm
+from mechanics.forms.combat import (
+    AddFightersForm,
+    AttackForm,
+    MoveForm,
+    PhaseForm,
+    SceneTimeForm,
+)
 from mechanics.forms.errors import error_text
 from mechanics.models import Combat, CombatAttack, CombatParticipant
 from mechanics.rules.dice import default_rng
@@ -125,6 +131,19 @@ def _default_data(form: AttackForm) -> dict:
     return data
 
 
+def _fight_data(form: AttackForm, combat: Combat, attacker_id: int, target_id: int) -> dict:
+    """The attack form's choices and what the system's hooks read of the fight so far."""
+    data = dict(form.cleaned_data)
+    if form.rules.counts_actions:
+        data.update(services.attack_counts(combat, attacker_id, target_id))
+    if form.rules.reads_last_shots:
+        data.update(last_shots=services.last_shots(combat, attacker_id), round=combat.round)
+    if form.rules.moves:
+        fighter = combat.participants.filter(character_id=attacker_id).first()
+        data["moved"] = services.moved_this_round(fighter, combat.round) if fighter else 0
+    return data
+
+
 def _attack_form(
     access: CampaignAccess,
     combat: Combat,
@@ -172,9 +191,7 @@ def _attack_form(
         return form, None, ""
     attacker = sheets[form.cleaned_data["attacker"]]
     target = sheets[form.cleaned_data["target"]]
-    data = dict(form.cleaned_data)
-    if form.rules.counts_actions:
-        data.update(services.attack_counts(combat, attacker.character.pk, target.character.pk))
+    data = _fight_data(form, combat, attacker.character.pk, target.character.pk)
     try:
         return form, rules.plan_attack(attacker, target, data), ""
     except (RuleError, ValidationError) as error:
@@ -202,6 +219,7 @@ def _panel_context(
     notice: str = "",
     error: str = "",
     add_form: AddFightersForm | None = None,
+    move_form: MoveForm | None = None,
 ) -> dict:
     campaign = access.campaign
     participants = _participants(combat, campaign)
@@ -264,11 +282,26 @@ def _panel_context(
         # Damage is health information: shown to those who may see the target's sheet.
         owner = next((c.owner_id for c in characters if c.pk == attack.target_id), None)
         attack.damage_visible = sees_full_sheet(access, owner)
+    spend = combat_rules.initiative_spend
+    # Who may spend on the initiative about to be rolled: fighters still to roll who hold
+    # some of the pool.
+    spenders = [
+        row
+        for row in rows
+        if running
+        and spend is not None
+        and row.participant.active
+        and row.participant.initiative is None
+        and spend[0] in sheets[row.character.pk].resources
+        and sheets[row.character.pk].pool_current(spend[0]) > 0
+    ]
     context = {
         "access": access,
         "campaign": campaign,
         "scene": scene,
         "combat": combat,
+        "initiative_spenders": spenders,
+        "initiative_spend_label": spend[1] if spend else "",
         "rows": rows,
         "phases": phases,
         "pending": pending,
@@ -290,6 +323,13 @@ def _panel_context(
         context["add_form"] = add_form or AddFightersForm(
             candidates=_candidates(access, scene, participants)
         )
+        if combat_rules.moves and combat.round:
+            fighters = [p.character for p in order if p.active]
+            current = next((p for p in order if p.pk == combat.current_id), None)
+            context["move_form"] = move_form or MoveForm(
+                initial={"fighter": current.character_id if current else None},
+                fighters=fighters,
+            )
     return context
 
 
@@ -461,7 +501,12 @@ def combat_phase(
 @require_POST
 def combat_initiative(request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int):
     def action(combat: Combat) -> str:
-        rolls = services.combat_roll_initiative(combat=combat, user=request.user)
+        chosen = request.POST.getlist("spend")
+        if not all(value.isdigit() for value in chosen):
+            raise ValidationError(_("Unknown fighter."), code="spend")
+        rolls = services.combat_roll_initiative(
+            combat=combat, user=request.user, spenders={int(value) for value in chosen}
+        )
         return ngettext(
             "Initiative rolled for %(count)d character.",
             "Initiative rolled for %(count)d characters.",
@@ -486,6 +531,35 @@ def combat_next(request: HttpRequest, campaign_id: int, scene_id: int, combat_id
         return notice
 
     return _gm_action(request, campaign_id, scene_id, combat_id, action)
+
+
+@login_required
+@require_POST
+def combat_move(request: HttpRequest, campaign_id: int, scene_id: int, combat_id: int):
+    """A fighter moves this turn (a system with movement rules); what the GM typed stays
+    in the form when the move is refused."""
+    access, scene, combat = _load(request, campaign_id, scene_id, combat_id)
+    require(access.can_run_scenes)
+    _rules_or_404(access.campaign)
+    fighters = [p.character for p in combat.participants.select_related("character") if p.active]
+    form = MoveForm(request.POST, fighters=fighters)
+    if not form.is_valid():
+        error = " ".join(e for errors in form.errors.values() for e in errors)
+        return _after_action(request, access, scene, combat, error=error, move_form=form)
+    character = next(c for c in fighters if c.pk == form.cleaned_data["fighter"])
+    try:
+        notice = services.combat_move(
+            combat=combat,
+            character=character,
+            metres=form.cleaned_data["metres"],
+            adversity=form.cleaned_data["adversity"],
+            user=request.user,
+        )
+    except (RuleError, ValidationError) as error:
+        return _after_action(
+            request, access, scene, combat, error=error_text(error), move_form=form
+        )
+    return _after_action(request, access, scene, combat, notice=notice)
 
 
 def _kept(data: QueryDict, form: AttackForm) -> QueryDict:
@@ -518,9 +592,7 @@ def combat_attack(request: HttpRequest, campaign_id: int, scene_id: int, combat_
         fighters = {c.pk: c for c in Character.objects.filter(pk__in=ids)}
         sheets = load_sheets([fighters[pk] for pk in ids], access.campaign, with_scene=False)
         attacker, target = (sheets[pk] for pk in ids)
-        data = dict(form.cleaned_data)
-        if form.rules.counts_actions:
-            data.update(services.attack_counts(combat, *ids))
+        data = _fight_data(form, combat, *ids)
         try:
             rolled = rules.roll_attack(attacker, target, data, default_rng())
             attack = services.combat_attack_record(

@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 from campaigns import services
 from characters.models import Item
 from characters.services import item_add
+from mechanics.services import combat as combat_services
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 from tests.mechanics import rolling
 
@@ -66,3 +67,61 @@ def test_ndp_interceptar_with_a_shield_and_a_second_attack(open_as, screenshot, 
     expect(odds).to_contain_text("Defensas anteriores en este asalto +1")
     screenshot(page, "ndp-interceptar-after")
     assert Item.objects.get(name="Escudo redondo").data["integrity"] == 7
+
+
+def test_ndp_interceptar_in_the_gms_opposed_roll_adds_the_shield_and_wears_it(open_as, fixed_dice):
+    gm = UserFactory(username="narradora")
+    campaign = CampaignFactory(name="Reinos", system="ndp", created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    knight = make_character(campaign, None, name="Caballero", user=gm, ratings={"pelea": 4})
+    guard = make_character(campaign, None, name="Guardia", user=gm, ratings={"interceptar": 2})
+    shield = item_add(
+        character=guard,
+        user=gm,
+        kind="shield",
+        name="Escudo redondo",
+        weight_kg=3,
+        data={"gdc": 7, "integrity": 8},
+    )
+    page = open_as("narradora", width=1280, height=900)
+    page.goto(f"/campaigns/{campaign.pk}/roll/")
+    page.locator("#id_a-character").select_option(str(knight.pk))
+    page.locator("#id_a-skill").select_option("pelea")
+    page.locator("#id_b-character").select_option(str(guard.pk))
+    page.locator("#id_b-skill").select_option("interceptar")
+    odds = page.locator("#gm-roll-odds")
+    expect(odds).to_contain_text("Escudo redondo (GdC 7) +4")
+    expect(odds).to_contain_text("Guardia intercepta con Escudo redondo")
+    # Attack 3+3+3 + 4 = 13; defence 6+6+6 + 2 + 4 = 24: the shield stops it.
+    fixed_dice(3, 3, 3, 6, 6, 6)
+    page.get_by_role("button", name="Tirar los dados").click()
+    expect(page.locator("#gm-roll-result .roll-card")).to_have_count(2)
+    shield.refresh_from_db()
+    assert shield.data["integrity"] == 7
+
+
+def test_ndp_a_fighter_moves_six_metres_and_cannot_attack(open_as):
+    gm = UserFactory(username="narradora")
+    campaign = CampaignFactory(name="Reinos", system="ndp", created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    knight = make_character(campaign, None, name="Caballero", user=gm, ratings={"pelea": 3})
+    guard = make_character(campaign, None, name="Guardia", user=gm)
+    scene = services.scene_create(campaign=campaign, title="Camino", participants=[knight, guard])
+    combat = combat_services.combat_start(scene=scene, user=gm)
+    combat_services.combat_roll_initiative(combat=combat, user=gm)
+
+    page = open_as("narradora", width=1280, height=900)
+    page.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/combat/{combat.pk}/")
+    move = page.locator(".combat-move")
+    move.locator("summary").click()
+    move.get_by_label("Quién se mueve").select_option(label="Caballero")
+    move.get_by_label("Metros").fill("6")
+    move.get_by_role("button", name="Moverse").click()
+    expect(
+        page.get_by_text("Caballero se mueve: 6 m en este asalto, y no puede atacar.")
+    ).to_be_visible()
+    form = page.locator("#combat-attack")
+    form.locator("#id_attacker").select_option(label="Caballero")
+    expect(page.locator("#combat-attack")).to_contain_text(
+        "Caballero se ha movido 6 m en este asalto: más de 1 m no deja atacar."
+    )

@@ -89,3 +89,43 @@ def test_a_late_refresh_of_the_attack_form_never_overwrites_the_distance_being_t
     form.get_by_label("Distancia al objetivo (m)").blur()
     expect(page.locator("#combat-attack .combat-defence")).to_have_text("20")
     expect(form.get_by_label("Distancia al objetivo (m)")).to_have_value("50")
+
+
+def test_gm_spends_a_destiny_point_on_initiative_and_the_revolver_waits_a_round(open_as):
+    gm = UserFactory(username="narradora")
+    campaign = campaign_with("objetivo", gm, name="Mesa")
+    fred = make_character(
+        campaign, None, user=gm, name="Fred", ratings={"destreza": 8, "armas_dist": 4}
+    )
+    foe = make_character(campaign, None, user=gm, name="Forajido", ratings={"resistencia": 8})
+    Resource.objects.filter(character=fred, key="destiny_points").update(current=1)
+    scene = services.scene_create(campaign=campaign, title="Saloon", participants=[fred, foe])
+    combat = combat_services.combat_start(scene=scene, user=gm)
+
+    page = open_as("narradora", width=1280, height=900)
+    page.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/combat/{combat.pk}/")
+    page.get_by_label("Fred gasta un punto de destino (dado mayor)").check()
+    page.get_by_role("button", name="Tirar iniciativa").click()
+    expect(page.get_by_role("button", name="Siguiente turno")).to_be_visible()
+    expect(page.get_by_label("Fred gasta un punto de destino (dado mayor)")).to_have_count(0)
+    assert Resource.objects.get(character=fred, key="destiny_points").current == 0
+
+    form = page.locator("#combat-attack")
+    form.get_by_label("Atacante").select_option(label="Fred")
+    form.get_by_label("Objetivo", exact=True).select_option(label="Forajido")
+    form.get_by_label("Arma", exact=True).select_option("revolver")
+    expect(page.locator("#combat-attack .combat-defence")).to_have_text("15")
+    page.get_by_role("button", name="Tirar el ataque").click()
+    expect(
+        page.locator(".combat-attack-pending, #combat-panel .alert-success").first
+    ).to_be_visible()
+    # Two turns later a new round starts: the revolver is still reloading.
+    page.get_by_role("button", name="Siguiente turno").click()
+    expect(page.locator("#combat-round")).to_have_text("Asalto 1")
+    page.get_by_role("button", name="Siguiente turno").click()
+    expect(page.locator("#combat-round")).to_have_text("Asalto 2")
+    form = page.locator("#combat-attack")
+    form.get_by_label("Atacante").select_option(label="Fred")
+    form.get_by_label("Objetivo", exact=True).select_option(label="Forajido")
+    form.get_by_label("Arma", exact=True).select_option("revolver")
+    expect(form).to_contain_text("El Revolver de Fred está recargando")

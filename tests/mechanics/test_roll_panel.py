@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from campaigns.models import Scene
 from characters.models import Aspect, Character, Resource, SheetChange, Specialty, Trait
+from characters.services import aspect_add
 from mechanics.models import Roll
 from mechanics.rules.hitos import odds as hitos_odds
 from mechanics.rules.hitos.rolls import HitosSpec
@@ -217,15 +218,18 @@ def test_a_pool_at_zero_shows_the_chance_die_and_its_dramatic_failure(client, pl
 
 
 def test_hitos_odds_shown_equal_the_engines(client, gm, player):
-    _, pepa = game("hitos", gm, player, reflejos=4, combate=3)
-    client.force_login(player)
+    campaign, pepa = game("hitos", gm, player, reflejos=4, combate=3)
+    rival = make_character(campaign, None, user=gm, name="Rival")
+    grudge = aspect_add(character=rival, user=gm, kind="concepto", text="Rencoroso")
+    client.force_login(gm)
     data = {
         "kind": "check",
         "characteristic": "reflejos",
         "skill": "combate",
         "difficulty": "15",
         "modifier": "2",
-        "hinder": "on",
+        "hinderer": rival.pk,
+        "hinder_aspect": grudge.pk,
     }
     response = client.get(roll_url(pepa), {**data, "part": "odds"}, HTTP_HX_REQUEST="true")
     engine = hitos_odds.odds(HitosSpec(4, 3, 15, modifier=2, hinder=True))

@@ -440,15 +440,28 @@ def roll_attack(
     target_rd: int | Iterable[int] = 0,
     damage_shift: int = 0,
     rng: RandomSource | None = None,
+    *,
+    damage_activation: AspectActivation | None = None,
 ) -> RollRecord:
     """Reflejos + Combate vs the target's Defensa (`spec.difficulty`, see
     `traits.defensa`); on a hit, damage from the same dice goes to `effects.damage`.
 
     `weapon_category` is the seed's notation, optionally with the constant ("C+1");
     `weapon_constant` adds to it. `damage_shift` is the net number of aspects moving
-    the category up (+) or down (−). A crítico that hits puts the target's secuela
-    duration ("scene"/"session") in `details["secuela"]`.
+    the category up (+) or down (−) besides `damage_activation`: an aspect the attacker
+    activates for the damage instead of the roll, one step up, its cost in the record's
+    effects as an improving activation's would be (seed: "Modifica el tipo de daño un
+    nivel arriba o abajo"). A crítico that hits puts the target's secuela duration
+    ("scene"/"session") in `details["secuela"]`.
     """
+    if damage_activation is not None:
+        if not isinstance(damage_activation, AspectActivation):
+            raise RuleError(gettext_noop("invalid aspect activation"))
+        if spec.activation is not None:
+            raise RuleError(
+                gettext_noop("the attacker activates one aspect: for the roll or the damage")
+            )
+        damage_shift += 1
     if isinstance(weapon_category, DamageCategory):
         base_category, parsed_constant = weapon_category, 0
     else:
@@ -471,11 +484,25 @@ def roll_attack(
     damage = None
     if hit:
         damage, _ = attack_damage(sorted_dice, shifted, constant, damage_bonus, rd)
+    effects = replace(record.effects, damage=damage)
+    extra = {}
+    if damage_activation is not None:
+        cost = damage_activation.effects()
+        effects = replace(
+            effects,
+            drama_points_spent=cost.drama_points_spent,
+            aspects_exhausted=cost.aspects_exhausted,
+        )
+        extra = {
+            "damage_activation": damage_activation.to_dict(),
+            "drama_point_to_owner": damage_activation.hands_drama_point,
+        }
     return replace(
         record,
-        effects=replace(record.effects, damage=damage),
+        effects=effects,
         details={
             **record.details,
+            **extra,
             "weapon": base_category.name,
             "damage_category": shifted.name,
             "weapon_constant": constant,

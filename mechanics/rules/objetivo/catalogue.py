@@ -171,6 +171,9 @@ class Weapon:
     damage: DamageDice
     precision: int = 0
     ranges: tuple[int, int, int] | None = None  # metres: short / medium / long
+    # Rounds the weapon needs after a shot before it fires again (seed: "Tarda un turno en
+    # recargar tras cada disparo").
+    reload_turns: int = 0
     notes: str = ""
     assumed: tuple[str, ...] = ()
 
@@ -196,6 +199,7 @@ WEAPONS: tuple[Weapon, ...] = (
         DamageDice(1, 10),
         0,
         (35, 60, 120),
+        reload_turns=1,
         notes="Tarda un turno en recargar tras cada disparo",
         assumed=("damage",),
     ),

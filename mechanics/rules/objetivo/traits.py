@@ -94,3 +94,13 @@ def ranged_difficulty(distance_m: float, ranges: Sequence[int], cover: bool = Fa
         gettext_noop("the target is beyond long range (%(long)s m) and cannot be hit"),
         long=ranges[-1],
     )
+
+
+def ready_to_fire(reload_turns: int, last_shot_round: int | None, round_: int) -> bool:
+    """Whether a weapon fired in `last_shot_round` (None: not yet in this fight) may fire in
+    `round_`: it spends `reload_turns` whole rounds reloading after each shot, so one that
+    "tarda un turno en recargar" cannot fire in two consecutive rounds."""
+    _check("reload_turns", reload_turns, 0, 10)
+    if reload_turns == 0 or last_shot_round is None:
+        return True
+    return round_ - last_shot_round > reload_turns

@@ -6,8 +6,10 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from characters.models import Character
 from mechanics.forms.roll import RollForm, first_choice, int_choices
 from mechanics.rules.hitos.catalogue import DAMAGE_CATEGORIES
+from mechanics.systems.hitos.combat_forms import fight_aspect_choices
 from mechanics.systems.hitos.rolls import (
     DRAMA_POINTS_POOL,
     OTHER_PREFIX,
@@ -33,15 +35,27 @@ class HitosRollForm(RollForm):
     kinds = (("check", _("Simple roll")), ("attack", _("Attack")))
     layout = (
         (_("What you roll"), None, ["characteristic", "skill", "difficulty", "modifier"]),
-        (_("Aspects"), None, ["aspect", "pay", "hinder"]),
+        (
+            _("Aspects"),
+            None,
+            [
+                "aspect",
+                "aspect_use",
+                "pay",
+                "hinderer",
+                "hinder_aspect",
+                "hinder_use",
+                "hinder_pay",
+            ],
+        ),
         (
             _("Weapon and target"),
             ("attack",),
-            ["weapon", "weapon_constant", "attack_range", "target_rd", "damage_shift"],
+            ["weapon", "weapon_constant", "attack_range", "target_rd"],
         ),
         (None, None, ["label", "secret"]),
     )
-    spends = ("aspect",)
+    spends = ("aspect", "hinder_aspect")
     compact = frozenset({"modifier"})
 
     characteristic = forms.ChoiceField(label=_("Characteristic"))
@@ -55,16 +69,21 @@ class HitosRollForm(RollForm):
     )
     modifier = forms.TypedChoiceField(label=_("Modifier"), coerce=int, initial=0, required=False)
     aspect = forms.ChoiceField(label=_("Activate an aspect (keep the highest die)"), required=False)
+    aspect_use = forms.ChoiceField(
+        label=_("What for"),
+        choices=[
+            ("roll", _("to improve the roll (keep M)")),
+            ("damage", _("to raise the damage one category (attacks)")),
+        ],
+        initial="roll",
+        required=False,
+    )
     pay = forms.ChoiceField(
         label=_("Pay with"),
         choices=[("drama_point", _("A drama point")), ("exhaust", _("Exhausting the aspect"))],
         initial="drama_point",
         required=False,
         widget=forms.RadioSelect,
-    )
-    hinder = forms.BooleanField(
-        label=_("An opponent activated an aspect against this roll (keep the lowest die)"),
-        required=False,
     )
     weapon = forms.ChoiceField(
         label=_("Weapon category"),
@@ -85,13 +104,6 @@ class HitosRollForm(RollForm):
         label=_("Target's RD (highest armour)"),
         min_value=0,
         max_value=50,
-        initial=0,
-        required=False,
-    )
-    damage_shift = forms.IntegerField(
-        label=_("Damage category steps from aspects"),
-        min_value=-5,
-        max_value=5,
         initial=0,
         required=False,
     )
@@ -124,6 +136,45 @@ class HitosRollForm(RollForm):
         if not sheet.aspects and not others and not situation:
             del self.fields["aspect"]
             del self.fields["pay"]
+            del self.fields["aspect_use"]
+        if self.is_gm:
+            self._hinder_fields()
+
+    def _hinder_fields(self) -> None:
+        """An opponent's aspect against this roll (keep the lowest die), paid by the
+        opponent: the GM names who activates it and which aspect
+        (docs/rules.md#hitos-hindering)."""
+        character = self.sheet.character
+        opponents = Character.objects.filter(campaign_id=character.campaign_id).exclude(
+            pk=character.pk
+        )
+        self.fields["hinderer"] = forms.TypedChoiceField(
+            label=_("An opponent activates an aspect against this roll (keep the lowest die)"),
+            choices=[("", _("Nobody")), *((c.pk, c.name) for c in opponents.order_by("name"))],
+            coerce=int,
+            empty_value=None,
+            required=False,
+        )
+        self.fields["hinder_aspect"] = forms.ChoiceField(
+            label=_("The opponent's aspect"),
+            choices=fight_aspect_choices(self.sheet),
+            required=False,
+        )
+        self.fields["hinder_use"] = forms.ChoiceField(
+            label=_("What for"),
+            choices=[
+                ("roll", _("to hinder the roll (keep m)")),
+                ("damage", _("to lower the damage one category (attacks)")),
+            ],
+            initial="roll",
+            required=False,
+        )
+        self.fields["hinder_pay"] = forms.ChoiceField(
+            label=_("The opponent pays with"),
+            choices=[("drama_point", _("A drama point")), ("exhaust", _("Exhausting the aspect"))],
+            initial="drama_point",
+            required=False,
+        )
 
     def clean(self):
         data = super().clean()
@@ -131,6 +182,12 @@ class HitosRollForm(RollForm):
             data["pay"] = "drama_point"
             if self.sheet.pool_current(DRAMA_POINTS_POOL) < 1:
                 self.add_error("pay", _("No drama points left."))
+        if data.get("aspect_use") == "damage" and data.get("kind") != "attack":
+            self.add_error("aspect_use", _("Only an attack has damage to raise or lower."))
+        if bool(data.get("hinderer")) != bool(data.get("hinder_aspect")):
+            self.add_error(
+                "hinder_aspect", _("Name both the opponent and the aspect they activate.")
+            )
         if data.get("kind") == "attack" and not data.get("weapon"):
             self.add_error("weapon", _("Choose the weapon's category."))
         return data

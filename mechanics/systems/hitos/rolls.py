@@ -12,7 +12,7 @@ from django.utils.translation import pgettext
 
 from campaigns.models import Scene
 from characters.models import Aspect, Character
-from characters.services.sheet import resource_adjust
+from characters.services.sheet import aspect_set_exhausted, resource_adjust
 from mechanics.models import SituationAspect
 from mechanics.rules.hitos import odds as engine_odds
 from mechanics.rules.hitos import rolls as engine
@@ -25,6 +25,7 @@ from mechanics.setup import (
     RollSetup,
     Sheet,
     check_can_act,
+    load_sheets,
     single,
     trait_names,
 )
@@ -73,14 +74,14 @@ def activation_for(character: Character, own: list[Aspect], drama_points: int, d
                 Aspect.objects.filter(character__campaign_id=character.campaign_id)
                 .exclude(character_id=character.pk)
                 .select_related("character")
-                .filter(pk=_id(value.removeprefix(OTHER_PREFIX)))
+                .filter(pk=row_id(value.removeprefix(OTHER_PREFIX)))
                 .first()
             )
             kind, owner = "ajeno", found.character if found else None
         else:
             found = (
                 situation_aspects(character.campaign_id)
-                .filter(pk=_id(value.removeprefix(SITUATION_PREFIX)))
+                .filter(pk=row_id(value.removeprefix(SITUATION_PREFIX)))
                 .first()
             )
             kind, owner = "de_situacion", None
@@ -108,16 +109,114 @@ def activation_for(character: Character, own: list[Aspect], drama_points: int, d
     return activation, None, aspect
 
 
-def _id(text: str) -> int:
+def row_id(text: str) -> int:
     """An id from a form value; 0 (no row) when it is not a short number."""
     return int(text) if text.isdigit() and len(text) <= 18 else 0
 
 
-def _with_owner(record, owner):
-    """The record names whose aspect was used, so the drama point reaches them."""
-    if owner is None:
-        return record
-    details = {**record.details, "aspect_owner": owner.pk, "aspect_owner_name": owner.name}
+def opposing_activation(payer: Sheet, opponent: Sheet, value, pay):
+    """An aspect one side of a contest activates (the combat panel's sides, the roll
+    panel's hindering opponent), as the form names it ("<aspect id>" or
+    "situation:<id>"): (the engine's activation or None, the character it hands the drama
+    point to, the aspect row). A side uses its own aspects, the opponent's (against them)
+    or the situation's (docs/rules.md#hitos-combat-aspects)."""
+    value = str(value or "")
+    pay = pay or "drama_point"
+    if not value:
+        return None, None, None
+    owner = None
+    if value.startswith(SITUATION_PREFIX):
+        found = (
+            situation_aspects(payer.character.campaign_id)
+            .filter(pk=row_id(value.removeprefix(SITUATION_PREFIX)))
+            .first()
+        )
+        kind = "de_situacion"
+    else:
+        found = (
+            Aspect.objects.filter(
+                pk=row_id(value), character_id__in=(payer.character.pk, opponent.character.pk)
+            )
+            .select_related("character")
+            .first()
+        )
+        kind = "propio" if found and found.character_id == payer.character.pk else "ajeno"
+        if kind == "ajeno":
+            owner = opponent.character
+    if found is None:
+        raise ValidationError(
+            _("%(name)s can activate their own aspects, their opponent's or the situation's.")
+            % {"name": payer.character.name},
+            code="aspect",
+        )
+    if pay == "exhaust" and kind != "propio":
+        raise ValidationError(
+            _("Only your own aspects can be exhausted: pay with a drama point."), code="aspect"
+        )
+    if pay == "drama_point" and payer.pool_current(DRAMA_POINTS_POOL) < 1:
+        raise ValidationError(
+            _("%(name)s has no drama points left.") % {"name": payer.character.name},
+            code="empty",
+        )
+    activation = engine.AspectActivation(
+        aspect=found.text,
+        aspect_type=kind,
+        pay=pay,
+        drama_points=payer.pool_current(DRAMA_POINTS_POOL),
+        exhausted=kind == "propio" and found.exhausted,
+    )
+    return activation, owner, found
+
+
+def pay_activation(*, payer_id: int, user, pay: str, aspect_id, owner_id) -> list[dict]:
+    """Charge an activation to the character who made it, in the caller's transaction: a
+    drama point (handed to `owner_id` when the aspect was theirs) or exhausting its own
+    aspect. Refused (ValidationError) when it can no longer be paid."""
+    payer = Character.objects.get(pk=payer_id)
+    if pay == "drama_point":
+        pool = resource_adjust(character=payer, user=user, key=DRAMA_POINTS_POOL, delta=-1)
+        label = _("Drama points of %(name)s") % {"name": payer.name}
+        applied = [
+            {
+                "what": DRAMA_POINTS_POOL,
+                "label": label,
+                "old": pool.current + 1,
+                "new": pool.current,
+            }
+        ]
+    else:
+        aspect = Aspect.objects.filter(pk=aspect_id, character=payer).first()
+        if aspect is None or aspect.exhausted:
+            raise ValidationError(
+                _("%(aspect)s is already exhausted.") % {"aspect": aspect.text if aspect else "?"},
+                code="exhausted",
+            )
+        aspect_set_exhausted(aspect=aspect, user=user, exhausted=True)
+        applied = [{"what": "aspect", "label": aspect.text, "old": False, "new": True}]
+    if owner_id is not None:
+        owner = Character.objects.get(pk=owner_id)
+        pool = resource_adjust(
+            character=owner, user=user, key=DRAMA_POINTS_POOL, delta=1, may_raise_open=True
+        )
+        applied.append(
+            {
+                "what": "drama_point_to_owner",
+                "label": owner.name,
+                "old": pool.current - 1,
+                "new": pool.current,
+            }
+        )
+    return applied
+
+
+def _stamped(record, owner, hindering: dict | None):
+    """The record names whose aspect was used, so the drama point reaches them, and the
+    opponent's hindering activation, which `pay_hindering` charges when it is stored."""
+    details = dict(record.details)
+    if owner is not None:
+        details.update(aspect_owner=owner.pk, aspect_owner_name=owner.name)
+    if hindering is not None:
+        details["hinder_activation"] = hindering
     return replace(record, details=details)
 
 
@@ -129,24 +228,69 @@ class HitosSetup(RollSetup):
     def spec(self, sheet: Sheet, data: Mapping) -> engine.HitosSpec:
         return self._spec(sheet, data)[0]
 
-    def _spec(self, sheet: Sheet, data: Mapping):
-        """The spec, and the character whose aspect is used against them (or None)."""
-        check_can_act(sheet)
-        activation, owner, _own = activation_for(
-            sheet.character, sheet.aspects, sheet.pool_current(DRAMA_POINTS_POOL), data
+    def _hindering(self, sheet: Sheet, data: Mapping) -> dict | None:
+        """The roll panel's opponent activating an aspect against the roll, with what it
+        pays (docs/rules.md#hitos-hindering); None when nobody does."""
+        if not data.get("hinder_aspect"):
+            return None
+        hinderer = (
+            Character.objects.filter(
+                pk=data.get("hinderer") or 0, campaign_id=sheet.character.campaign_id
+            )
+            .exclude(pk=sheet.character.pk)
+            .first()
         )
+        if hinderer is None:
+            raise ValidationError(_("Choose who activates the aspect."), code="hinderer")
+        payer = load_sheets([hinderer], sheet.character.campaign, with_scene=False)[hinderer.pk]
+        activation, owner, row = opposing_activation(
+            payer, sheet, data["hinder_aspect"], data.get("hinder_pay")
+        )
+        use = data.get("hinder_use") or "roll"
+        if use == "damage" and data.get("kind") != "attack":
+            raise ValidationError(
+                _("Only an attack has damage to raise or lower."), code="aspect_use"
+            )
+        return {
+            **activation.to_dict(),
+            "use": use,
+            "by": hinderer.pk,
+            "by_name": hinderer.name,
+            "aspect_id": row.pk,
+            "owner": owner.pk if owner is not None and activation.hands_drama_point else None,
+        }
+
+    def _spec(self, sheet: Sheet, data: Mapping):
+        """The spec; the character whose aspect is used against them (or None); the
+        opponent's hindering activation (or None); and the roller's aspect activated for
+        the damage instead of the roll (or None)."""
+        check_can_act(sheet)
+        if "activation" in data:
+            # Resolved already, with whom it hands the point to (the combat panel's).
+            activation, owner = data["activation"], data.get("aspect_owner")
+            damage_activation = data.get("damage_activation")
+        else:
+            activation, owner, _own = activation_for(
+                sheet.character, sheet.aspects, sheet.pool_current(DRAMA_POINTS_POOL), data
+            )
+            damage_activation = None
+            if activation is not None and data.get("aspect_use") == "damage":
+                activation, damage_activation = None, activation
+        hindering = self._hindering(sheet, data)
         skill = data.get("skill") or ""
-        return engine.HitosSpec(
+        spec = engine.HitosSpec(
             characteristic=sheet.rating(data["characteristic"]),
             skill=sheet.rating(skill) if skill else 0,
             difficulty=data["difficulty"],
             modifier=data.get("modifier") or 0,
             wound_penalty=sheet.health.penalty,
             improve=activation is not None,
-            hinder=bool(data.get("hinder")),
+            hinder=bool(data.get("hinder"))
+            or (hindering is not None and hindering["use"] == "roll"),
             equal_succeeds=bool(sheet.rules.get("equal_succeeds")),
             activation=activation,
-        ), owner
+        )
+        return spec, owner, hindering, damage_activation
 
     def odds(self, spec: engine.HitosSpec, *, attack: bool = False, names=None) -> OddsView:
         result = engine_odds.odds(spec)
@@ -171,13 +315,31 @@ class HitosSetup(RollSetup):
         return OddsView(rows=rows, summary=summary, steps=tuple(steps))
 
     def plan(self, sheet: Sheet, data: Mapping, **kwargs) -> Plan:
-        spec, owner = self._spec(sheet, data)
+        spec, owner, hindering, damage_activation = self._spec(sheet, data)
+        # Damage steps: the combat panel's target lowering it, or the roll panel's opponent.
+        shift = data.get("damage_shift") or 0
+        notes = ()
+        if hindering is not None:
+            words = {
+                "roll": _("%(name)s activates «%(aspect)s» against this roll: it keeps m."),
+                "damage": _(
+                    "%(name)s activates «%(aspect)s» against this attack: the damage goes "
+                    "one category down."
+                ),
+            }
+            notes = (
+                words[hindering["use"]]
+                % {"name": hindering["by_name"], "aspect": hindering["aspect"]},
+            )
+            shift -= hindering["use"] == "damage"
         if data["kind"] != "attack":
             return Plan(
                 kind="check",
-                odds=self.odds(spec, names=trait_names(sheet, data)),
+                odds=replace(self.odds(spec, names=trait_names(sheet, data)), notes=notes),
                 roll=single(
-                    sheet, lambda rng: _with_owner(engine.roll_check(spec, rng), owner), data
+                    sheet,
+                    lambda rng: _stamped(engine.roll_check(spec, rng), owner, hindering),
+                    data,
                 ),
             )
         category = DAMAGE_CATEGORIES_BY_KEY[data["weapon"]]
@@ -188,19 +350,19 @@ class HitosSetup(RollSetup):
             bonus = traits.melee_damage_bonus(max(fortaleza, 1), max(combate, 0))
         constant = data.get("weapon_constant") or 0
         rd = data.get("target_rd") or 0
-        shift = data.get("damage_shift") or 0
         odds = self.odds(spec, attack=True, names=trait_names(sheet, data))
-        weapon = category.name + (f"{constant:+d}" if constant else "")
+        shifted = engine.shift_category(category, shift + (damage_activation is not None))
+        weapon = shifted.name + (f"{constant:+d}" if constant else "")
         note = _(
             "Damage if it hits: %(weapon)s + %(bonus)s (damage bonus) − RD %(rd)s, "
             "from the same dice"
         ) % {"weapon": weapon, "bonus": bonus, "rd": rd}
         return Plan(
             kind="attack",
-            odds=replace(odds, notes=(note,)),
+            odds=replace(odds, notes=(*notes, note)),
             roll=single(
                 sheet,
-                lambda rng: _with_owner(
+                lambda rng: _stamped(
                     engine.roll_attack(
                         spec,
                         category,
@@ -209,12 +371,35 @@ class HitosSetup(RollSetup):
                         target_rd=rd,
                         damage_shift=shift,
                         rng=rng,
+                        damage_activation=damage_activation,
                     ),
                     owner,
+                    hindering,
                 ),
                 data,
             ),
         )
+
+
+def after_hitos_roll(system, character, user, record) -> list[dict]:
+    """In the roll's transaction: the drama point of an aspect used against its owner
+    reaches them, and a hindering opponent pays for its aspect."""
+    return hand_drama_point_to_owner(system, character, user, record) + pay_hindering(record, user)
+
+
+def pay_hindering(record, user) -> list[dict]:
+    """The opponent who activated an aspect against the roll pays for it (refused, and
+    the roll with it, when it no longer can)."""
+    hindering = record.details.get("hinder_activation")
+    if not hindering:
+        return []
+    return pay_activation(
+        payer_id=hindering["by"],
+        user=user,
+        pay=hindering["pay"],
+        aspect_id=hindering["aspect_id"],
+        owner_id=hindering["owner"],
+    )
 
 
 def hand_drama_point_to_owner(system, character, user, record) -> list[dict]:

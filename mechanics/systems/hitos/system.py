@@ -23,7 +23,7 @@ from mechanics.systems.hitos import health as health_ui
 from mechanics.systems.hitos.combat import HitosCombat
 from mechanics.systems.hitos.display import HitosWords
 from mechanics.systems.hitos.forms import HitosRollForm
-from mechanics.systems.hitos.rolls import HitosSetup, hand_drama_point_to_owner
+from mechanics.systems.hitos.rolls import HitosSetup, after_hitos_roll
 
 DRAMA_POINTS = "drama_points"
 
@@ -161,7 +161,7 @@ class HitosSystem(GameSystem):
         )
         return HealthChange(new.to_dict(), f"{hours} h")
 
-    after_roll = hand_drama_point_to_owner
+    after_roll = after_hitos_roll
     end_scene = sessions.end_scene
     end_session = sessions.end_session
 

@@ -15,16 +15,24 @@ from django.utils.translation import gettext_noop
 from campaigns.texts import Message
 from characters.models import Character, Item
 from characters.services.sheet import item_wear, ratings_of
-from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
-from mechanics.rules.errors import RuleError
+from mechanics.combat import (
+    AttackPlan,
+    AttackRoll,
+    CombatRules,
+    Defence,
+    Initiative,
+    Move,
+    stamp_target,
+)
 from mechanics.rules.ndp import catalogue, equipment, rolls
 from mechanics.rules.ndp import combat as engine
 from mechanics.rules.ndp import odds as engine_odds
-from mechanics.rules.ndp.equipment import ArmourPiece, Shield, Weapon
+from mechanics.rules.ndp.equipment import ArmourPiece, Weapon
 from mechanics.setup import OddsRow, Sheet, SideRecord
 from mechanics.systems.base import DamageInput
 from mechanics.systems.ndp import combat_forms, wounds
 from mechanics.systems.ndp.combat_forms import DEFENCES
+from mechanics.systems.ndp.gear import intercepting, interceptor, items
 from mechanics.systems.ndp.health import (
     character_bleed_round,
     character_overload_turn,
@@ -41,26 +49,13 @@ def _rolls_defence(target: Sheet, data) -> bool:
     return (data.get("defence") or "") in DEFENCES and not target.cannot_act
 
 
-def _stats(item, kind):
-    """The engine's view of a sheet item; None when its stats do not fit (the sheet says)."""
-    try:
-        return kind.from_dict({**item.data, "name": item.name})
-    except (RuleError, TypeError):
-        return None
-
-
-def _items(sheet: Sheet, kind: str, stats) -> list:
-    pairs = [(item, _stats(item, stats)) for item in sheet.items if item.kind == kind]
-    return [(item, found) for item, found in pairs if found is not None]
-
-
 def _weapon(attacker: Sheet, data):
     """The sheet weapon the attack uses, (item, Weapon), or None for typed damage."""
     key = str(data.get("weapon") or "")
     if not key:
         return None
     found = next(
-        (pair for pair in _items(attacker, "weapon", Weapon) if str(pair[0].pk) == key), None
+        (pair for pair in items(attacker, "weapon", Weapon) if str(pair[0].pk) == key), None
     )
     if found is None:
         raise ValidationError(
@@ -73,18 +68,8 @@ def _weapon(attacker: Sheet, data):
 def _armour(target: Sheet, part: str):
     """The armour worn on the part hit, (item, ArmourPiece): the piece with the highest
     RD when several cover it (docs/rules.md#ndp-armour-worn); None when bare."""
-    pieces = [pair for pair in _items(target, "armour", ArmourPiece) if pair[1].part == part]
+    pieces = [pair for pair in items(target, "armour", ArmourPiece) if pair[1].part == part]
     return max(pieces, key=lambda pair: pair[1].current_rd, default=None)
-
-
-def _interceptor(target: Sheet):
-    """What the target intercepts with: its best shield, else its first weapon, else
-    nothing (docs/rules.md#ndp-interceptar)."""
-    shields = _items(target, "shield", Shield)
-    if shields:
-        return max(shields, key=lambda pair: (pair[1].integrity > 0, pair[1].gdc))
-    weapons = _items(target, "weapon", Weapon)
-    return weapons[0] if weapons else None
 
 
 def _attack_data(attacker: Sheet, target: Sheet, data, adversity: int | None) -> dict:
@@ -140,11 +125,7 @@ def _defence_data(target: Sheet, data) -> dict:
         "added_desgracias": added,
         "quick": True,
     }
-    used = _interceptor(target) if data["defence"] == "interceptar" else None
-    if used and isinstance(used[1], Shield):
-        bonus = used[1].interceptar_bonus
-        defence.update(bonus=bonus, bonus_steps=[(f"{used[0].name} (GdC {used[1].gdc})", bonus)])
-    return defence
+    return intercepting(target, defence)[0]
 
 
 def _damage_spec(attack: dict) -> rolls.DamageSpec:
@@ -185,9 +166,17 @@ def _wear_note(item, stats) -> str:
     )
 
 
+def _speed_factor(sheet: Sheet) -> float:
+    """1, or ½ when overloaded, or 0 at twice the maximum load."""
+    weight = float(sum((item.weight_kg for item in sheet.items), Decimal(0)))
+    return equipment.load_state(weight, sheet.rating("fortitud")).speed_factor
+
+
 class NdpCombat(CombatRules):
     # At most two attacks per turn (RULES 6).
     attacks_per_round = 2
+    # Seed: "Moverse | Correr | 1m gratis / 6m sin atacar / 18m con tirada".
+    moves = True
     # The second attack and each extra defence take a Desgracia.
     counts_actions = True
     phases = engine.PHASES
@@ -221,6 +210,7 @@ class NdpCombat(CombatRules):
         return Defence(None, _("Fixed adversity"))
 
     def plan_attack(self, attacker, target, data, defence) -> AttackPlan:
+        self.refuse_attack_after_move(attacker, data.get("moved", 0))
         setup = attacker.system.roll_setup
         adversity = _adversity(target, data)
         attack = _attack_data(attacker, target, data, adversity)
@@ -264,7 +254,7 @@ class NdpCombat(CombatRules):
         details = side.record.details
         if not details.get("hit"):
             notes, writes = (), ()
-            used = _interceptor(target) if group and data.get("defence") == "interceptar" else None
+            used = interceptor(target) if group and data.get("defence") == "interceptar" else None
             if used:
                 # Interceptar: the object used to defend takes the blow.
                 notes, writes = (_wear_note(*used),), (_wear(used[0], target),)
@@ -314,6 +304,56 @@ class NdpCombat(CombatRules):
         )
         text = f"{part_name}: {result['net']} → {result['tier']}"
         return AttackRoll(sides, True, damage, text, *rest)
+
+    def move(self, sheet, metres, attacked, adversity, rng) -> Move:
+        """Up to 1 m free, up to 6 m giving up the attack, up to 18 m with a Correr roll
+        against the adversity the GM gives; a failed roll still covers 6 m (half of each
+        when overloaded) (docs/rules.md#ndp-movement)."""
+        name = sheet.character.name
+        if sheet.cannot_act:
+            raise ValidationError(
+                _("%(name)s cannot act in this state.") % {"name": name}, code="cannot_act"
+            )
+        factor = _speed_factor(sheet)
+        kind = engine.movement(metres, factor)
+        if attacked and kind != engine.MOVE_FREE:
+            raise ValidationError(
+                _("%(name)s has attacked this round: only 1 m more (6 m is without attacking).")
+                % {"name": name},
+                code="attacked",
+            )
+        words = {"name": name, "metres": metres}
+        if kind == engine.MOVE_FREE:
+            return Move(metres, None, _("%(name)s moves: %(metres)s m this round.") % words)
+        if kind == engine.MOVE_NO_ATTACK:
+            text = _("%(name)s moves: %(metres)s m this round, and cannot attack.") % words
+            return Move(metres, None, text)
+        if adversity is None:
+            raise ValidationError(
+                _("A move of more than 6 m takes a Correr roll: give its adversity."),
+                code="adversity",
+            )
+        plan = sheet.system.roll_setup.plan(
+            sheet, {"kind": "check", "skill": "correr", "adversity": adversity}
+        )
+        [side] = plan.roll(rng)
+        if side.record.outcome == "success":
+            text = _("%(name)s runs: %(metres)s m this round, and cannot attack.") % words
+            return Move(metres, side, text)
+        reached = min(metres, engine.reach_after_failed_run(factor))
+        text = _("%(name)s fails the Correr roll: %(reached)s m this round, and cannot attack.") % {
+            **words,
+            "reached": reached,
+        }
+        return Move(reached, side, text)
+
+    def refuse_attack_after_move(self, sheet, moved) -> None:
+        if moved and engine.movement(moved, _speed_factor(sheet)) != engine.MOVE_FREE:
+            raise ValidationError(
+                _("%(name)s moved %(metres)s m this round: more than 1 m leaves no attack.")
+                % {"name": sheet.character.name, "metres": moved},
+                code="moved",
+            )
 
     def write_back(self, attack, user, scene) -> None:
         """Worn weapons, armour and intercepting objects lose their integrity, and a Pelea

@@ -29,6 +29,7 @@ from mechanics.setup import (
     won,
 )
 from mechanics.systems.ndp import wounds
+from mechanics.systems.ndp.gear import intercepting
 
 
 class NdpSetup(RollSetup):
@@ -170,8 +171,11 @@ class NdpSetup(RollSetup):
         )
 
     def opposed(self, a: Sheet, data_a: Mapping, b: Sheet, data_b: Mapping) -> Plan:
+        # Interceptar: a shield's bonus, and the object takes the blow if it stops it.
+        data_a, used_a = intercepting(a, dict(data_a))
+        data_b, used_b = intercepting(b, dict(data_b))
         spec_a, steps_a = self.spec(a, data_a)
-        spec_b, _steps = self.spec(b, data_b)
+        spec_b, steps_b = self.spec(b, data_b)
         p_attacker = engine_odds.p_attacker_wins(spec_a, spec_b)
         rows = (
             OddsRow("win", _("%(name)s wins (attacker)") % {"name": a.character.name}, p_attacker),
@@ -190,29 +194,33 @@ class NdpSetup(RollSetup):
             result = engine.roll_opposed(spec_a, spec_b, rng)
             winner = "a" if result.winner == "attacker" else "b"
             sides = []
-            for side, sheet, other, own, theirs in (
-                ("a", a, b, result.attacker, result.defender),
-                ("b", b, a, result.defender, result.attacker),
+            for side, sheet, other, own, theirs, used in (
+                ("a", a, b, result.attacker, result.defender, used_a),
+                ("b", b, a, result.defender, result.attacker, used_b),
             ):
-                sides.append(
-                    SideRecord(
-                        sheet,
-                        replace(
-                            own,
-                            outcome=won(winner, side),
-                            details={
-                                **own.details,
-                                "role": "attacker" if side == "a" else "defender",
-                                "opponent": opponent(other, theirs.result),
-                            },
-                        ),
-                    )
-                )
+                outcome = won(winner, side)
+                details = {
+                    **own.details,
+                    "role": "attacker" if side == "a" else "defender",
+                    "opponent": opponent(other, theirs.result),
+                }
+                if used and outcome == "won":
+                    details["intercepted_with"] = {"item": used[0].pk, "name": used[0].name}
+                sides.append(SideRecord(sheet, replace(own, outcome=outcome, details=details)))
             return named_sides(sides, {a.character.pk: data_a, b.character.pk: data_b})
 
+        notes = tuple(
+            _("%(name)s intercepts with %(item)s: it takes the blow if the defence stops it.")
+            % {"name": sheet.character.name, "item": used[0].name}
+            for sheet, used in ((a, used_a), (b, used_b))
+            if used
+        )
+        if used_b:
+            words = " · ".join(f"{label} {value:+d}" for label, value in steps_b)
+            notes = (f"{b.character.name}: {words}", *notes)
         return Plan(
             kind="opposed",
-            odds=OddsView(rows=rows, summary=summary, steps=tuple(steps_a)),
+            odds=OddsView(rows=rows, summary=summary, steps=tuple(steps_a), notes=notes),
             roll=roll,
             group=uuid.uuid4(),
         )

@@ -18,6 +18,7 @@ from mechanics.systems.ndp import demo, magic, magic_sheet, sheet, xp
 from mechanics.systems.ndp import health as health_ui
 from mechanics.systems.ndp.combat import NdpCombat
 from mechanics.systems.ndp.forms import NdpSideForm
+from mechanics.systems.ndp.gear import wear_interceptor
 from mechanics.systems.ndp.magic_forms import NdpMagicRollForm
 
 PRANA = "prana"
@@ -43,7 +44,12 @@ class NdpSystem(GameSystem):
     roll_form = NdpMagicRollForm
     side_form = NdpSideForm
     display = magic.NdpMagicWords()
-    after_roll = magic.after_magic_roll
+
+    def after_roll(self, character, user, record) -> list[dict]:
+        return magic.after_magic_roll(self, character, user, record) + wear_interceptor(
+            character, user, record
+        )
+
     urlpatterns = magic_sheet.URLS
 
     # --- Sheet, creation and advancement ---

@@ -3,17 +3,19 @@ target's Defensa (or the range) as the attack's difficulty, exploding damage dic
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from campaigns.texts import Message
 from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
 from mechanics.rules.objetivo import catalogue, rolls, traits
-from mechanics.setup import Sheet
+from mechanics.setup import Sheet, SideRecord
 from mechanics.systems.base import DamageInput
 from mechanics.systems.objetivo import combat_forms
-from mechanics.systems.objetivo.rolls import CUSTOM_WEAPON
+from mechanics.systems.objetivo.rolls import CUSTOM_WEAPON, DESTINY_POOL
 
 MELEE_SKILLS = ("armas_cc", "pelea")
 RANGED_SKILL = "armas_dist"
@@ -30,6 +32,11 @@ def _weapon(data) -> catalogue.Weapon | None:
     return None if key == CUSTOM_WEAPON else catalogue.WEAPON_BY_KEY[key]
 
 
+def _weapon_key(data) -> str:
+    weapon = _weapon(data)
+    return weapon.key if weapon else CUSTOM_WEAPON
+
+
 def _skill(data) -> str:
     weapon = _weapon(data)
     return data.get("skill") or (weapon.skill if weapon else "armas_cc")
@@ -43,7 +50,7 @@ def _attack_data(data, defence: Defence) -> dict:
         "attribute": "destreza" if skill == RANGED_SKILL else "fuerza",
         "skill": skill,
         "modifier": data.get("modifier") or 0,
-        "weapon": weapon.key if weapon else CUSTOM_WEAPON,
+        "weapon": _weapon_key(data),
         "defensa": defence.value,
         "destiny_point": bool(data.get("destiny_point")),
     }
@@ -54,6 +61,23 @@ def _attack_data(data, defence: Defence) -> dict:
             damage_fixed=data.get("damage_fixed") or 0,
         )
     return plan_data
+
+
+def check_ready(weapon_key: str, name: str, last_shots, round_: int) -> None:
+    """Refuse a shot with a weapon still reloading (docs/rules.md#objetivo-reload)."""
+    weapon = catalogue.WEAPON_BY_KEY.get(weapon_key)
+    if weapon is None or traits.ready_to_fire(
+        weapon.reload_turns, last_shots.get(weapon.key), round_
+    ):
+        return
+    raise ValidationError(
+        _(
+            "The %(weapon)s of %(name)s is reloading: it takes a turn to reload after "
+            "each shot and cannot fire in two rounds in a row."
+        )
+        % {"name": name, "weapon": weapon.name},
+        code="reloading",
+    )
 
 
 def range_defence(data) -> Defence:
@@ -85,6 +109,9 @@ class ObjetivoCombat(CombatRules):
     spends = ("destiny_point",)
     # Seed: "un ataque por turno".
     attacks_per_round = 1
+    initiative_spend = (DESTINY_POOL, gettext_lazy("spends a destiny point (highest die)"))
+    # Seed, revolver: "Tarda un turno en recargar tras cada disparo".
+    reads_last_shots = True
     attack_fields = staticmethod(combat_forms.attack_fields)
     clean_attack = staticmethod(combat_forms.clean_attack)
 
@@ -94,11 +121,25 @@ class ObjetivoCombat(CombatRules):
             "Percepción, then a roll-off of 1d10."
         )
 
-    def roll_initiative(self, sheet, rng) -> Initiative:
+    def roll_initiative(self, sheet, rng, spend: bool = False) -> Initiative:
         base = traits.initiative_base(
             _at_least_one(sheet, "destreza"), _at_least_one(sheet, "percepcion")
         )
-        spec = rolls.ObjetivoSpec(bonus=base, incapacitated=sheet.health.penalty < 0)
+        points = sheet.pool_current(DESTINY_POOL)
+        if spend and points < 1:
+            raise ValidationError(
+                _("%(name)s has no destiny points left.") % {"name": sheet.character.name},
+                code="empty",
+            )
+        # Seed: a destiny point "antes de cualquier tirada"; a point handed back lowers
+        # the next roll, initiative included (docs/rules.md#objetivo-initiative-destiny).
+        spec = rolls.ObjetivoSpec(
+            bonus=base,
+            incapacitated=sheet.health.penalty < 0,
+            destiny_point=spend,
+            destiny_points=points,
+            destiny_returned=bool(sheet.character.details.get("destiny_returned")),
+        )
         record = rolls.roll_initiative(spec, rng)
         return Initiative(record, record.result, base)
 
@@ -116,6 +157,12 @@ class ObjetivoCombat(CombatRules):
         return Defence(value, _("Defensa of %(name)s") % {"name": target.character.name})
 
     def plan_attack(self, attacker, target, data, defence) -> AttackPlan:
+        check_ready(
+            _weapon_key(data),
+            attacker.character.name,
+            data.get("last_shots", {}),
+            data.get("round", 0),
+        )
         plan = attacker.system.roll_setup.plan(attacker, _attack_data(data, defence))
         return AttackPlan(plan.odds, (), defence, plan.odds.notes)
 
@@ -123,9 +170,17 @@ class ObjetivoCombat(CombatRules):
         plan = attacker.system.roll_setup.plan(attacker, _attack_data(data, defence))
         [side] = plan.roll(rng)
         side = stamp_target(side, target, None)
+        # The weapon fired, for a later shot's reload check (`refuse_attack`).
+        details = {**side.record.details, "weapon": _weapon_key(data)}
+        side = SideRecord(side.sheet, replace(side.record, details=details))
         dealt = side.record.effects.damage
         if dealt is None:
             return AttackRoll([side], False, None, "")
         if dealt <= 0:
             return AttackRoll([side], True, None, Message(gettext_noop("no damage")))
         return AttackRoll([side], True, DamageInput(dealt), f"−{dealt} PV")
+
+    def refuse_attack(self, attack, last_shots, round_) -> None:
+        side = attack.sides[-1]
+        weapon = side.record.details.get("weapon", "")
+        check_ready(weapon, side.sheet.character.name, last_shots, round_)

@@ -132,7 +132,8 @@ TREATMENTS = (
             "Inteligencia + Medicina of the healer, once per wounded character, for lethal "
             "damage from Lesionado to Malherido: 3 successes at Lesionado, 4 at Herido (−1 "
             "die), 5 at Malherido (−1 die). A failure blocks first aid until fully healed; a "
-            "dramatic failure adds one lethal level."
+            "dramatic failure adds one lethal level. Bleeding and physical shock are lethal "
+            "levels on this track, treated the same way."
         ),
         submit=gettext_lazy("Roll first aid"),
     ),

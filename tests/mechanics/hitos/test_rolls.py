@@ -216,6 +216,36 @@ def test_an_aspect_on_the_damage_moves_the_attack_category(fixed_dice):
     assert record.effects.damage == 9
 
 
+def test_an_aspect_activated_for_the_damage_raises_it_one_step_and_costs_its_price(fixed_dice):
+    spec = HitosSpec(6, 4, 15)
+    paid = AspectActivation("Brazo de hierro", pay="drama_point", drama_points=2)
+    record = roll_attack(spec, "C", rng=fixed_dice(7, 3, 9), damage_activation=paid)
+    assert record.details["damage_category"] == "M"
+    assert record.effects.damage == 9
+    assert record.effects.drama_points_spent == 1
+    assert record.details["damage_activation"]["aspect"] == "Brazo de hierro"
+    # The target's aspect against the damage takes the step back.
+    record = roll_attack(
+        spec, "C", damage_shift=-1, rng=fixed_dice(7, 3, 9), damage_activation=paid
+    )
+    assert record.details["damage_category"] == "C"
+    exhausted = AspectActivation("Brazo de hierro", pay="exhaust")
+    record = roll_attack(spec, "C", rng=fixed_dice(7, 3, 9), damage_activation=exhausted)
+    assert record.effects.aspects_exhausted == ("Brazo de hierro",)
+    assert record.effects.drama_points_spent == 0
+    # Another character's aspect used against them hands them the point.
+    theirs = AspectActivation("Cojo", aspect_type="ajeno", drama_points=1)
+    record = roll_attack(spec, "C", rng=fixed_dice(7, 3, 9), damage_activation=theirs)
+    assert record.details["drama_point_to_owner"]
+
+
+def test_the_attacker_activates_one_aspect_for_the_roll_or_the_damage(fixed_dice):
+    paid = AspectActivation("Brazo de hierro", drama_points=2)
+    spec = HitosSpec(6, 4, 15, improve=True, activation=paid)
+    with pytest.raises(RuleError):
+        roll_attack(spec, "C", rng=fixed_dice(7, 3, 9), damage_activation=paid)
+
+
 def test_a_missed_attack_records_no_damage(fixed_dice):
     record = roll_attack(HitosSpec(2, 1, 15), "m+C+M", rng=fixed_dice(7, 3, 9))
     assert record.outcome == "failure"

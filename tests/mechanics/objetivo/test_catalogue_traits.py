@@ -21,6 +21,7 @@ from mechanics.rules.objetivo.traits import (
     initiative_base,
     pv,
     ranged_difficulty,
+    ready_to_fire,
 )
 from mechanics.rules.settings import resolve_settings
 
@@ -92,6 +93,20 @@ def test_cover_raises_the_range_difficulty_one_step():
     assert ranged_difficulty(120, ranges, cover=True) == 30
     assert ranged_difficulty(0, ranges) == 15
     assert ranged_difficulty(35.5, ranges) == 20
+
+
+def test_a_weapon_that_takes_a_turn_to_reload_cannot_fire_in_two_consecutive_rounds():
+    revolver = WEAPON_BY_KEY["revolver"]
+    assert revolver.reload_turns == 1
+    assert ready_to_fire(revolver.reload_turns, None, 1)
+    assert not ready_to_fire(revolver.reload_turns, 1, 2)
+    assert ready_to_fire(revolver.reload_turns, 1, 3)
+    # Melee weapons need no reloading.
+    assert WEAPON_BY_KEY["espada"].reload_turns == 0
+    assert ready_to_fire(0, 1, 2)
+    assert ready_to_fire(0, 1, 1)
+    with pytest.raises(RuleError):
+        ready_to_fire(-1, None, 1)
 
 
 @pytest.mark.parametrize(
