@@ -7,9 +7,23 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from mechanics.presentation import RollWords
+from mechanics.templatetags.roll_panel import signed
 
 
 class HitosWords(RollWords):
+    def modifier_lines(self, record: dict) -> list[str]:
+        """The bonus added to the kept die, and the modifier and wounds inside it."""
+        bonus = record.get("details", {}).get("bonus")
+        if bonus is None:
+            return []
+        spec = record.get("spec") or {}
+        inside = []
+        if spec.get("modifier"):
+            inside.append(_("modifier %(value)s") % {"value": signed(spec["modifier"])})
+        if spec.get("wound_penalty"):
+            inside.append(_("wounds %(value)s") % {"value": signed(spec["wound_penalty"])})
+        return [signed(bonus) + (f" ({', '.join(inside)})" if inside else "")]
+
     def dice_lines(self, record: dict) -> list[str]:
         details = record.get("details", {})
         if "m" not in details:

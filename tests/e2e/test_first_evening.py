@@ -1,0 +1,53 @@
+"""The first evening, as a new group lives it on a 360 px phone and a 1280 px laptop."""
+
+import pytest
+from playwright.sync_api import expect
+
+from mechanics.models import Roll
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+# A skill of each system, the ratings behind it, and the start of the card's set-up line.
+ROLLS = {
+    "tinieblas": (
+        "atletismo",
+        {"atletismo": 2},
+        "Reserva de 3 dados: Inteligencia +1 · Atletismo +2",
+    ),
+    "hitos": ("combate", {"combate": 4}, "Fortaleza + Combate · +5 · Dificultad 15"),
+    "ndp": ("pelea", {"pelea": 4}, "Pelea · 3d6 + NdP 4"),
+    "objetivo": ("armas_cc", {"fuerza": 7, "armas_cc": 5}, "Fuerza + Armas CC · +12"),
+}
+
+
+def _table(system, ratings):
+    gm = UserFactory(username="narradora")
+    player = UserFactory(username="jugadora")
+    campaign = CampaignFactory(name="Prueba", system=system, created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    MembershipFactory(campaign=campaign, user=player, role="player")
+    return campaign, make_character(campaign, player, name="Rufo", ratings=ratings)
+
+
+@pytest.mark.parametrize(
+    ("system", "width"), [("tinieblas", 360), ("hitos", 1280), ("ndp", 360), ("objetivo", 1280)]
+)
+def test_a_roll_card_on_the_campaign_page_says_what_was_rolled(open_as, screenshot, system, width):
+    key, ratings, setup = ROLLS[system]
+    campaign, character = _table(system, ratings)
+    page = open_as("jugadora", width=width, height=800)
+    page.goto(character.get_absolute_url())
+    panel = page.locator(f"#roll-panel-{character.pk}")
+    expect(panel).to_be_attached()
+    page.locator(f'a[data-roll-trait="{key}"]').click()
+    expect(panel.get_by_label("Habilidad", exact=True)).to_have_value(key)
+    panel.get_by_role("button", name="Tirar los dados").click()
+    result = page.locator(f"#roll-result-{character.pk} .roll-card")
+    expect(result.locator(".roll-setup")).to_contain_text(setup)
+    roll = Roll.objects.get(character=character)
+
+    page.goto(campaign.get_absolute_url())
+    card = page.locator(f'article.roll[data-roll="{roll.pk}"]').first
+    expect(card.locator(".roll-setup")).to_contain_text(setup)
+    screenshot(page, f"campaign-card-{system}-{width}")
