@@ -197,6 +197,7 @@ LOGOUT_REDIRECT_URL = "login"
 LANGUAGE_CODE = "es"
 LANGUAGES = [("es", _("Spanish")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Madrid")
 USE_I18N = True
 USE_TZ = True

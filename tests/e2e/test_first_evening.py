@@ -51,3 +51,23 @@ def test_a_roll_card_on_the_campaign_page_says_what_was_rolled(open_as, screensh
     card = page.locator(f'article.roll[data-roll="{roll.pk}"]').first
     expect(card.locator(".roll-setup")).to_contain_text(setup)
     screenshot(page, f"campaign-card-{system}-{width}")
+
+
+def test_hitos_odds_out_of_reach_say_so_and_the_scene_list_is_not_called_cronica(
+    open_as, screenshot
+):
+    campaign, character = _table("hitos", {"fortaleza": 1, "forma_fisica": 0})
+    page = open_as("jugadora", width=360, height=800)
+    page.goto(character.get_absolute_url())
+    panel = page.locator(f"#roll-panel-{character.pk}")
+    expect(panel).to_be_attached()
+    page.locator('a[data-roll-trait="forma_fisica"]').click()
+    odds = page.locator(f"#roll-odds-{character.pk}")
+    expect(odds.locator(".roll-note")).to_have_text(
+        "Como mucho 11: la dificultad 15 queda fuera de alcance."
+    )
+    expect(odds.locator(".odds-exceptional dt")).to_have_text("Crítico (doble 10)")
+    screenshot(page, "hitos-out-of-reach-360")
+
+    page.goto(f"/campaigns/{campaign.pk}/scenes/")
+    expect(page.locator("h1")).to_have_text("Escenas")

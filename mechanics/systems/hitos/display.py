@@ -33,10 +33,21 @@ class HitosWords(RollWords):
             % {"m": details["m"], "C": details["C"], "M": details["M"], "kept": details["kept_die"]}
         ]
         flags, outcome = record.get("flags", []), record["outcome"]
+        # A tie fails unless the campaign says otherwise: say why, or it reads as a bug.
+        if details.get("margin") == 0 and outcome in ("failure", "dramatic_failure"):
+            lines.append(
+                _("%(total)s does not beat %(difficulty)s: the difficulty must be exceeded.")
+                % {"total": record["result"], "difficulty": details["difficulty"]}
+            )
+        # Double 10 and double 1 are dice, not grades: a failure can show a crítico.
         if "critical" in flags and outcome != "critical":
-            lines.append(pgettext("roll", "Crítico (double 10): a temporary aspect is offered."))
+            lines.append(
+                pgettext("roll", "Crítico (double 10) on a failure: a temporary aspect is offered.")
+            )
         if "fumble" in flags and outcome != "dramatic_failure":
-            lines.append(pgettext("roll", "Pifia (double 1): a temporary aspect is offered."))
+            lines.append(
+                pgettext("roll", "Pifia (double 1) on a success: a temporary aspect is offered.")
+            )
         return lines
 
     def applied_text(self, item: dict) -> str | None:
