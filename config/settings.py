@@ -283,6 +283,8 @@ PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"forbidden_in_one_line": {"()": "config.logging.ForbiddenInOneLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {"django.request": {"filters": ["forbidden_in_one_line"]}},
 }

@@ -71,3 +71,32 @@ def test_hitos_odds_out_of_reach_say_so_and_the_scene_list_is_not_called_cronica
 
     page.goto(f"/campaigns/{campaign.pk}/scenes/")
     expect(page.locator("h1")).to_have_text("Escenas")
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_gm_attack_form_describes_its_fields_with_help_texts_on_the_page(
+    open_as, screenshot, width
+):
+    from campaigns import services
+    from mechanics.services import combat as combat_services
+    from tests.e2e.test_accessibility import axe_violations
+
+    campaign, lucia = _table("ndp", {"pelea": 4})
+    thug = make_character(campaign, None, name="Matón", user=campaign.created_by)
+    scene = services.scene_create(campaign=campaign, title="La pelea", participants=[lucia, thug])
+    combat_services.combat_start(scene=scene, user=campaign.created_by)
+    page = open_as("narradora", width=width, height=900)
+    page.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/combat/")
+    form = page.locator("#combat-attack")
+    described = form.locator("[aria-describedby]")
+    expect(described.first).to_be_attached()
+    assert described.count() == 6
+    for number in range(described.count()):
+        target = described.nth(number).get_attribute("aria-describedby")
+        expect(page.locator(f"#{target}")).to_have_class("form-text")
+        expect(page.locator(f"#{target}")).not_to_be_empty()
+    # The accessible description the field announces is the help text.
+    adversity = form.locator("#id_adversity")
+    expect(adversity).to_have_accessible_description("Solo con una adversidad fija.")
+    screenshot(page, f"combat-help-{width}")
+    assert axe_violations(page) == []
