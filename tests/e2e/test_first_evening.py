@@ -4,6 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from mechanics.models import Roll
+from tests.e2e.conftest import SCREENSHOTS
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -100,3 +101,76 @@ def test_the_gm_attack_form_describes_its_fields_with_help_texts_on_the_page(
     expect(adversity).to_have_accessible_description("Solo con una adversidad fija.")
     screenshot(page, f"combat-help-{width}")
     assert axe_violations(page) == []
+
+
+def _shot(page, name: str) -> None:
+    """What the player sees (the viewport, not the whole page)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"first-evening-{name}.png"))
+
+
+def _box(locator) -> dict:
+    return locator.evaluate(
+        "el => { const r = el.getBoundingClientRect();"
+        " return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; }"
+    )
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return (
+        a["left"] < b["right"]
+        and b["left"] < a["right"]
+        and a["top"] < b["bottom"]
+        and (b["top"] < a["bottom"])
+    )
+
+
+def test_on_a_phone_the_roll_sheet_leaves_the_sheet_usable_for_a_second_trait(open_as):
+    from tests.e2e.test_roll import lucia
+
+    _campaign, character = lucia()
+    page = open_as("jugadora", width=360, height=800)
+    page.goto(character.get_absolute_url())
+    panel = page.locator(f"#roll-panel-{character.pk}")
+    expect(panel).to_be_attached()
+    dock = page.locator(f"#roll-dock-{character.pk}")
+    attribute = page.get_by_role("link", name="Tirar Inteligencia")
+    attribute.scroll_into_view_if_needed()
+    attribute.click()
+    expect(dock).to_have_attribute("role", "dialog")
+    assert _box(dock)["top"] >= 800 * 0.45 - 1
+    # The sheet stays in reach above the dock: a second trait builds the pool.
+    page.get_by_role("link", name="Tirar Investigación").click()
+    expect(panel.get_by_label("Habilidad", exact=True)).to_have_value("investigacion")
+    expect(panel.get_by_label("Atributo", exact=True)).to_have_value("inteligencia")
+    expect(dock).to_have_attribute("role", "dialog")
+    expect(panel.get_by_role("button", name="Tirar los dados")).to_be_in_viewport()
+    _shot(page, "dock-360")
+
+
+def test_on_a_laptop_the_side_panel_hides_neither_the_top_bar_nor_the_sheet_buttons(
+    open_as,
+):
+    from tests.e2e.test_roll import lucia
+
+    _campaign, character = lucia()
+    page = open_as("jugadora", width=1280, height=900)
+    page.goto(character.get_absolute_url())
+    expect(page.locator(f"#roll-panel-{character.pk}")).to_be_attached()
+    dock = page.locator(f"#roll-dock-{character.pk}")
+    page.get_by_role("link", name="Tirar Inteligencia").click()
+    expect(dock).to_have_attribute("role", "dialog")
+    page.evaluate("window.scrollTo(0, 0)")
+    docked = _box(dock)
+    covered = [
+        name
+        for name, locator in [
+            ("top bar", page.locator("nav.cronica-bar")),
+            ("Editar", page.get_by_role("link", name="Editar", exact=True)),
+            ("Historial", page.get_by_role("link", name="Historial", exact=True)),
+            ("Exportar", page.get_by_role("link", name="Exportar", exact=True)),
+        ]
+        if _overlap(docked, _box(locator))
+    ]
+    _shot(page, "dock-1280")
+    assert covered == []
