@@ -233,6 +233,7 @@ LOGOUT_REDIRECT_URL = "login"
 LANGUAGE_CODE = "es"
 LANGUAGES = [("es", _("Spanish")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Madrid")
 USE_I18N = True
 USE_TZ = True
@@ -338,6 +339,8 @@ PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"forbidden_in_one_line": {"()": "config.logging.ForbiddenInOneLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {"django.request": {"filters": ["forbidden_in_one_line"]}},
 }

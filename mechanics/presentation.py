@@ -52,6 +52,8 @@ class RollDisplay:
     tone: str  # success / exceptional / failure / dramatic / neutral: a CSS hook only
     dice: list[DieView]
     damage_dice: list[DieView] = field(default_factory=list)
+    # What was rolled, in one line: the pool or traits, the modifiers, the difficulty.
+    setup: str = ""
     notes: list[str] = field(default_factory=list)
     # What the roll changed on the sheet (a pool spent, an aspect exhausted...).
     effects: list[str] = field(default_factory=list)
@@ -106,12 +108,15 @@ def _outcome_words(words: RollWords, kind: str, outcome: str) -> tuple[str, str]
         return str(words.dramatic_failure), "dramatic"
     if outcome == "critical":
         return pgettext("roll", "Crítico"), "exceptional"
+    if kind == "initiative" or outcome == "initiative":
+        # The label already says "Iniciativa"; the total is all there is to tell.
+        return "", "neutral"
     generic = {
         "failure": (_("Failure"), "failure"),
         "marginal": (_("Marginal success"), "success"),
         "success": (_("Success"), "success"),
         "exceptional": (_("Exceptional success"), "exceptional"),
-        "rolled": (_("Rolled"), "neutral"),
+        "rolled": (str(words.no_target), "neutral"),
     }
     return generic.get(outcome, (outcome, "neutral"))
 
@@ -123,21 +128,31 @@ def _applied_text(words: RollWords, item: dict) -> str:
     return f"{item['label']}: {item['old']} → {item['new']}"
 
 
+def _setup(words: RollWords, record: dict) -> str:
+    """What was rolled, in one line: every card shows it, the compact ones included."""
+    details = record.get("details", {})
+    parts = words.setup_lines(details) + words.modifier_lines(record)
+    if record["kind"] == "initiative" and details.get("base") is not None:
+        parts.append(_("Initiative before the die: %(base)s") % {"base": details["base"]})
+    parts += words.target_lines(record)
+    if "opponent" in details:
+        parts.append(
+            _("Against %(name)s: %(result)s")
+            % {"name": details["opponent"]["name"], "result": details["opponent"]["result"]}
+        )
+    if "helping" in details:
+        parts.append(_("Helping %(name)s") % {"name": details["helping"]["name"]})
+    return " · ".join(parts)
+
+
 def _lines(words: RollWords, record: dict) -> list[str]:
+    """What else the roll did, after its set-up line: the dice, progress, opponents."""
     kind = record["kind"]
     details = record.get("details", {})
-    lines = words.setup_lines(details)
-    if kind == "initiative" and details.get("base") is not None:
-        lines.append(_("Initiative before the die: %(base)s") % {"base": details["base"]})
+    lines = []
     if kind == "initiative" and details.get("tiebreak") is not None:
         lines.append(_("Tie-break roll: %(value)s") % {"value": details["tiebreak"]})
     lines += words.dice_lines(record)
-    if details.get("difficulty") is not None:
-        if kind == "attack":
-            defensa = details.get("defensa", details["difficulty"])
-            lines.append(_("Against Defensa %(defensa)s") % {"defensa": defensa})
-        else:
-            lines.append(_("Difficulty %(difficulty)s") % {"difficulty": details["difficulty"]})
     if kind == "extended":
         lines.append(
             _("Progress: %(progress)s of %(target)s successes")
@@ -154,13 +169,6 @@ def _lines(words: RollWords, record: dict) -> list[str]:
             )
             % {"count": details["bonus"]}
         )
-    if "opponent" in details:
-        lines.append(
-            _("Against %(name)s: %(result)s")
-            % {"name": details["opponent"]["name"], "result": details["opponent"]["result"]}
-        )
-    if "helping" in details:
-        lines.append(_("Helping %(name)s") % {"name": details["helping"]["name"]})
     if details.get("role") == "defender":
         lines.append(_("Defender: wins ties."))
     damage = record.get("effects", {}).get("damage")
@@ -189,6 +197,7 @@ def _system_body(record: dict) -> dict:
             die_view(d, mark_kept=mark_kept) for d in raw if "damage" not in d.get("tags", ())
         ],
         "damage_dice": [die_view(d, mark_kept=False) for d in raw if "damage" in d.get("tags", ())],
+        "setup": _setup(words, record),
         "notes": _lines(words, record),
         "effects": [_applied_text(words, item) for item in details.get("applied", [])],
     }

@@ -86,10 +86,27 @@ class RollWords:
     def headline(self, record: dict) -> str:
         return _("Total %(total)s") % {"total": record["result"]}
 
+    # The outcome of a roll that had nothing to reach.
+    no_target = gettext_lazy("No difficulty set")
+
     def setup_lines(self, details: dict) -> list[str]:
         """What was rolled: by default the traits' names."""
         traits = details.get("traits") or {}
         return [" + ".join(traits.values())] if traits else []
+
+    def modifier_lines(self, record: dict) -> list[str]:
+        """What was added to or taken from the roll, from its spec."""
+        return []
+
+    def target_lines(self, record: dict) -> list[str]:
+        """What the roll had to reach: the difficulty, or the Defensa of an attack."""
+        details = record.get("details", {})
+        if details.get("difficulty") is None:
+            return []
+        if record["kind"] == "attack":
+            defensa = details.get("defensa", details["difficulty"])
+            return [_("Against Defensa %(defensa)s") % {"defensa": defensa}]
+        return [_("Difficulty %(difficulty)s") % {"difficulty": details["difficulty"]}]
 
     def dice_lines(self, record: dict) -> list[str]:
         """What the dice themselves did, before the difficulty."""

@@ -44,14 +44,15 @@
   });
 
   // Each result: who, what and the result (the card's one-line summary), then the card's
-  // lines: the pool rolled, the difficulty, the progress of an extended action... (a log
-  // card's notes, not its effects). Several results (a GM's opposed roll) are said together.
+  // lines: what was rolled (pool or traits, modifiers, difficulty), the progress of an
+  // extended action... (a log card's notes, not its effects). Several results (a GM's
+  // opposed roll) are said together.
   function announce(cards) {
     var region = document.getElementById("roll-announcer");
     if (!region) return;
     announced = cards.map(function (card) { return card.getAttribute("data-summary"); });
     var text = cards.map(function (card, index) {
-      var lines = card.querySelectorAll(".roll-lines li, .roll-effects li:not(.roll-effect)");
+      var lines = card.querySelectorAll(".roll-setup, .roll-lines li, .roll-effects li:not(.roll-effect)");
       return [announced[index]].concat(Array.prototype.map.call(lines, function (line) {
         return line.textContent.trim();
       })).join(" · ");

@@ -13,9 +13,18 @@
     if (!dock.classList.contains("is-open")) {
       // The place keeps its height so the page below does not move up.
       place.style.minHeight = place.offsetHeight + "px";
+      // The page makes room for the dock (roll-dock.css); if that moves what was clicked
+      // out of view, the page follows it back to where it was.
+      var anchor = opener && document.contains(opener) ? opener : null;
+      var before = anchor && anchor.getBoundingClientRect().top;
+      document.documentElement.classList.add("roll-dock-open");
       dock.classList.add("is-open");
       dock.setAttribute("role", "dialog");
       dock.setAttribute("aria-modal", "false");
+      var box = anchor && anchor.getBoundingClientRect();
+      if (box && (box.top < 0 || box.bottom > window.innerHeight)) {
+        window.scrollBy({ top: box.top - before, behavior: "instant" });
+      }
     }
     var panel = dock.querySelector(".roll-panel");
     var target = focus || (panel && document.getElementById(panel.getAttribute("data-focus")));
@@ -24,6 +33,7 @@
 
   function close(dock) {
     dock.classList.remove("is-open");
+    document.documentElement.classList.remove("roll-dock-open");
     dock.removeAttribute("role");
     dock.removeAttribute("aria-modal");
     dock.parentElement.style.minHeight = "";
@@ -71,6 +81,22 @@
       swap: "outerHTML",
       values: values,
     }).then(function () { open(dock, button); });
+  });
+
+  // The phone's dock is short: after a roll it scrolls itself to the result (the page
+  // does not move). A trait's click keeps the set-up in view instead.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var config = event.detail.requestConfig;
+    var dock = document.querySelector("[data-roll-dock].is-open");
+    if (!dock || !config || config.verb !== "post") return;
+    var result = dock.querySelector("[id^=roll-result-] .roll-card");
+    if (!result) return;
+    // The dock alone scrolls (scrollIntoView could move the page too): its bottom, or its
+    // top if it is taller than the dock.
+    var box = result.getBoundingClientRect();
+    var view = dock.getBoundingClientRect();
+    var below = Math.min(box.bottom - view.bottom, box.top - view.top);
+    if (below > 0) dock.scrollTop += below;
   });
 
   // Enter in the saved roll's name saves it (the form's first button would roll).

@@ -475,7 +475,7 @@ def test_a_bad_date_or_session_is_refused_with_a_message(client, campaign, gm):
         scene_data(date="31/31/2025", session_number="-2"),
     )
     assert response.status_code == 200
-    assert "Introduzca una fecha válida" in response.text
+    assert "Introduce una fecha válida" in response.text
     assert not Scene.objects.exists()
 
 

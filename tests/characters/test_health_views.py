@@ -221,7 +221,7 @@ def test_the_sheet_shows_each_user_only_the_health_controls_they_may_use(
         ("-3", "mayor o igual a 1"),
         ("0", "mayor o igual a 1"),
         ("101", "menor o igual a 100"),
-        ("dos", "Introduzca un número entero"),
+        ("dos", "Introduce un número entero"),
         ("", "Este campo es obligatorio"),
     ],
 )

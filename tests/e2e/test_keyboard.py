@@ -51,10 +51,11 @@ def shot(page, name: str) -> None:
 
 
 def spoken(roll: Roll) -> str:
-    """What the announcer says for a stored roll: its summary, then its lines."""
+    """What the announcer says for a stored roll: its summary, what was rolled, then its
+    lines."""
     with translation.override("es"):
         shown = roll_display(roll)
-    return " · ".join([shown.summary, *shown.notes])
+    return " · ".join([shown.summary, *filter(None, [shown.setup]), *shown.notes])
 
 
 def said_once(page, character, before: int) -> Roll:
@@ -70,7 +71,7 @@ def said_once(page, character, before: int) -> Roll:
     announcer = page.locator("#roll-announcer")
     expect(announcer).to_have_text(said)
     # Who, what (the pool) and the result, in words, as the stored roll has them.
-    for words in (character.name, shown.notes[0], shown.result, shown.outcome):
+    for words in (character.name, shown.setup, shown.result, shown.outcome):
         assert words in announcer.inner_text()
     assert announcer.evaluate("e => !e.closest('.roll-panel')")
     feed = page.locator("#roll-feed")

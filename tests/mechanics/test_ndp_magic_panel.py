@@ -464,8 +464,8 @@ def test_extra_prana_out_of_range_or_from_someone_elses_item_is_refused(client, 
     set_prana(maga, 3)
     client.force_login(player)
     for extra, message in [
-        ({"extra_wounds": "21"}, "Asegúrese de que este valor es menor o igual a 20."),
-        ({"extra_wounds": "-1"}, "Asegúrese de que este valor es mayor o igual a 0."),
+        ({"extra_wounds": "21"}, "Asegúrate de que este valor es menor o igual a 20."),
+        ({"extra_wounds": "-1"}, "Asegúrate de que este valor es mayor o igual a 0."),
         ({"extra_item": str(item.pk), "extra_integrity": "3"}, "indica un número par"),
         ({"extra_integrity": "4"}, "Elige el objeto cuya integridad gastas."),
         ({"extra_item": str(foreign.pk), "extra_integrity": "4"}, "Escoja una opción válida"),

@@ -170,7 +170,7 @@ def test_a_bad_filter_is_explained_keeps_what_was_typed_and_is_ignored(client, c
     response = client.get(log_url(campaign, date_from="ayer", character=999999))
     html = response.content.decode()
     assert response.status_code == 200
-    assert "Introduzca una fecha válida." in html
+    assert "Introduce una fecha válida." in html
     assert "Escoja una opción válida" in html
     assert 'value="ayer"' in html
     assert shown_rolls(response) == [roll.pk]

@@ -51,7 +51,7 @@ def test_characters_per_player_go_from_1_to_20(client, campaign, gm, value, acce
         assert campaign.max_characters_per_player == value
     else:
         assert response.status_code == 200
-        assert "Asegúrese de que este valor es" in response.text
+        assert "Asegúrate de que este valor es" in response.text
         assert campaign.max_characters_per_player == 1
 
 

@@ -927,7 +927,7 @@ XP_INTERPRETACION = XpRubric(
             "Chupi. Descripciones largas, logradas, evocadoras. Si no fuera porque un DJ no "
             "tiene sentimientos lloraría.",
         ),
-        RubricLevel(4, "¿Qué haces jugando al rol cuando deberías estar escribiendo un libro?."),
+        RubricLevel(4, "¿Qué haces jugando al rol cuando deberías estar escribiendo un libro?"),
     ),
 )
 XP_IDEAS = XpRubric(
@@ -936,7 +936,7 @@ XP_IDEAS = XpRubric(
     (
         RubricLevel(1, "Pocas. Deja de dejarte llevar por el Máster."),
         RubricLevel(2, "Normales. A veces tiras bien, a veces hay que empujarte."),
-        RubricLevel(3, "Cienes y cienes. La partida fluye gracias a tí."),
+        RubricLevel(3, "Cienes y cienes. La partida fluye gracias a ti."),
         RubricLevel(4, "En serio, ¿para qué necesitas Máster?"),
     ),
 )

@@ -72,7 +72,7 @@ DEMO_CHRONICLE: dict = {
     ),
     "scenes": [
         ("La marea de libros", "Biblioteca municipal", "Amanece con **cuarenta tomos** mojados."),
-        ("El pecio del *Santa Rita*", "Bahía, doce metros bajo el agua", "Tomás baja primero."),
+        ("El pecio del «Santa Rita»", "Bahía, doce metros bajo el agua", "Tomás baja primero."),
         ("La sala de lectura cerrada", "Sótano de la biblioteca", "Una llave que no abre nada."),
     ],
     "diaries": {

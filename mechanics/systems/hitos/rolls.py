@@ -302,17 +302,26 @@ class HitosSetup(RollSetup):
             steps.append((_("Modifier"), spec.modifier))
         if spec.wound_penalty:
             steps.append((_("Wound penalty"), spec.wound_penalty))
+        # Double 10 and double 1 come whatever the total: the labels say they are dice.
         rows = (
             OddsRow("success", _("Hit") if attack else _("Success"), result.p_success),
-            OddsRow("exceptional", pgettext("hitos", "Crítico"), result.p_exceptional),
-            OddsRow("dramatic_failure", pgettext("hitos", "Pifia"), result.p_dramatic_failure),
+            OddsRow("exceptional", pgettext("hitos", "Crítico (double 10)"), result.p_exceptional),
+            OddsRow(
+                "dramatic_failure", pgettext("hitos", "Pifia (double 1)"), result.p_dramatic_failure
+            ),
         )
         summary = _("%(die)s + %(bonus)s against %(difficulty)s") % {
             "die": kept,
             "bonus": spec.bonus,
             "difficulty": spec.difficulty,
         }
-        return OddsView(rows=rows, summary=summary, steps=tuple(steps))
+        notes = ()
+        if not result.p_success:
+            notes = (
+                _("At most %(best)s: the difficulty %(difficulty)s is out of reach.")
+                % {"best": 10 + spec.bonus, "difficulty": spec.difficulty},
+            )
+        return OddsView(rows=rows, summary=summary, steps=tuple(steps), notes=notes)
 
     def plan(self, sheet: Sheet, data: Mapping, **kwargs) -> Plan:
         spec, owner, hindering, damage_activation = self._spec(sheet, data)
@@ -359,7 +368,7 @@ class HitosSetup(RollSetup):
         ) % {"weapon": weapon, "bonus": bonus, "rd": rd}
         return Plan(
             kind="attack",
-            odds=replace(odds, notes=(*notes, note)),
+            odds=replace(odds, notes=(*odds.notes, *notes, note)),
             roll=single(
                 sheet,
                 lambda rng: _stamped(

@@ -4,16 +4,44 @@ point (PdP) the d6 may earn."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from mechanics.systems.base import RollWords
+from mechanics.templatetags.roll_panel import signed
 
 
 class NdpWords(RollWords):
-    def dice_lines(self, record: dict) -> list[str]:
-        threshold = record.get("details", {}).get("threshold")
+    no_target = gettext_lazy("No adversity set")
+
+    def modifier_lines(self, record: dict) -> list[str]:
+        """The d6 thrown and the NdP added, then the Gracias, Desgracias and bonus."""
+        spec = record.get("spec") or {}
+        if "dice" not in spec:
+            return []
+        parts = [f"{spec['dice']}d6 + NdP {spec.get('level', 0)}"]
+        if spec.get("gracias"):
+            parts.append(
+                ngettext("%(count)s Gracia", "%(count)s Gracias", spec["gracias"])
+                % {"count": spec["gracias"]}
+            )
+        if spec.get("desgracias"):
+            parts.append(
+                ngettext("%(count)s Desgracia", "%(count)s Desgracias", spec["desgracias"])
+                % {"count": spec["desgracias"]}
+            )
+        if spec.get("bonus"):
+            parts.append(signed(spec["bonus"]))
+        return parts
+
+    def target_lines(self, record: dict) -> list[str]:
+        details = record.get("details", {})
+        threshold = details.get("threshold")
         if threshold is None or record["kind"] == "opposed":
             return []
-        return [_("Needed %(threshold)s or more") % {"threshold": threshold}]
+        line = _("Needed %(threshold)s or more") % {"threshold": threshold}
+        if details.get("adversity_name"):
+            line += f" ({details['adversity_name']})"
+        return [line]
 
     def damage_tier(self, record: dict) -> str:
         tier = super().damage_tier(record)

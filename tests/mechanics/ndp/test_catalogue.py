@@ -6,22 +6,18 @@ import pytest
 from mechanics.rules.errors import RuleError
 from mechanics.rules.ndp import catalogue as cat
 
-# The rule texts live beside the checkout: <project root>/../shared/seeds.
-SEEDS = pathlib.Path(__file__).resolve().parents[3].parent / "shared" / "seeds"
+# The seed's "Habilidades" section, copied word for word so that a clone tests alone.
+SEED_SKILLS = pathlib.Path(__file__).resolve().parents[2] / "data" / "ndp_skills_seed.txt"
 PACKAGE = pathlib.Path(cat.__file__).parent
 
 
 def _seed_skill_groups() -> dict[str, list[str]]:
     """Parse the seed's "Habilidades" section: headings followed by "- name" lines."""
-    seeds = sorted(SEEDS.glob("002_*.txt"))
-    assert seeds, f"the NdP seed text 002_*.txt is missing from {SEEDS}"
-    lines = seeds[0].read_text(encoding="utf-8").splitlines()
+    lines = SEED_SKILLS.read_text(encoding="utf-8").splitlines()
     start = lines.index("Progresión de habilidades:")
     groups: dict[str, list[str]] = {}
     current = None
     for line in lines[start + 2 :]:
-        if line == "Adversidad":
-            break
         if line.startswith("- "):
             groups[current].append(line[2:])
         else:

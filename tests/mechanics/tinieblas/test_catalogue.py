@@ -236,6 +236,7 @@ def test_unknown_skill_message_names_the_key():
 
 
 def test_interpretacion_captions_are_the_seeds():
+    # The seed's words, but for its typos ("libro?." and "a tí"), mended.
     assert [level.points for level in XP_INTERPRETACION.levels] == [1, 2, 3, 4]
     assert XP_INTERPRETACION.caption(1) == (
         "Escasa. Pocas descripciones y breves; desmanes ortográficos o semánticos."
@@ -246,7 +247,7 @@ def test_interpretacion_captions_are_the_seeds():
         "tiene sentimientos lloraría."
     )
     assert XP_INTERPRETACION.caption(4) == (
-        "¿Qué haces jugando al rol cuando deberías estar escribiendo un libro?."
+        "¿Qué haces jugando al rol cuando deberías estar escribiendo un libro?"
     )
     assert XP_INTERPRETACION.levels[2].short == "Chupi"
 
@@ -255,7 +256,7 @@ def test_ideas_captions_are_the_seeds():
     assert [level.points for level in XP_IDEAS.levels] == [1, 2, 3, 4]
     assert XP_IDEAS.caption(1) == "Pocas. Deja de dejarte llevar por el Máster."
     assert XP_IDEAS.caption(2) == "Normales. A veces tiras bien, a veces hay que empujarte."
-    assert XP_IDEAS.caption(3) == "Cienes y cienes. La partida fluye gracias a tí."
+    assert XP_IDEAS.caption(3) == "Cienes y cienes. La partida fluye gracias a ti."
     assert XP_IDEAS.caption(4) == "En serio, ¿para qué necesitas Máster?"
 
 
