@@ -9,6 +9,7 @@ EMAIL_URL / EMAIL_HOST...  outgoing mail (config/email.py); DEFAULT_FROM_EMAIL i
 CRONICA_LOGIN_FAILURES         wrong passwords before a username or address is locked out (5)
 CRONICA_LOGIN_COOLOFF_MINUTES  how long the lock lasts after the last failure (15)
 CRONICA_PROXY_COUNT   reverse proxies in front that append to X-Forwarded-For (0: none)
+CRONICA_TRUSTED_PROXIES  comma-separated addresses or networks of those proxies (loopback)
 DJANGO_MEDIA_ROOT     folder of uploaded files (portraits), included in backups (./media)
 DJANGO_MEDIA_STORAGE  storage class for uploads instead of MEDIA_ROOT (e.g. django-storages')
 DJANGO_MEDIA_STORAGE_OPTIONS  its options, a JSON object
@@ -16,6 +17,7 @@ DJANGO_MEDIA_STORAGE_OPTIONS  its options, a JSON object
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 from datetime import timedelta
@@ -267,6 +269,15 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_LOCKOUT_CALLABLE = "config.throttling.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "config.throttling.client_ip"
 CRONICA_PROXY_COUNT = int(os.environ.get("CRONICA_PROXY_COUNT", "0"))
+# X-Forwarded-For is believed only from these addresses (or networks): the app server may be
+# reachable directly, and then anyone could write the header.
+try:
+    CRONICA_TRUSTED_PROXIES = [
+        ipaddress.ip_network(item, strict=False)
+        for item in env_list("CRONICA_TRUSTED_PROXIES", ["127.0.0.1", "::1"])
+    ]
+except ValueError as error:
+    raise ImproperlyConfigured(f"CRONICA_TRUSTED_PROXIES: {error}") from None
 
 MESSAGE_TAGS = {40: "danger"}
 

@@ -2,25 +2,46 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text.strip())
+    except ValueError:
+        return None
+
+
+def _trusted(address) -> bool:
+    return address is not None and any(
+        address in network for network in settings.CRONICA_TRUSTED_PROXIES
+    )
+
+
 def client_ip(request: HttpRequest) -> str:
     """The address to count failures against.
 
-    Behind N reverse proxies every request comes from the nearest proxy, so the client is
-    the address the outermost proxy appended to X-Forwarded-For (the N-th from the right);
-    anything to its left was written by the client and is not trusted.
+    Behind N reverse proxies every request comes from the nearest proxy, and each proxy
+    appends the address it got the request from to X-Forwarded-For. Reading right to left,
+    a hop is believed only while the address that wrote it is one of our proxies
+    (CRONICA_TRUSTED_PROXIES): a client that reaches the app server directly, or writes the
+    header itself, gets its own address, not the one it forged.
     """
-    count = settings.CRONICA_PROXY_COUNT
-    if count:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
-        if len(hops) >= count:
-            return hops[-count]
-    return request.META.get("REMOTE_ADDR", "")
+    peer = request.META.get("REMOTE_ADDR", "")
+    client = _address(peer)
+    hops = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+    for _hop in range(settings.CRONICA_PROXY_COUNT):
+        if not _trusted(client) or not hops:
+            break
+        written = _address(hops.pop())
+        if written is None:
+            break
+        client = written
+    return str(client) if client is not None else peer
 
 
 def lockout_response(

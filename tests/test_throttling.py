@@ -1,5 +1,6 @@
 """Login throttling: repeated wrong passwords lock out the username and the address."""
 
+import ipaddress
 from datetime import timedelta
 
 import pytest
@@ -121,3 +122,28 @@ def test_behind_one_proxy_the_address_is_the_one_the_proxy_appended(settings):
     forwarded = "6.6.6.6, 203.0.113.7"  # the first was written by the client: not trusted
     request = RequestFactory().get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=forwarded)
     assert client_ip(request) == "203.0.113.7"
+
+
+def test_a_forged_header_from_a_client_that_reaches_the_app_server_directly_is_ignored(settings):
+    settings.CRONICA_PROXY_COUNT = 1
+    request = RequestFactory().get("/", REMOTE_ADDR="198.51.100.9", HTTP_X_FORWARDED_FOR=HERE)
+    assert client_ip(request) == "198.51.100.9"
+
+
+def test_behind_two_proxies_each_hop_must_come_from_a_trusted_proxy(settings):
+    settings.CRONICA_PROXY_COUNT = 2
+    settings.CRONICA_TRUSTED_PROXIES = [ipaddress.ip_network("127.0.0.1"),
+                                        ipaddress.ip_network("10.0.0.0/8")]  # fmt: skip
+    chain = "6.6.6.6, 203.0.113.7, 10.1.2.3"
+    request = RequestFactory().get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=chain)
+    assert client_ip(request) == "203.0.113.7"
+    # The nearest proxy was handed the request by an outsider: the outsider is the client.
+    chain = "6.6.6.6, 203.0.113.7"
+    request = RequestFactory().get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=chain)
+    assert client_ip(request) == "203.0.113.7"
+
+
+def test_a_hop_that_is_not_an_address_is_not_believed(settings):
+    settings.CRONICA_PROXY_COUNT = 1
+    request = RequestFactory().get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="nadie")
+    assert client_ip(request) == "127.0.0.1"
