@@ -6,7 +6,8 @@ DJANGO_SECRET_KEY     required when debug is off
 DJANGO_ALLOWED_HOSTS  comma-separated; defaults to localhost when debug is on
 CRONICA_SIGNUP        "open" (default) or "invite" (sign-up only through an invitation link)
 EMAIL_URL / EMAIL_HOST...  outgoing mail (config/email.py); DEFAULT_FROM_EMAIL its sender
-CRONICA_LOGIN_FAILURES         wrong passwords before a username or address is locked out (5)
+CRONICA_LOGIN_FAILURES         wrong passwords before a username or a device is locked out (5)
+CRONICA_LOGIN_ADDRESS_FAILURES wrong passwords, for any usernames, before an address is (50)
 CRONICA_LOGIN_COOLOFF_MINUTES  how long the lock lasts after the last failure (15)
 CRONICA_PROXY_COUNT   reverse proxies in front that append to X-Forwarded-For (0: none)
 CRONICA_TRUSTED_PROXIES  comma-separated addresses or networks of those proxies (loopback)
@@ -107,6 +108,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Leaves the device cookie of a successful login (accounts.devices).
+    "accounts.devices.DeviceCookieMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -260,10 +263,14 @@ if HTTPS:
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# Login throttling (django-axes), on the site's and the admin's login pages: after N wrong
-# passwords for one username, or from one address, both are refused until the cool-off
-# has passed since the last failure. `manage.py axes_reset` lifts every lock.
+# Login throttling (django-axes with config.throttling.LoginThrottle, README "Login
+# throttling"): a username is locked after N wrong passwords for devices that never signed
+# in as it; an address after many more; a device that signed in before (a device cookie)
+# only by the wrong passwords typed on it. Each lock lasts the cool-off from its last
+# failure. `manage.py axes_reset` lifts the username and address locks.
+AXES_HANDLER = "config.throttling.LoginThrottle"
 AXES_FAILURE_LIMIT = int(os.environ.get("CRONICA_LOGIN_FAILURES", "5"))
+CRONICA_LOGIN_ADDRESS_FAILURES = int(os.environ.get("CRONICA_LOGIN_ADDRESS_FAILURES", "50"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("CRONICA_LOGIN_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_LOCKOUT_CALLABLE = "config.throttling.lockout_response"
