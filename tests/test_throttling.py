@@ -147,6 +147,23 @@ def test_a_forged_header_from_a_client_that_reaches_the_app_server_directly_is_i
     assert client_ip(request) == "198.51.100.9"
 
 
+def test_a_forged_header_neither_dodges_the_address_lock_nor_locks_the_address_it_names(
+    client, settings, dora
+):
+    settings.CRONICA_PROXY_COUNT = 1
+    settings.CRONICA_LOGIN_ADDRESS_FAILURES = 3
+    direct, victim = "198.51.100.9", "203.0.113.7"
+    for number in range(3):
+        client.post(reverse("login"), {"username": f"nadie{number}", "password": "mal"},
+                    REMOTE_ADDR=direct, HTTP_X_FORWARDED_FOR=victim)  # fmt: skip
+    refused = client.post(reverse("login"), {"username": "dora", "password": PASSWORD},
+                          REMOTE_ADDR=direct, HTTP_X_FORWARDED_FOR="192.0.2.200")  # fmt: skip
+    assert refused.status_code == 429
+    proxied = Client().post(reverse("login"), {"username": "dora", "password": PASSWORD},
+                            REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=victim)  # fmt: skip
+    assert proxied.status_code == 302
+
+
 def test_behind_two_proxies_each_hop_must_come_from_a_trusted_proxy(settings):
     settings.CRONICA_PROXY_COUNT = 2
     settings.CRONICA_TRUSTED_PROXIES = [ipaddress.ip_network("127.0.0.1"),
