@@ -1,11 +1,17 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from accounts import views
+from accounts import forms, views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            authentication_form=forms.LoginForm, redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password/",
