@@ -1,9 +1,14 @@
+import functools
+
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
+
+from accounts import outbox
 
 
 class SignUpForm(UserCreationForm):
@@ -31,3 +36,10 @@ class LoginForm(_UsernameFits, AuthenticationForm):
 
 class AdminLoginForm(_UsernameFits, AdminAuthenticationForm):
     pass
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's, with each mail rendered and sent after the response (accounts.outbox)."""
+
+    def send_mail(self, *args, **kwargs) -> None:
+        outbox.send_later(functools.partial(super().send_mail, *args, **kwargs))

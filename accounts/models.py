@@ -20,3 +20,18 @@ class DeviceFailures(models.Model):
 
     def __str__(self) -> str:
         return f"{self.username}: {self.failures}"
+
+
+class RequestCount(models.Model):
+    """Requests for one key (an address, an email) since `since`: a rate limit's window."""
+
+    key = models.CharField(_("key"), max_length=300, unique=True)
+    count = models.PositiveIntegerField(_("requests"), default=0)
+    since = models.DateTimeField(_("since"))
+
+    class Meta:
+        verbose_name = _("request count")
+        verbose_name_plural = _("request counts")
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.count}"

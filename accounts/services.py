@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts.models import DeviceFailures
+from accounts.models import DeviceFailures, RequestCount
 
 
 def _window_start():
@@ -38,3 +40,24 @@ def device_failure_record(*, device: str, username: str) -> int:
             )
             row.refresh_from_db(fields=["failures"])
         return row.failures
+
+
+def requests_take(*, limits: dict[str, int], window: timedelta) -> bool:
+    """One more request for every key, if none of them has reached its limit in its window.
+
+    Either every key counts this request or none does; the rows are locked, so two requests
+    at once never both take the last place.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        RequestCount.objects.filter(since__lte=now - window).delete()
+        rows = []
+        for key in sorted(limits):
+            row, _created = RequestCount.objects.select_for_update().get_or_create(
+                key=key, defaults={"since": now}
+            )
+            rows.append(row)
+        if any(row.count >= limits[row.key] for row in rows):
+            return False
+        RequestCount.objects.filter(pk__in=[row.pk for row in rows]).update(count=F("count") + 1)
+        return True

@@ -24,14 +24,7 @@ urlpatterns = [
         name="password_change_done",
     ),
     # Forgotten password: a link by email (templates/registration/password_reset_*).
-    path(
-        "password/reset/",
-        auth_views.PasswordResetView.as_view(
-            subject_template_name="registration/password_reset_subject.txt",
-            email_template_name="registration/password_reset_email.txt",
-        ),
-        name="password_reset",
-    ),
+    path("password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
     path(
         "password/reset/sent/",
         auth_views.PasswordResetDoneView.as_view(),

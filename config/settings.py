@@ -11,6 +11,7 @@ CRONICA_LOGIN_ADDRESS_FAILURES wrong passwords, for any usernames, before an add
 CRONICA_LOGIN_COOLOFF_MINUTES  how long the lock lasts after the last failure (15)
 CRONICA_PROXY_COUNT   reverse proxies in front that append to X-Forwarded-For (0: none)
 CRONICA_TRUSTED_PROXIES  comma-separated addresses or networks of those proxies (loopback)
+CRONICA_RESET_PER_ADDRESS / CRONICA_RESET_PER_EMAIL  password-reset requests per hour (5 / 3)
 DJANGO_MEDIA_ROOT     folder of uploaded files (portraits), included in backups (./media)
 DJANGO_MEDIA_STORAGE  storage class for uploads instead of MEDIA_ROOT (e.g. django-storages')
 DJANGO_MEDIA_STORAGE_OPTIONS  its options, a JSON object
@@ -294,6 +295,10 @@ MESSAGE_TAGS = {40: "danger"}
 MAILERS = {"default": mailer(os.environ)}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "Crónica <cronica@localhost>"
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day
+# Reset mails asked for per hour from one address, and for one email address typed.
+CRONICA_RESET_PER_ADDRESS = int(os.environ.get("CRONICA_RESET_PER_ADDRESS", "5"))
+CRONICA_RESET_PER_EMAIL = int(os.environ.get("CRONICA_RESET_PER_EMAIL", "3"))
+CRONICA_RESET_WINDOW = timedelta(hours=1)
 
 LOGGING = {
     "version": 1,

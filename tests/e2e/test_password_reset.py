@@ -6,6 +6,7 @@ import pytest
 from django.core import mail
 from playwright.sync_api import expect
 
+from accounts import outbox
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -22,7 +23,9 @@ def test_a_forgotten_password_is_replaced_through_the_emailed_link(new_page, scr
     page.get_by_role("button", name="Envíame un enlace").click()
     expect(page.get_by_role("heading", name="Mira tu correo")).to_be_visible()
 
-    # The live server runs in this process: its mail lands in the test outbox.
+    # The live server runs in this process: its mail lands in the test outbox, once the
+    # background thread has sent it (accounts.outbox).
+    outbox.wait()
     assert len(mail.outbox) == 1
     link = re.search(r"https?://\S+", mail.outbox[0].body).group(0)
     page.goto(link)
