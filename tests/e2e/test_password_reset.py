@@ -40,3 +40,16 @@ def test_a_forgotten_password_is_replaced_through_the_emailed_link(new_page, scr
     page.locator("#id_password").fill("faro-de-finisterre-77")
     page.locator("main form [type=submit]").click()
     expect(page.get_by_role("heading", name="Mis campañas")).to_be_visible()
+
+
+def test_asking_again_too_soon_is_refused_with_a_message_and_the_address_kept(new_page, settings):
+    settings.CRONICA_RESET_PER_EMAIL = 1
+    page = new_page(width=360, height=780)
+    for _attempt in range(2):
+        page.goto("/accounts/password/reset/")
+        page.locator("#id_email").fill("nadie@example.org")
+        page.get_by_role("button", name="Envíame un enlace").click()
+    expect(page.get_by_text("Demasiadas peticiones de contraseña nueva")).to_be_visible()
+    expect(page.locator("#id_email")).to_have_value("nadie@example.org")
+    outbox.wait()
+    assert mail.outbox == []
