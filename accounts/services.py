@@ -58,6 +58,8 @@ def requests_take(*, limits: dict[str, int], window: timedelta) -> bool:
             )
             rows.append(row)
         if any(row.count >= limits[row.key] for row in rows):
+            # A refused request writes nothing, not even the rows it created.
+            transaction.set_rollback(True)
             return False
         RequestCount.objects.filter(pk__in=[row.pk for row in rows]).update(count=F("count") + 1)
         return True
