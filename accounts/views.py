@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+from axes.helpers import get_client_ip_address
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -10,7 +12,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from accounts.forms import SignUpForm
+from accounts import services
+from accounts.forms import PasswordResetForm, SignUpForm
 from campaigns.models import Invitation
 
 
@@ -51,3 +54,29 @@ def signup(request: HttpRequest) -> HttpResponse:
             _safe_next(request) or _pending_invitation(request) or settings.LOGIN_REDIRECT_URL
         )
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's, limited per address and per email typed (README, "Password reset"), and
+    answering in the same time whether the address has an account (accounts.outbox)."""
+
+    form_class = PasswordResetForm
+    subject_template_name = "registration/password_reset_subject.txt"
+    email_template_name = "registration/password_reset_email.txt"
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        # Counted whether or not the address has an account: the limit tells nothing.
+        limits = {
+            f"reset-from:{get_client_ip_address(self.request)}": settings.CRONICA_RESET_PER_ADDRESS,
+            f"reset-to:{form.cleaned_data['email'].lower()}": settings.CRONICA_RESET_PER_EMAIL,
+        }
+        if not services.requests_take(limits=limits, window=settings.CRONICA_RESET_WINDOW):
+            form.add_error(
+                None,
+                _(
+                    "Too many requests for a new password from here or for this address. "
+                    "Try again in an hour."
+                ),
+            )
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().form_valid(form)

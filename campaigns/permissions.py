@@ -303,6 +303,26 @@ def users_findable_by(user, term: str) -> QuerySet:
     return users.filter(pk__in=users.filter(known).values("pk")).order_by("username")
 
 
+def may_make_reset_link(access: CampaignAccess, member: Membership) -> bool:
+    """A GM may make a one-time link to choose a new password for a member who has no
+    email address, so cannot reset it alone (README, "Password reset").
+
+    The link lets whoever opens it into the account, the GM included: only for an account
+    with nothing outside the campaigns this GM runs (no GM role anywhere, no membership in
+    another GM's campaign, no admin rights). Any other account is the site admin's to reset.
+    """
+    user = member.user
+    if not access.can_manage or member.user_id == access.membership.user_id:
+        return False
+    if user.email or user.is_staff or user.is_superuser or not user.is_active:
+        return False
+    runs = Membership.objects.filter(user_id=access.membership.user_id, role=Role.GM)
+    beyond = Membership.objects.filter(user_id=member.user_id).filter(
+        Q(role=Role.GM) | ~Q(campaign_id__in=runs.values("campaign_id"))
+    )
+    return not beyond.exists()
+
+
 def may_administer_campaign(user, campaign_id: int | None) -> bool:
     if user.is_superuser:
         return True

@@ -2,6 +2,7 @@ from django.urls import path
 
 from campaigns.views import campaign as views
 from campaigns.views import chronicle as views_chronicle
+from campaigns.views import members as views_members
 from campaigns.views.moved import moved_to
 
 app_name = "campaigns"
@@ -32,6 +33,11 @@ urlpatterns = [
         "<id:campaign_id>/members/<id:membership_id>/remove/",
         views.member_remove,
         name="member_remove",
+    ),
+    path(
+        "<id:campaign_id>/members/<id:membership_id>/reset-link/",
+        views_members.member_reset_link,
+        name="member_reset_link",
     ),
     path("join/<str:token>/", views.invitation_open, name="invitation"),
     # The chronicle: stories, scenes, diaries and GM notes.

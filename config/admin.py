@@ -7,6 +7,7 @@ from django.shortcuts import redirect
 from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
 
+from accounts.forms import AdminLoginForm
 from campaigns.models import Membership
 from campaigns.permissions import may_use_admin, users_findable_by
 from config.converters import MAX_ID
@@ -40,6 +41,7 @@ class CronicaAdminSite(admin.AdminSite):
     site_header = _("Crónica administration")
     site_title = _("Crónica")
     index_title = _("Administration")
+    login_form = AdminLoginForm
 
     def has_permission(self, request) -> bool:
         return may_use_admin(request.user)

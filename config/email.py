@@ -14,7 +14,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
-CONSOLE = "django.core.mail.backends.console.EmailBackend"
+# Prints the text decoded, so a reset link stays on one line (config/console_mail.py).
+CONSOLE = "config.console_mail.EmailBackend"
 SMTP = "django.core.mail.backends.smtp.EmailBackend"
 TRUE = {"1", "true", "yes", "on"}
 

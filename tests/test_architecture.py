@@ -205,3 +205,39 @@ def test_the_layers_name_every_app():
     """A new app must be placed in LAYERS before it can import or be imported."""
     listed = {prefix.split(".")[0] for prefixes in LAYERS for prefix in prefixes}
     assert listed == set(PACKAGES)
+
+
+# --- gettext's `_` is never rebound ------------------------------------------------------------
+
+
+def _imports_gettext_as_underscore(tree: ast.Module) -> bool:
+    return any(
+        isinstance(node, ast.ImportFrom)
+        and (node.module or "").startswith("django.utils.translation")
+        and any(alias.asname == "_" for alias in node.names)
+        for node in ast.walk(tree)
+    )
+
+
+def _binds_underscore(node: ast.AST) -> bool:
+    """Whether the node binds the name `_` (assignment, loop, with, except, argument...)."""
+    if isinstance(node, ast.Name):
+        return node.id == "_" and isinstance(node.ctx, ast.Store)
+    if isinstance(node, ast.arg):
+        return node.arg == "_"
+    if isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar):
+        return node.name == "_"
+    return False
+
+
+def test_no_module_that_imports_gettext_as_underscore_rebinds_it():
+    """`_, scene = ...` in a view made `_("...")` call a tuple item: a 500 after the write."""
+    problems = []
+    for path in _python_files(*PACKAGES, "bench", "scripts", "tests", "ops"):
+        tree = ast.parse(path.read_text(), filename=str(path))
+        if not _imports_gettext_as_underscore(tree):
+            continue
+        for node in ast.walk(tree):
+            if _binds_underscore(node):
+                problems.append(f"{path.relative_to(ROOT)}:{node.lineno} rebinds `_`")
+    assert problems == [], "\n".join(problems)

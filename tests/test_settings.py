@@ -82,3 +82,16 @@ def test_a_session_length_out_of_range_is_a_clear_error():
     result = session_age(CRONICA_SESSION_DAYS="0")
     assert result.returncode != 0
     assert "CRONICA_SESSION_DAYS must be a number of days from 1 to 365" in result.stderr
+
+
+def test_trusted_proxies_come_from_the_environment_and_a_bad_one_is_a_clear_error():
+    code = "from django.conf import settings; print(settings.CRONICA_TRUSTED_PROXIES)"
+    given = manage(
+        "shell", "-v0", "-c", code, DJANGO_DEBUG="1", CRONICA_TRUSTED_PROXIES="10.0.0.0/8, ::1"
+    )
+    assert given.stdout.strip() == "[IPv4Network('10.0.0.0/8'), IPv6Network('::1/128')]"
+    default = manage("shell", "-v0", "-c", code, DJANGO_DEBUG="1")
+    assert default.stdout.strip() == "[IPv4Network('127.0.0.1/32'), IPv6Network('::1/128')]"
+    bad = manage("check", DJANGO_DEBUG="1", CRONICA_TRUSTED_PROXIES="proxy.example")
+    assert bad.returncode != 0
+    assert "CRONICA_TRUSTED_PROXIES" in bad.stderr

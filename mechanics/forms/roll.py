@@ -137,7 +137,7 @@ def default_data(form: forms.Form) -> dict:
             flat = [
                 key
                 for key, label in choices
-                for key in ([k for k, _ in label] if isinstance(label, list | tuple) else [key])
+                for key in ([k for k, _name in label] if isinstance(label, list | tuple) else [key])
             ]
             value = next((key for key in flat if key not in ("", None)), None)
         if value is None or value is False:

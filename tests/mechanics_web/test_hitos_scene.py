@@ -85,6 +85,16 @@ def test_only_the_gm_adds_or_ends_situation_aspects(client, table, who, status, 
     ]
 
 
+def test_the_gm_ends_a_situation_aspect_and_is_told_so(client, gm, table):
+    scene = table["scene"]
+    aspect = situation(scene)
+    client.force_login(gm)
+    response = client.post(url("situation_end", scene, aspect.pk), follow=True)
+    assert response.status_code == 200
+    assert "El aspecto de situación «Niebla espesa» termina." in response.text
+    assert SituationAspect.objects.get(pk=aspect.pk).ended_at is not None
+
+
 def test_a_situation_aspect_ends_with_its_scene_and_a_closed_scene_takes_no_new_one(
     client, gm, player, table
 ):

@@ -200,7 +200,7 @@ def situation_add(request: HttpRequest, campaign_id: int, scene_id: int) -> Http
 def situation_end(
     request: HttpRequest, campaign_id: int, scene_id: int, aspect_id: int
 ) -> HttpResponse:
-    _, scene = _hitos_scene(request.user, campaign_id, scene_id, to_run=True)
+    _access, scene = _hitos_scene(request.user, campaign_id, scene_id, to_run=True)
     aspect = scene.situation_aspects.filter(pk=aspect_id).first()
     if aspect is None:
         raise Http404

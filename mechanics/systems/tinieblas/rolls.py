@@ -83,7 +83,7 @@ class TinieblasSetup(RollSetup):
     def odds(self, spec: engine.PoolSpec, extra_steps=(), names=None) -> OddsView:
         pool, steps = engine.pool_breakdown(spec)
         steps = (*steps, *extra_steps)
-        pool += sum(delta for _, delta in extra_steps)
+        pool += sum(delta for _step, delta in extra_steps)
         result = engine_odds.odds_for_pool(pool, spec.again, spec.rote)
         chance = pool <= 0
         rows = [
