@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.postgres",
     "django_htmx",
     "crispy_forms",
     "crispy_bootstrap5",
@@ -84,6 +85,7 @@ INSTALLED_APPS = [
     "campaigns",
     "characters",
     "mechanics",
+    "search",
     "ops",
     "axes",
 ]
