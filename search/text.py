@@ -187,10 +187,23 @@ def highlight(text: str, prefixes: tuple[str, ...]) -> SafeString:
     return _marked(_pieces(text, prefixes))
 
 
+MARKDOWN = [
+    (re.compile(r"\[([^\]]*)\]\([^)]*\)"), r"\1"),  # a link: its text
+    (re.compile(r"^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+", re.MULTILINE), ""),  # line marks
+    (re.compile(r"\*\*|__|~~|`|\*|(?<!\w)_|_(?!\w)"), ""),  # emphasis and code
+]
+
+
+def _unmarked(text: str) -> str:
+    for pattern, replacement in MARKDOWN:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 def snippet(text: str, prefixes: tuple[str, ...], *, words: int = 30) -> SafeString:
     """About `words` words of the text around its first hit, escaped, hits in <mark>;
     Markdown's marks are left out and lines joined."""
-    plain = " ".join(re.sub(r"[*_#>`~|\[\]]+|\]\([^)]*\)", " ", text).split())
+    plain = " ".join(_unmarked(text).split())
     tokens = plain.split(" ")
     first = 0
     for index, token in enumerate(tokens):

@@ -33,13 +33,13 @@ def _kinds(access: CampaignAccess) -> list[str]:
 
 
 def hit_url(entry: SearchEntry) -> str:
-    """The exact place of a hit: the scene's anchor, the sheet, the ledger or the roll log."""
+    """The exact place of a hit: in a scene, its anchor (through `go`); else the sheet,
+    the character's XP or the roll log."""
     kind, campaign = entry.kind, entry.campaign_id
     if kind in (SearchEntry.Kind.CHARACTER, SearchEntry.Kind.SHEET):
         return reverse("characters:sheet", args=[campaign, entry.object_id])
-    if kind == SearchEntry.Kind.XP and entry.character_id:
-        url = reverse("characters:xp_ledger", args=[campaign, entry.character_id])
-        return f"{url}#xp-entry-{entry.object_id}"
+    if kind == SearchEntry.Kind.XP and entry.scene_id is None:
+        return reverse("characters:xp", args=[campaign, entry.character_id])
     if kind == SearchEntry.Kind.STORY:
         return reverse("campaigns:timeline", args=[campaign]) + f"?story={entry.object_id}"
     if entry.scene_id is None:
@@ -116,6 +116,7 @@ def go(request: HttpRequest, campaign_id: int, entry_id: int) -> HttpResponse:
         SearchEntry.Kind.DIARY: f"diary-{entry.object_id}",
         SearchEntry.Kind.NOTE: f"note-{entry.object_id}",
         SearchEntry.Kind.ROLL: f"scene-roll-{entry.object_id}",
+        SearchEntry.Kind.XP: f"xp-entry-{entry.object_id}",
     }
     if entry.kind not in anchors:
         return redirect(url)
