@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import connection
-from django.db.models import F, Q, QuerySet
+from django.db.models import Case, F, FloatField, Q, QuerySet, Value, When
 from django.db.models.expressions import RawSQL
 
 from campaigns.permissions import CampaignAccess, visible_search_entries
@@ -23,6 +23,10 @@ from search.text import Query
 # Hits of each kind on the grouped page, and per page of one kind.
 PER_KIND = 5
 PAGE = 20
+RECENT_KINDS = (SearchEntry.Kind.ROLL, SearchEntry.Kind.XP)
+# The newest matches ranked: a word in every roll of a long campaign costs what a
+# thousand do. Fewer matches are all ranked; more are counted as "more than".
+MATCHES = 1000
 
 
 @dataclass(frozen=True)
@@ -43,20 +47,49 @@ class Results:
     def total(self) -> int:
         return sum(self.counts.values())
 
+    @property
+    def capped(self) -> bool:
+        """Only the newest MATCHES were ranked and counted."""
+        return self.total >= MATCHES
 
-def _matching(entries: QuerySet, query: Query) -> tuple[QuerySet, object]:
-    """The entries that match, and the expression of their score (higher is better)."""
+
+def _base(entries: QuerySet, query: Query) -> tuple[str, tuple]:
+    """SQL that defines `base`: the id, kind and score (higher is better) of the newest
+    MATCHES entries that match, materialized before they are ranked. Rolls and XP entries are short
+    labels, alike in relevance: they score 0, so the newest come first, and their many
+    rows cost no ranking."""
     if connection.vendor == "postgresql":
         wanted = SearchQuery(query.tsquery(), config=CONFIG, search_type="raw")
-        return entries.filter(document=wanted), SearchRank(F("document"), wanted)
-    # FTS5: joined to the entry's row of search_fts; bm25 is lower for better hits, and
-    # weighs the title five times the body.
-    matching = entries.extra(
-        tables=["search_fts"],
-        where=["search_fts.rowid = search_searchentry.id", "search_fts MATCH %s"],
-        params=[query.fts5()],
+        score = Case(
+            When(kind__in=RECENT_KINDS, then=Value(0.0)),
+            default=SearchRank(F("document"), wanted),
+            output_field=FloatField(),
+        )
+        found = entries.filter(document=wanted).annotate(score=score).order_by("-id")
+        sql, params = found.values_list("id", "kind", "score")[:MATCHES].query.sql_with_params()
+        return f"WITH base AS MATERIALIZED ({sql}) ", params
+    # One pass driven by FTS5: its matches, each joined to its entry by id, which the
+    # reader's filters then keep or drop. CROSS JOIN keeps FTS5 the outer loop (else
+    # SQLite may run the match once per entry of the campaign), and bm25 (lower is
+    # better; the title weighs five times the body) works only in that query.
+    recent = ", ".join(f"'{kind}'" for kind in RECENT_KINDS)
+    score = RawSQL(
+        f"CASE WHEN search_searchentry.kind IN ({recent}) THEN 0 "
+        "ELSE -bm25(search_fts, 5.0, 1.0) END",
+        (),
     )
-    return matching, RawSQL("-bm25(search_fts, 5.0, 1.0)", [])
+    found = entries.extra(where=["search_fts MATCH %s"], params=[query.fts5()])
+    # Newest first in FTS5's own order, so the scan stops at MATCHES.
+    found = found.annotate(score=score).order_by(RawSQL("search_fts.rowid", ()).desc())
+    sql, params = found.values_list("id", "kind", "score")[:MATCHES].query.sql_with_params()
+    table = ' FROM "search_searchentry" '
+    if sql.count(table) != 1:
+        raise AssertionError(f"unexpected SQL for the search: {sql}")
+    joined = (
+        ' FROM search_fts CROSS JOIN "search_searchentry" '
+        'ON "search_searchentry"."id" = search_fts.rowid '
+    )
+    return f"WITH base AS MATERIALIZED ({sql.replace(table, joined)}) ", params
 
 
 def search(access: CampaignAccess, query: Query, filters: Filters, *, page: int = 1) -> Results:
@@ -74,12 +107,7 @@ def search(access: CampaignAccess, query: Query, filters: Filters, *, page: int 
         entries = entries.filter(character_id=filters.character)
     if filters.kind:
         entries = entries.filter(kind=filters.kind)
-    found, score = _matching(entries, query)
-    sql, params = (
-        found.annotate(score=score).values_list("id", "kind", "score").query.sql_with_params()
-    )
-    # Materialized first: SQLite computes bm25 only in the full-text query itself.
-    base = f"WITH base AS MATERIALIZED ({sql}) "
+    base, params = _base(entries, query)
     if filters.kind:
         ranked = base + (
             "SELECT id, kind, COUNT(*) OVER () FROM base "

@@ -218,3 +218,19 @@ def test_a_search_runs_as_many_queries_on_a_big_index_as_on_a_small_one(world):
     # The session and user, the membership, the form's three menus, the search's two,
     # and whether the menu shows the administration link.
     assert big == (9, 9)
+
+
+def test_past_the_cap_the_newest_matches_are_ranked_and_the_count_says_more(world, monkeypatch):
+    from search import engine
+
+    monkeypatch.setattr(engine, "MATCHES", 3)
+    rolls = [roll(world, f"Pelea {n}") for n in range(5)]
+    client = client_for(world.player)
+    page = client.get(search_url(world, q="pelea")).content.decode()
+    assert "Más de 3 resultados" in page
+    shown = re.findall(r"Pelea</mark> (\d)", page)
+    assert shown == ["4", "3", "2"]  # the newest, newest first
+    monkeypatch.setattr(engine, "MATCHES", 10)
+    page = client.get(search_url(world, q="pelea")).content.decode()
+    assert "5 resultados" in page
+    assert len(rolls) == 5
