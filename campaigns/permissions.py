@@ -392,3 +392,26 @@ def visible_sheet_rows(
 def visible_health_events(access: CampaignAccess, queryset: QuerySet) -> QuerySet:
     """Damage, healing and undo events are sheet information."""
     return visible_sheet_rows(access, queryset)
+
+
+def visible_search_entries(
+    access: CampaignAccess, entries: QuerySet, *, diaries: QuerySet
+) -> QuerySet:
+    """The search index's entries (search.models.SearchEntry) this member may find: each
+    kind by the rule of the place it comes from, read when searching, so a diary hidden
+    or sheets shared a moment ago count at once.
+
+    Stories, scenes and characters' names, concepts and descriptions: every member.
+    Rolls: secret ones GMs only (`visible_rolls`). GM notes: GMs only. Diaries: those
+    `visible_diaries` lets them read, out of `diaries` (the campaign's entries). A sheet's
+    notes and aspects, and XP entries: the sheet's rule (`visible_sheet_rows`)."""
+    kind = entries.model.Kind
+    allowed = Q(kind__in=[kind.STORY, kind.SCENE, kind.CHARACTER])
+    allowed |= Q(kind=kind.ROLL) if access.is_gm else Q(kind=kind.ROLL, secret=False)
+    if access.is_gm:
+        allowed |= Q(kind=kind.NOTE)
+    allowed |= Q(kind=kind.DIARY, object_id__in=visible_diaries(access, diaries).values("pk"))
+    sheet = Q(kind__in=[kind.SHEET, kind.XP])
+    if not _sees_every_sheet(access):
+        sheet &= Q(character__owner_id=access.membership.user_id)
+    return entries.filter(allowed | sheet)

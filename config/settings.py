@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.postgres",
     "django_htmx",
     "crispy_forms",
     "crispy_bootstrap5",
@@ -92,6 +93,7 @@ INSTALLED_APPS = [
     "campaigns",
     "characters",
     "mechanics",
+    "search",
     "ops",
     "axes",
 ]

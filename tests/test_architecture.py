@@ -28,13 +28,15 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("characters",),
     # Play: rolls, health events, combat, and each system's folder.
     ("mechanics",),
+    # Search: one index over all of the above.
+    ("search",),
     # Sign-up, then the project's settings and URLs, which wire everything together.
     ("accounts",),
     ("config",),
 )
 CONTRACT = 1  # LAYERS' index of what a rule system is
-PACKAGES = ("accounts", "campaigns", "characters", "config", "mechanics")
-PROJECT = re.compile(r"^(accounts|campaigns|characters|config|mechanics)(\.|$)")
+PACKAGES = ("accounts", "campaigns", "characters", "config", "mechanics", "search")
+PROJECT = re.compile(r"^(accounts|campaigns|characters|config|mechanics|search)(\.|$)")
 
 
 def _python_files(*folders: str):

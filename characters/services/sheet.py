@@ -17,6 +17,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from campaigns.images import CleanImage, delete_after_commit, store_image
+from campaigns.signals import sheet_texts_written
 from characters.models import (
     Aspect,
     Character,
@@ -159,6 +160,7 @@ def character_create(
         Aspect(character=character, kind=kind, text=text, position=index)
         for index, (kind, text) in enumerate(aspects)
     )
+    sheet_texts_written.send(sender=Character, character=character)
     _record(character, user, "created", "", name)
     return character
 

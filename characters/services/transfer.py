@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from campaigns.signals import sheet_texts_written
 from characters.models import (
     Aspect,
     CampaignTrait,
@@ -96,6 +97,7 @@ def character_import(
         Item(character=character, kind=kind, name=name, weight_kg=weight, data=data, position=index)
         for index, (kind, name, weight, data) in enumerate(sheet.items)
     )
+    sheet_texts_written.send(sender=Character, character=character)
     _record(character, user, "imported", "", sheet.name)
     return character
 
