@@ -170,3 +170,22 @@ def test_the_layers_name_every_app():
     """A new app must be placed in LAYERS before it can import or be imported."""
     listed = {prefix.split(".")[0] for prefixes in LAYERS for prefix in prefixes}
     assert listed == set(PACKAGES)
+
+
+# --- No private ORM compiler -----------------------------------------------------------------
+
+PRIVATE_COMPILER = ("get_compiler", "as_sql(", "sql_with_params")
+
+
+def test_no_module_uses_the_orms_private_compiler():
+    """Queries go through the ORM's public API: its compiler's internals change between
+    Django versions, and SQL written ahead of time skips what the ORM checks per query."""
+    problems = []
+    for path in _python_files(*PACKAGES, "ops", "bench", "scripts"):
+        if _skipped(path):
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            for name in PRIVATE_COMPILER:
+                if name in line:
+                    problems.append(f"{path.relative_to(ROOT)}:{number}: {name}")
+    assert problems == [], "\n".join(problems)
