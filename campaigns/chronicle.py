@@ -160,8 +160,7 @@ def _rendered(items: Iterable[TimelineItem], context: dict) -> list[_Entry]:
 
 # Scene lists show counts (diaries, rolls) of records owned by the apps above this one.
 # Each registers a function `(access) -> queryset` of the rows the viewer may see, filtered
-# on `scene=OuterRef("pk")`; the list annotates each scene with `<name>` from it. The
-# function may read the viewer's role and user id only: the query is written once per role
+# on `scene=OuterRef("pk")`; the list annotates each scene with `<name>` from it
 # (`campaigns.selectors.with_counts`).
 SceneCount = Callable[[CampaignAccess], QuerySet]
 _counts: dict[str, SceneCount] = {}

@@ -20,7 +20,6 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import F, Q, QuerySet
 from django.http import Http404
 
-from campaigns.compiled import compiled_models, compiled_values
 from campaigns.models import Campaign, Invitation, Membership, Removal, Role, all_characters
 
 if TYPE_CHECKING:
@@ -173,28 +172,17 @@ class CharacterAccess:
         return self.access.is_gm
 
 
-def role_access(role: str, user_id: int) -> CampaignAccess:
-    """A member's access known by role and user alone, for a query the ORM writes once per
-    role (`campaigns.compiled`): the rules below may read no more of it."""
-    return CampaignAccess(campaign=None, membership=Membership(user_id=user_id, role=role))
-
-
-def _membership_query(user: int, campaign: int) -> QuerySet:
-    # At most one row (unique per user and campaign): no ORDER BY, so no join for the
-    # model's default ordering.
-    return (
-        Membership.objects.select_related("campaign")
-        .filter(user_id=user, campaign_id=campaign)
-        .order_by()
-    )
-
-
 def campaign_access(user, campaign_id: int) -> CampaignAccess:
-    """The user's access to a campaign, or 404 when they are not a member. One query,
-    written once (`campaigns.compiled`)."""
+    """The user's access to a campaign, or 404 when they are not a member. One query."""
     if not user.is_authenticated:
         raise Http404
-    found = compiled_models(_membership_query, user=user.pk, campaign=campaign_id)
+    # At most one row (unique per user and campaign): no ORDER BY, so no join for the
+    # model's default ordering.
+    found = list(
+        Membership.objects.select_related("campaign")
+        .filter(user_id=user.pk, campaign_id=campaign_id)
+        .order_by()
+    )
     if not found:
         raise Http404
     [membership] = found
@@ -205,33 +193,25 @@ def _membership_columns() -> list[str]:
     return [field.attname for field in Membership._meta.concrete_fields]
 
 
-def _character_query(user: int, campaign: int, character: int) -> QuerySet:
-    columns = _membership_columns()
-    return (
-        all_characters()
-        .select_related("campaign")
-        .filter(pk=character, campaign_id=campaign, campaign__memberships__user_id=user)
-        .annotate(**{f"membership_{name}": F(f"campaign__memberships__{name}") for name in columns})
-        .order_by()
-    )
-
-
 def character_access(user, campaign_id: int, character_id: int) -> CharacterAccess:
     """Access to a character of a campaign; 404 for non-members or a character elsewhere.
 
-    One query, the hottest of the site (every sheet, roll and poll asks it), written once
-    (`campaigns.compiled`): the character with its campaign, joined to the user's
-    membership, whose columns come as annotations (a join costs half the Python of a
-    subquery per column)."""
+    One query, the hottest of the site (every sheet, roll and poll asks it): the character
+    with its campaign, joined to the user's membership, whose columns come as annotations
+    (a join costs half the Python of a subquery per column)."""
     if not user.is_authenticated:
         raise Http404
-    found = compiled_models(
-        _character_query, user=user.pk, campaign=campaign_id, character=character_id
+    columns = _membership_columns()
+    found = list(
+        all_characters()
+        .select_related("campaign")
+        .filter(pk=character_id, campaign_id=campaign_id, campaign__memberships__user_id=user.pk)
+        .annotate(**{f"membership_{name}": F(f"campaign__memberships__{name}") for name in columns})
+        .order_by()
     )
     if not found:
         raise Http404
     [character] = found
-    columns = _membership_columns()
     values = [getattr(character, f"membership_{name}") for name in columns]
     membership = Membership.from_db(character._state.db, columns, values)
     access = CampaignAccess(campaign=character.campaign, membership=membership)
@@ -278,12 +258,8 @@ def may_join_through(invitation: Invitation, user) -> bool:
 def may_use_admin(user) -> bool:
     if not (user.is_active and user.is_authenticated):
         return False
-    # Asked on every page (the menu's admin link): a query the ORM writes once.
-    return user.is_superuser or bool(compiled_values(_runs_a_campaign, user=user.pk))
-
-
-def _runs_a_campaign(user: int) -> QuerySet:
-    return Membership.objects.filter(user_id=user, role=Role.GM).values_list("pk")[:1]
+    # Asked on every page (the menu's admin link).
+    return user.is_superuser or Membership.objects.filter(user_id=user.pk, role=Role.GM).exists()
 
 
 def users_findable_by(user, term: str) -> QuerySet:

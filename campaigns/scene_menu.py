@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
-from campaigns.compiled import compiled_values
 from campaigns.models import Scene
 
 # Enough for the last months of weekly sessions.
@@ -25,7 +24,11 @@ class SceneMenu:
 def menu_rows(campaign, selected: str | None) -> QuerySet:
     """(pk, title) of the latest MENU_SIZE scenes (one more, to know whether there are
     older ones) and of the selected scene of this campaign, whatever its age."""
-    return _menu_query(campaign=campaign.pk, selected=_selected(selected))
+    newest = Scene.objects.filter(campaign_id=campaign.pk).order_by("-created_at", "-pk")
+    wanted = Q(pk__in=newest.values("pk")[: MENU_SIZE + 1])
+    if chosen := _selected(selected):
+        wanted |= Q(pk__in=chosen)
+    return newest.filter(wanted).values_list("pk", "title")
 
 
 def _selected(selected: str | None) -> tuple[int, ...]:
@@ -34,17 +37,9 @@ def _selected(selected: str | None) -> tuple[int, ...]:
     return ()
 
 
-def _menu_query(campaign: int, selected: tuple[int, ...]) -> QuerySet:
-    newest = Scene.objects.filter(campaign_id=campaign).order_by("-created_at", "-pk")
-    wanted = Q(pk__in=newest.values("pk")[: MENU_SIZE + 1])
-    if selected:
-        wanted |= Q(pk__in=selected)
-    return newest.filter(wanted).values_list("pk", "title")
-
-
 def scene_menu(campaign, selected: str | None) -> SceneMenu:
-    """The menu, in one query (written once by the ORM: `campaigns.compiled`)."""
-    rows = compiled_values(_menu_query, campaign=campaign.pk, selected=_selected(selected))
+    """The menu, in one query."""
+    rows = list(menu_rows(campaign, selected))
     shown = [row for n, row in enumerate(rows) if n < MENU_SIZE or str(row[0]) == selected]
     # More rows than the menu's size: the 31st newest scene exists, so some are left out.
     return SceneMenu(scenes=[tuple(row) for row in shown], cut=len(rows) > MENU_SIZE)

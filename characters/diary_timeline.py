@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import OuterRef, QuerySet
+from django.db.models import OuterRef
 
 from campaigns.chronicle import (
     TimelineItem,
@@ -10,7 +10,6 @@ from campaigns.chronicle import (
     register_scene_list_extra,
     register_timeline_source,
 )
-from campaigns.compiled import compiled_models
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, may_write_diary, visible_diaries
 from characters.models import DiaryEntry
@@ -41,23 +40,15 @@ def diary_count(access: CampaignAccess):
 def own_diaries(access: CampaignAccess, user, scenes: list[Scene]) -> None:
     """Each scene's `my_diaries`: the viewer's characters in its cast, with their entry
     if any."""
-    own = {
-        (entry.scene_id, entry.character_id): entry
-        for entry in compiled_models(
-            _own_query, user=user.pk, scenes=tuple(scene.pk for scene in scenes)
-        )
-    }
+    entries = (
+        DiaryEntry.objects.filter(author_id=user.pk, scene_id__in=[scene.pk for scene in scenes])
+        .only("pk", "scene_id", "character_id", "status")
+        .order_by()
+    )
+    own = {(entry.scene_id, entry.character_id): entry for entry in entries}
     for scene in scenes:
         scene.my_diaries = [
             (character, own.get((scene.pk, character.pk)))
             for character in scene.cast
             if may_write_diary(access, character)
         ]
-
-
-def _own_query(user: int, scenes: tuple[int, ...]) -> QuerySet:
-    return (
-        DiaryEntry.objects.filter(author_id=user, scene_id__in=scenes)
-        .only("pk", "scene_id", "character_id", "status")
-        .order_by()
-    )

@@ -109,9 +109,12 @@ def ledger_points(entries: QuerySet[XpEntry]) -> dict[int, list[LedgerPoint]]:
 LEDGER_VERSION_ROWS = 50
 
 
-def ledger_summary(entries: QuerySet[XpEntry]) -> tuple[str, dict[int, list[LedgerPoint]]]:
-    """(version, points) of `entries` (whole ledgers: a campaign's, or a character's);
-    the points are kept in the fragment cache under the version.
+def ledger_summary(
+    entries: QuerySet[XpEntry], scope: tuple
+) -> tuple[str, dict[int, list[LedgerPoint]]]:
+    """(version, points) of `entries` (whole ledgers: a campaign's, or a character's),
+    which `scope` names (what they are filtered on); the points are kept in the fragment
+    cache under the version.
 
     The ledger is append-only, so the ids of its newest entries (by time, on the
     campaign's or the character's index) change with every write, including an entry
@@ -121,7 +124,7 @@ def ledger_summary(entries: QuerySet[XpEntry]) -> tuple[str, dict[int, list[Ledg
     newest = list(
         entries.order_by("-created_at", "-pk").values_list("pk", flat=True)[:LEDGER_VERSION_ROWS]
     )
-    version = fragment_key("xp-points", str(entries.query), newest)
+    version = fragment_key("xp-points", scope, newest)
     points = caches[CACHE].get(version)
     if points is None:
         points = ledger_points(entries)

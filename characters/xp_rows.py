@@ -14,7 +14,6 @@ from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from campaigns.compiled import compiled_models
 from campaigns.fragments import cached_pieces, fragment_key
 from campaigns.models import Campaign
 from characters import advancement
@@ -58,7 +57,8 @@ def attach_rows(entries: Sequence[XpEntry], *, campaign: Campaign, show_characte
     def render(missing: list[XpEntry]) -> dict[XpEntry, str]:
         shown = {entry.pk: entry for entry in missing}
         rendered = {}
-        for full in compiled_models(_whole_query, ids=tuple(shown)):
+        whole = XpEntry.objects.filter(pk__in=list(shown)).select_related(*RELATIONS).order_by()
+        for full in whole:
             full.character = shown[full.pk].character
             rendered[shown[full.pk]] = render_to_string(
                 ROW,
@@ -74,7 +74,3 @@ def attach_rows(entries: Sequence[XpEntry], *, campaign: Campaign, show_characte
     rows = cached_pieces(keys, render, timeout=TIMEOUT)
     for entry in entries:
         entry.row = mark_safe(rows[entry])  # rendered by our template, which escaped it
-
-
-def _whole_query(ids: tuple[int, ...]) -> QuerySet[XpEntry]:
-    return XpEntry.objects.filter(pk__in=ids).select_related(*RELATIONS).order_by()

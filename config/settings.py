@@ -228,7 +228,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # The axes backend refuses a locked-out username or address before any password check.
-# Django's password backend and database sessions, with their hot reads written once.
+# Django's password backend and database sessions, under the project's names.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "accounts.backends.ModelBackend",

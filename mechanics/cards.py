@@ -17,7 +17,6 @@ from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from campaigns.compiled import compiled_models
 from campaigns.fragments import cached_pieces, fragment_key
 from mechanics.models import Roll
 
@@ -95,7 +94,8 @@ def cards_of(
     def render(missing: list[int]) -> dict[int, str]:
         known = loaded or {}
         read = tuple(pk for pk in missing if pk not in known)
-        whole = {**known, **{roll.pk: roll for roll in compiled_models(_whole_query, ids=read)}}
+        rolls = with_relations(Roll.objects.filter(pk__in=read)).order_by()
+        whole = {**known, **{roll.pk: roll for roll in rolls}}
         return {
             pk: render_to_string(CARD, {"roll": whole[pk], "compact": compact}) for pk in missing
         }
@@ -103,10 +103,6 @@ def cards_of(
     cards = cached_pieces(keys, render, timeout=TIMEOUT)
     # Rendered by our template, which escaped it.
     return [mark_safe(cards[pk]) for pk in keys]
-
-
-def _whole_query(ids: tuple[int, ...]) -> QuerySet[Roll]:
-    return with_relations(Roll.objects.filter(pk__in=ids)).order_by()
 
 
 def card(roll: Roll, *, compact: bool) -> str:

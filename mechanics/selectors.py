@@ -7,15 +7,13 @@ in lists, counts, the feed's version and exports alike.
 
 from __future__ import annotations
 
-import functools
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from django.db.models import Exists, OuterRef, QuerySet
 
-from campaigns.compiled import compiled_models, compiled_values
 from campaigns.models import Scene
-from campaigns.permissions import CampaignAccess, role_access, visible_rolls
+from campaigns.permissions import CampaignAccess, visible_rolls
 from characters.models import Character
 from mechanics.cards import attach_cards, with_relations
 from mechanics.models import Roll
@@ -38,42 +36,18 @@ def feed_rolls(access: CampaignAccess) -> list[Roll]:
 
 def feed_shown(access: CampaignAccess) -> list[tuple]:
     """What the feed's cards read, newest first: each roll's id and the names it shows
-    (a roll itself never changes). One query, which the ORM writes once per role; no
-    roll loaded."""
-    return compiled_values(
-        _feed_shown_query(access.role),
-        user=access.membership.user_id,
-        campaign=access.campaign.pk,
+    (a roll itself never changes). One query; no roll loaded."""
+    return list(
+        campaign_rolls(access).values_list(
+            "pk", "user__username", "character__name", "scene__title"
+        )[:FEED_SIZE]
     )
-
-
-@functools.cache
-def _feed_shown_query(role: str) -> Callable[..., QuerySet]:
-    def build(user: int, campaign: int) -> QuerySet:
-        rolls = visible_rolls(role_access(role, user), Roll.objects.filter(campaign_id=campaign))
-        return rolls.values_list("pk", "user__username", "character__name", "scene__title")[
-            :FEED_SIZE
-        ]
-
-    return build
 
 
 def feed_ids(access: CampaignAccess) -> list[int]:
     """Ids of the rolls the feed would show: all a poll needs to know (one small query
-    on the campaign/created_at index, which the ORM writes once per role)."""
-    rows = compiled_values(
-        _feed_ids_query(access.role), user=access.membership.user_id, campaign=access.campaign.pk
-    )
-    return [pk for (pk,) in rows]
-
-
-@functools.cache
-def _feed_ids_query(role: str) -> Callable[..., QuerySet]:
-    def build(user: int, campaign: int) -> QuerySet:
-        rolls = Roll.objects.filter(campaign_id=campaign)
-        return visible_rolls(role_access(role, user), rolls).values_list("pk")[:FEED_SIZE]
-
-    return build
+    on the campaign/created_at index)."""
+    return list(campaign_rolls(access).values_list("pk", flat=True)[:FEED_SIZE])
 
 
 def feed_version(ids: Sequence[int]) -> str:
@@ -95,19 +69,16 @@ def feed_etag(access: CampaignAccess, version: str, language: str) -> str:
     return f'W/"rolls-{access.campaign.pk}-{version}-{audience}-{language}"'
 
 
-def _open_scenes(campaign: int, character: int) -> QuerySet:
-    joined = Character.scenes.through.objects.filter(scene=OuterRef("pk"), character_id=character)
-    return (
-        Scene.objects.filter(campaign_id=campaign, status=Scene.Status.OPEN)
-        .annotate(joined=Exists(joined))
-        .order_by("-created_at", "-pk")
-    )
-
-
 def roll_scenes(campaign, character) -> tuple[list[Scene], Scene | None]:
     """The campaign's open scenes a character's roll may go to, newest first, and the one
     it goes to unless the roller picks another: the newest the character takes part in
-    (as `campaigns.selectors.active_scene`), or none. One query, written once
-    (`campaigns.compiled`)."""
-    scenes = compiled_models(_open_scenes, campaign=campaign.pk, character=character.pk)
+    (as `campaigns.selectors.active_scene`), or none. One query."""
+    joined = Character.scenes.through.objects.filter(
+        scene=OuterRef("pk"), character_id=character.pk
+    )
+    scenes = list(
+        Scene.objects.filter(campaign_id=campaign.pk, status=Scene.Status.OPEN)
+        .annotate(joined=Exists(joined))
+        .order_by("-created_at", "-pk")
+    )
     return scenes, next((scene for scene in scenes if scene.joined), None)

@@ -16,16 +16,13 @@ cannot be rolled; the views show the message.
 
 from __future__ import annotations
 
-import functools
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from campaigns.compiled import compiled_models
 from campaigns.selectors import active_scene
 from characters.models import (
     Aspect,
@@ -103,16 +100,6 @@ class Sheet:
 SHEET_EXTRAS = {"specialties": Specialty, "aspects": Aspect, "items": Item}
 
 
-@functools.cache
-def _rows_of(model) -> Callable[..., QuerySet]:
-    """The build of a sheet table's rows of some characters, for `compiled_models`."""
-
-    def rows(characters: tuple[int, ...]) -> QuerySet:
-        return model.objects.filter(character_id__in=characters)
-
-    return rows
-
-
 def load_sheets(characters: Iterable[Character], campaign, *, with_scene: bool = True) -> dict:
     """Sheets of several characters of one campaign: one query per table, not per character
     (plus one to find each character's open scene)."""
@@ -125,12 +112,12 @@ def load_sheets(characters: Iterable[Character], campaign, *, with_scene: bool =
         pk: {"traits": [], "resources": {}, "specialties": [], "aspects": [], "items": []}
         for pk in ids
     }
-    for trait in compiled_models(_rows_of(Trait), characters=tuple(ids)):
+    for trait in Trait.objects.filter(character_id__in=ids):
         by_character[trait.character_id]["traits"].append(trait)
-    for resource in compiled_models(_rows_of(Resource), characters=tuple(ids)):
+    for resource in Resource.objects.filter(character_id__in=ids):
         by_character[resource.character_id]["resources"][resource.key] = resource
     for extra in system.roll_setup.sheet_extras if system.roll_setup else ():
-        for row in compiled_models(_rows_of(SHEET_EXTRAS[extra]), characters=tuple(ids)):
+        for row in SHEET_EXTRAS[extra].objects.filter(character_id__in=ids):
             by_character[row.character_id][extra].append(row)
     sheets = {}
     for character in characters:

@@ -242,4 +242,22 @@ def test_no_module_that_imports_gettext_as_underscore_rebinds_it():
         for node in ast.walk(tree):
             if _binds_underscore(node):
                 problems.append(f"{path.relative_to(ROOT)}:{node.lineno} rebinds `_`")
+
+
+# --- No private ORM compiler -----------------------------------------------------------------
+
+PRIVATE_COMPILER = ("get_compiler", "as_sql(", "sql_with_params")
+
+
+def test_no_module_uses_the_orms_private_compiler():
+    """Queries go through the ORM's public API: its compiler's internals change between
+    Django versions, and SQL written ahead of time skips what the ORM checks per query."""
+    problems = []
+    for path in _python_files(*PACKAGES, "ops", "bench", "scripts"):
+        if _skipped(path):
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            for name in PRIVATE_COMPILER:
+                if name in line:
+                    problems.append(f"{path.relative_to(ROOT)}:{number}: {name}")
     assert problems == [], "\n".join(problems)

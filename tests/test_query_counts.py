@@ -32,8 +32,7 @@ BUDGET = {
     ("campaign page", "GM"): 9,
     ("campaign page", "player"): 8,
     ("dashboard (my campaigns)", "player"): 4,
-    # The scenes' counts come apart from the scenes: a query the ORM writes once per role
-    # (campaigns.compiled), cheaper than writing them into the scenes' query each time.
+    # The scenes' counts come apart from the scenes, for the scenes shown alone.
     ("scene list", "player"): 10,
     # The timeline comes from the cache: its sources run only when it changed.
     ("scene page", "GM"): 9,

@@ -65,13 +65,15 @@ def _chart(
     request: HttpRequest,
     characters: list[Character],
     ledger,
+    scope: tuple,
     measure: str,
     chart_id: str,
 ) -> tuple[SafeString, dict]:
     """The chart of `ledger` (one character's entries, or those of every character of a
-    campaign the viewer may see: `characters`), from a few hundred summed points, drawn
-    once per ledger version, names and measure; and the points it was drawn from."""
-    version, points = ledger_summary(ledger)
+    campaign the viewer may see: `characters`), which `scope` names, from a few hundred
+    summed points, drawn once per ledger version, names and measure; and the points it
+    was drawn from."""
+    version, points = ledger_summary(ledger, scope)
     names = [(c.pk, c.name) for c in characters]
 
     def draw(extra: dict) -> str:
@@ -287,7 +289,14 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
         "character": character,
         "page": page,
         "entries": rows,
-        "chart": _chart(request, [character], ledger, "balance", "character-xp-chart")[0],
+        "chart": _chart(
+            request,
+            [character],
+            ledger,
+            ("character", character.pk),
+            "balance",
+            "character-xp-chart",
+        )[0],
         "purchases": list(
             XpPurchase.objects.filter(character=character).select_related(
                 "requested_by", "decided_by"
@@ -529,13 +538,16 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     for entry in page.items:
         entry.character = by_id[entry.character_id]
     attach_rows(page.items, campaign=campaign, show_character=True)
+    # The entries the viewer may see are those of the characters they see.
     charted, charted_ledger = characters, visible
+    scope = ("campaign", campaign.pk, tuple(by_id))
     if filters.get("character") in by_id:
         # One character's line from its own index (it is one the viewer may see).
         charted = [by_id[filters["character"]]]
         charted_ledger = XpEntry.objects.filter(character=charted[0])
+        scope = ("character", charted[0].pk)
     measure = filters.get("measure", "balance")
-    chart, points = _chart(request, charted, charted_ledger, measure, "campaign-xp-chart")
+    chart, points = _chart(request, charted, charted_ledger, scope, measure, "campaign-xp-chart")
     # The latest scenes' awards only: the list must not grow with the campaign.
     shown_scenes = [pk for pk, _title in scenes[:LOG_SCENE_TOTALS]]
     # From the scene index: these scenes are the campaign's, and filtering on the

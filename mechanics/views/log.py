@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -24,7 +23,6 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from campaigns.compiled import compiled_values
 from campaigns.keyset import keyset_page
 from campaigns.models import Role, all_characters
 from campaigns.permissions import CampaignAccess, campaign_access, require
@@ -44,36 +42,28 @@ EXPORT_FORMATS = ("csv", "json")
 COUNT_LIMIT = 1000
 
 
-def _players(campaign: int) -> QuerySet:
-    return (
-        get_user_model()
-        .objects.filter(
-            memberships__campaign_id=campaign, memberships__role__in=(Role.GM, Role.PLAYER)
-        )
-        .order_by("username")
-        .values_list("pk", "username")
-    )
-
-
-def _characters(campaign: int) -> QuerySet:
-    return (
-        all_characters()
-        .filter(campaign_id=campaign)
-        .order_by("name", "pk")
-        .values_list("pk", "name")
-    )
-
-
 def _filter_form(access: CampaignAccess, data) -> tuple[RollFilterForm, SceneMenu]:
-    """The filters, and the scene menu they offer (the latest scenes, and the chosen one).
-    Their choices come from queries the ORM writes once (`campaigns.compiled`)."""
+    """The filters, and the scene menu they offer (the latest scenes, and the chosen one)."""
     campaign = access.campaign
     menu = scene_menu(campaign, (data or {}).get("scene"))
     form = RollFilterForm(
         data or None,
-        characters=compiled_values(_characters, campaign=campaign.pk),
+        characters=list(
+            all_characters()
+            .filter(campaign_id=campaign.pk)
+            .order_by("name", "pk")
+            .values_list("pk", "name")
+        ),
         scenes=menu.scenes,
-        players=compiled_values(_players, campaign=campaign.pk),
+        players=list(
+            get_user_model()
+            .objects.filter(
+                memberships__campaign_id=campaign.pk,
+                memberships__role__in=(Role.GM, Role.PLAYER),
+            )
+            .order_by("username")
+            .values_list("pk", "username")
+        ),
     )
     return form, menu
 

@@ -1,5 +1,5 @@
-"""Who a request is signed in as: the session row and its user, each read by a query
-written once (`accounts.sessions`, `accounts.backends`), with Django's own rules kept."""
+"""Who a request is signed in as: the session row and its user, one query each
+(`accounts.sessions`, `accounts.backends`), with Django's own rules kept."""
 
 from __future__ import annotations
 

@@ -8,11 +8,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from campaigns.compiled import compiled_models
 from characters.models import Character
 from mechanics.models import Roll
 from mechanics.rules.tinieblas import catalogue
@@ -362,17 +360,13 @@ def finished_action_message(character: Character, group: str) -> str | None:
 OPEN_ACTIONS_SEEN = 40
 
 
-def _extended_rolls(character: int) -> QuerySet:
-    return Roll.objects.filter(
-        character_id=character, kind="extended", group__isnull=False
-    ).order_by("-created_at", "-pk")[:OPEN_ACTIONS_SEEN]
-
-
 def open_extended_actions(character: Character) -> dict[str, Roll]:
     """Extended actions still in progress: the newest roll of each unfinished group, keyed by
-    the group as text. One query, written once (`campaigns.compiled`); progress lives in
-    the stored rolls (never in the form)."""
+    the group as text. One query; progress lives in the stored rolls (never in the form)."""
     latest: dict[str, Roll] = {}
-    for roll in compiled_models(_extended_rolls, character=character.pk):
+    rolls = Roll.objects.filter(
+        character_id=character.pk, kind="extended", group__isnull=False
+    ).order_by("-created_at", "-pk")[:OPEN_ACTIONS_SEEN]
+    for roll in rolls:
         latest.setdefault(str(roll.group), roll)
     return {key: roll for key, roll in latest.items() if not roll.record["details"].get("done")}
