@@ -344,3 +344,18 @@ def leash_wounds(distance_m: int) -> int:
     beyond 50 m, none within."""
     _check_int("distance", distance_m, 0, MAX_ANCHOR_DISTANCE_M)
     return 1 if distance_m > ANCHOR_LEASH_M else 0
+
+
+# Seed, Lingüística: "Cada NdP otorga comprensión, habla o escritura de un idioma".
+LANGUAGE_GRANTS: tuple[tuple[str, str], ...] = (
+    ("comprension", "comprensión"),
+    ("habla", "habla"),
+    ("escritura", "escritura"),
+)
+
+
+def max_language_grants(linguistica: int) -> int:
+    """How many grants (understanding, speech or writing of one language) Lingüística
+    gives: one per NdP."""
+    _check_int("Lingüística", linguistica, 0, MAX_LEVEL)
+    return linguistica
