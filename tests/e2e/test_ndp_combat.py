@@ -125,3 +125,43 @@ def test_ndp_a_fighter_moves_six_metres_and_cannot_attack(open_as):
     expect(page.locator("#combat-attack")).to_contain_text(
         "Caballero se ha movido 6 m en este asalto: más de 1 m no deja atacar."
     )
+
+
+def test_ndp_the_owner_sets_a_creatures_distance_from_its_anchor(open_as):
+    gm = UserFactory(username="narradora")
+    player = UserFactory(username="jugadora")
+    campaign = CampaignFactory(name="Reinos", system="ndp", created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    MembershipFactory(campaign=campaign, user=player, role="player")
+    maga = make_character(campaign, player, name="Maga", ratings={"voluntad": 2})
+    maga.details = {
+        "creatures": [{"id": "abc", "name": "Sombra", "school": "Etereología", "voluntad": 1}]
+    }
+    maga.save()
+
+    page = open_as("jugadora", width=1280, height=900)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{maga.pk}/")
+    magic = page.locator("#magic")
+    magic.get_by_label("Metros entre Sombra y su ancla").fill("60")
+    magic.get_by_role("button", name="Fijar").click()
+    expect(page.locator("#magic")).to_contain_text("Sombra está a 60 m de su ancla.")
+    expect(page.locator("#magic .creature-leash")).to_contain_text("a 60 m de su ancla")
+
+
+def test_ndp_the_owner_writes_down_a_language_her_linguistica_grants(open_as):
+    gm = UserFactory(username="narradora")
+    player = UserFactory(username="jugadora")
+    campaign = CampaignFactory(name="Reinos", system="ndp", created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    MembershipFactory(campaign=campaign, user=player, role="player")
+    scholar = make_character(campaign, player, name="Erudita", ratings={"linguistica": 1})
+
+    page = open_as("jugadora", width=360, height=800)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{scholar.pk}/")
+    section = page.locator("#languages")
+    section.get_by_text("Añadir un idioma").click()
+    section.get_by_label("Idioma").fill("Élfico")
+    section.get_by_label("Otorga").select_option("habla")
+    section.get_by_role("button", name="Añadir", exact=True).click()
+    expect(page.locator("#languages")).to_contain_text("Élfico (habla) añadido.")
+    expect(page.locator("#languages h2")).to_have_text("Idiomas (1 de 1)")

@@ -332,3 +332,30 @@ def max_summons(voluntad: int) -> int:
     """Criaturas máximas: 2 × NdP Voluntad."""
     _check_int("Voluntad", voluntad, 0, MAX_LEVEL)
     return 2 * voluntad
+
+
+# Seed: "Distancia máxima al Ancla: 50m (daño leve/turno si excede)".
+ANCHOR_LEASH_M = 50
+MAX_ANCHOR_DISTANCE_M = 100_000
+
+
+def leash_wounds(distance_m: int) -> int:
+    """Leve wounds a bound creature takes in one turn at `distance_m` from its anchor: one
+    beyond 50 m, none within."""
+    _check_int("distance", distance_m, 0, MAX_ANCHOR_DISTANCE_M)
+    return 1 if distance_m > ANCHOR_LEASH_M else 0
+
+
+# Seed, Lingüística: "Cada NdP otorga comprensión, habla o escritura de un idioma".
+LANGUAGE_GRANTS: tuple[tuple[str, str], ...] = (
+    ("comprension", "comprensión"),
+    ("habla", "habla"),
+    ("escritura", "escritura"),
+)
+
+
+def max_language_grants(linguistica: int) -> int:
+    """How many grants (understanding, speech or writing of one language) Lingüística
+    gives: one per NdP."""
+    _check_int("Lingüística", linguistica, 0, MAX_LEVEL)
+    return linguistica

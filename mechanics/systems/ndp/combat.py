@@ -38,6 +38,8 @@ from mechanics.systems.ndp.health import (
     character_overload_turn,
     character_wound,
 )
+from mechanics.systems.ndp.magic import bound_creatures
+from mechanics.systems.ndp.magic_sheet import creatures_strain_leash
 from mechanics.systems.registry import get_system
 
 
@@ -377,7 +379,8 @@ class NdpCombat(CombatRules):
 
     def new_round(self, combat, participants, user) -> list[str]:
         """Hemorragia: everyone in the fight who is bleeding takes a wound per round; who
-        carries twice the maximum load takes a grave wound on each leg."""
+        carries twice the maximum load takes a grave wound on each leg; a creature bound
+        to a fighter and beyond its anchor's 50 m takes a leve wound."""
         system = get_system("ndp")
         bled = []
         for participant in participants:
@@ -393,6 +396,14 @@ class NdpCombat(CombatRules):
                     scene=combat.scene,
                 )
                 bled.append(character.name)
+            strained = bound_creatures(character) and creatures_strain_leash(
+                character=character, user=user
+            )
+            for creature in strained or ():
+                bled.append(
+                    _("%(creature)s, bound to %(name)s (beyond its anchor)")
+                    % {"creature": creature, "name": character.name}
+                )
             if _overloaded(character) and not state.dead:
                 character_overload_turn(
                     character=character,

@@ -1,6 +1,7 @@
 """A 3d6 + NdP sheet's magic section: the deities worshipped (at most Religión NdP) and the
 creatures bound by summoning (at most 2 × Voluntad NdP), with the owner's and the GM's
-forms to add a deity and to release a creature (docs/rules.md#ndp-magic)."""
+forms to add a deity, to say how far a creature is from its anchor and to release it
+(docs/rules.md#ndp-magic)."""
 
 from __future__ import annotations
 
@@ -106,6 +107,54 @@ def creature_release(*, character: Character, user, creature_id: str) -> dict:
     return released
 
 
+@transaction.atomic
+def creature_set_distance(*, character: Character, user, creature_id: str, distance: int) -> dict:
+    """How far a bound creature is from its anchor now (beyond 50 m it takes a leve wound
+    each turn of a fight, docs/rules.md#ndp-summon-leash); returns the creature."""
+    locked = Character.objects.select_for_update().get(pk=character.pk)
+    creatures = bound_creatures(locked)
+    creature = next((c for c in creatures if c.get("id") == creature_id), None)
+    if creature is None:
+        raise ValidationError(
+            _("That creature is not bound to %(name)s.") % {"name": locked.name},
+            code="not_bound",
+        )
+    equipment.leash_wounds(distance)  # refuses a distance out of range
+    moved = {**creature, "distance": distance}
+    character_set_details(
+        character=locked,
+        user=user,
+        values={CREATURES: [moved if c is creature else c for c in creatures]},
+    )
+    return moved
+
+
+def creatures_strain_leash(*, character: Character, user) -> list[str]:
+    """A turn passes: each creature bound to the character beyond its anchor's 50 m takes
+    a leve wound (counted on the sheet); the names of those hurt."""
+    locked = Character.objects.select_for_update().get(pk=character.pk)
+    creatures = bound_creatures(locked)
+    hurt = []
+    updated = []
+    for creature in creatures:
+        wounds = equipment.leash_wounds(int(creature.get("distance") or 0))
+        if wounds:
+            creature = {**creature, "leve_wounds": int(creature.get("leve_wounds") or 0) + wounds}
+            hurt.append(creature["name"])
+        updated.append(creature)
+    if hurt:
+        character_set_details(character=locked, user=user, values={CREATURES: updated})
+    return hurt
+
+
+class CreatureDistanceForm(forms.Form):
+    distance = forms.IntegerField(
+        label=gettext_lazy("Metres from its anchor"),
+        min_value=0,
+        max_value=equipment.MAX_ANCHOR_DISTANCE_M,
+    )
+
+
 # --- Views ----------------------------------------------------------------------------------
 
 
@@ -157,6 +206,33 @@ def creature_release_view(
     return _answer(request, access, done=_("%(name)s is released.") % {"name": released["name"]})
 
 
+@login_required
+@require_POST
+def creature_distance_view(
+    request: HttpRequest, campaign_id: int, character_id: int, creature_id: str
+) -> HttpResponse:
+    access = character_access(request.user, campaign_id, character_id)
+    require(access.can_keep_bonds)
+    form = CreatureDistanceForm(request.POST)
+    if not form.is_valid():
+        return _answer(request, access, error=first_error(form))
+    try:
+        creature = creature_set_distance(
+            character=access.character,
+            user=request.user,
+            creature_id=creature_id,
+            distance=form.cleaned_data["distance"],
+        )
+    except ValidationError as error:
+        return _answer(request, access, error=" ".join(error.messages))
+    return _answer(
+        request,
+        access,
+        done=_("%(name)s is %(distance)s m from its anchor.")
+        % {"name": creature["name"], "distance": creature["distance"]},
+    )
+
+
 URLS = (
     path(
         "characters/<id:character_id>/deities/",
@@ -167,5 +243,10 @@ URLS = (
         "characters/<id:character_id>/creatures/<slug:creature_id>/release/",
         creature_release_view,
         name="creature_release",
+    ),
+    path(
+        "characters/<id:character_id>/creatures/<slug:creature_id>/distance/",
+        creature_distance_view,
+        name="creature_distance",
     ),
 )

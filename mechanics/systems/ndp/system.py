@@ -14,7 +14,7 @@ from mechanics.systems.base import (
     TraitSpec,
     hours_in_words,
 )
-from mechanics.systems.ndp import demo, magic, magic_sheet, sheet, xp
+from mechanics.systems.ndp import demo, languages, magic, magic_sheet, sheet, xp
 from mechanics.systems.ndp import health as health_ui
 from mechanics.systems.ndp.combat import NdpCombat
 from mechanics.systems.ndp.forms import NdpSideForm
@@ -50,10 +50,14 @@ class NdpSystem(GameSystem):
             character, user, record
         )
 
-    urlpatterns = magic_sheet.URLS
+    urlpatterns = (*magic_sheet.URLS, *languages.URLS)
 
     # --- Sheet, creation and advancement ---
-    sheet_sections = (*sheet.SECTIONS, magic_sheet.MagicSection())
+    sheet_sections = (
+        *sheet.SECTIONS,
+        magic_sheet.MagicSection(),
+        languages.LanguagesSection(),
+    )
     stylesheet = "css/systems/ndp.css"
     detail_labels = sheet.DETAIL_LABELS
     xp_sections = xp.SECTIONS
@@ -111,6 +115,14 @@ class NdpSystem(GameSystem):
             raise ValidationError(
                 _("Deities must map a key to a name of at most 80 characters."),
                 code="bad_deities",
+            )
+        if not languages.valid_languages(cleaned.get(languages.LANGUAGES, [])):
+            raise ValidationError(
+                _(
+                    "Languages must be a list of a language (at most 60 characters) and what "
+                    "it grants: comprension, habla or escritura."
+                ),
+                code="bad_languages",
             )
         return cleaned
 

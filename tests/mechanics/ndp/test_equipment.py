@@ -13,6 +13,7 @@ from mechanics.rules.ndp.equipment import (
     Weapon,
     check_faith,
     extra_prana,
+    leash_wounds,
     load_desgracias,
     load_state,
     max_deities,
@@ -175,3 +176,11 @@ def test_faith_and_deity_limits():
 def test_gestures_and_summons_limits():
     assert max_gestures(4) == 4
     assert max_summons(3) == 6
+
+
+def test_a_creature_beyond_50_m_from_its_anchor_takes_a_leve_wound_each_turn():
+    assert leash_wounds(0) == 0
+    assert leash_wounds(50) == 0
+    assert leash_wounds(51) == 1
+    with pytest.raises(RuleError):
+        leash_wounds(-1)
