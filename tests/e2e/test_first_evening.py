@@ -174,3 +174,33 @@ def test_on_a_laptop_the_side_panel_hides_neither_the_top_bar_nor_the_sheet_butt
     ]
     _shot(page, "dock-1280")
     assert covered == []
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_diary_written_after_the_rolls_is_one_tap_away_on_the_scene_page(open_as, width):
+    import random
+
+    from campaigns import services
+    from characters import services as character_services
+    from mechanics.rules.tinieblas.rolls import roll_dice
+    from mechanics.services.rolls import roll_store
+
+    campaign, lucia = _table("tinieblas", {"atletismo": 2})
+    scene = services.scene_create(campaign=campaign, title="La cripta", participants=[lucia])
+    player = lucia.owner
+    for seed in range(30):
+        record = roll_dice(3, rng=random.Random(seed))
+        roll_store(campaign=campaign, user=player, record=record, character=lucia, scene=scene)
+    character_services.diary_save(
+        scene=scene, character=lucia, user=player, body="Nadie volvió igual de la cripta.",
+        status="published", visibility="group",
+    )  # fmt: skip
+    page = open_as("narradora", width=width, height=800)
+    page.goto(scene.get_absolute_url())
+    review = page.locator("#group-review")
+    review.get_by_role("link", name="Diario (1)").click()
+    diary = review.locator(".scene-timeline-diary")
+    expect(diary).to_contain_text("Nadie volvió igual de la cripta.")
+    expect(review.locator(".scene-timeline-roll")).to_have_count(0)
+    expect(diary).to_be_in_viewport()
+    _shot(page, f"scene-diaries-{width}")
