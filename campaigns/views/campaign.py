@@ -33,11 +33,20 @@ LATEST_SCENE_COUNTS = ("diary_count",)
 
 @login_required
 def campaign_list(request: HttpRequest) -> HttpResponse:
-    memberships = (
+    memberships = list(
         Membership.objects.filter(user=request.user)
         .select_related("campaign")
         .order_by("campaign__name", "campaign__pk")
     )
+    # Each card links straight to the viewer's own characters (one query for all).
+    mine: dict[int, list] = {}
+    owned = all_characters().filter(owner=request.user, campaign__memberships__user=request.user)
+    for character in owned.only("id", "name", "campaign_id", "portrait_thumb").order_by(
+        "name", "pk"
+    ):
+        mine.setdefault(character.campaign_id, []).append(character)
+    for membership in memberships:
+        membership.my_characters = mine.get(membership.campaign_id, [])
     return render(request, "campaigns/campaign_list.html", {"memberships": memberships})
 
 

@@ -1,5 +1,7 @@
 """The first evening, as a new group lives it on a 360 px phone and a 1280 px laptop."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -204,3 +206,27 @@ def test_a_diary_written_after_the_rolls_is_one_tap_away_on_the_scene_page(open_
     expect(review.locator(".scene-timeline-roll")).to_have_count(0)
     expect(diary).to_be_in_viewport()
     _shot(page, f"scene-diaries-{width}")
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_demo_dashboard_shows_faces_and_links_to_my_characters(open_as, width):
+    import io
+
+    from django.core.management import call_command
+
+    from characters.models import Character
+
+    call_command("seed_demo", stdout=io.StringIO())
+    page = open_as("ana", width=width, height=900)
+    page.goto("/")
+    mine = Character.objects.filter(owner__username="ana").order_by("campaign__name").first()
+    link = page.locator(f'a.campaign-card-character[href="{mine.get_absolute_url()}"]')
+    expect(link).to_have_text(mine.name)
+    face = link.locator("img")
+    expect(face).to_be_visible()
+    assert face.evaluate("img => img.complete && img.naturalWidth") == 160
+    expect(page.locator(".campaign-card img.float-end").first).to_be_visible()
+    _shot(page, f"dashboard-{width}")
+    link.click()
+    expect(page).to_have_url(re.compile(re.escape(mine.get_absolute_url()) + "$"))
+    expect(page.locator("h1")).to_contain_text(mine.name)
