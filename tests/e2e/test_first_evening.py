@@ -230,3 +230,26 @@ def test_the_demo_dashboard_shows_faces_and_links_to_my_characters(open_as, widt
     link.click()
     expect(page).to_have_url(re.compile(re.escape(mine.get_absolute_url()) + "$"))
     expect(page.locator("h1")).to_contain_text(mine.name)
+
+
+def test_the_tinieblas_roll_page_is_short_on_a_phone_with_labelled_selects(open_as, screenshot):
+    from tests.e2e.test_roll import lucia
+
+    _campaign, character = lucia()
+    page = open_as("jugadora", width=360, height=800)
+    page.goto(f"{character.get_absolute_url()}roll/")
+    panel = page.locator(f"#roll-panel-{character.pk}")
+    for number in (1, 2, 3):
+        select = panel.locator(f"select[name=modifier_{number}]")
+        expect(select).to_be_visible()
+        label = panel.locator(f"label[for={select.get_attribute('id')}]")
+        expect(label).to_have_text(f"Mod. {number}")
+        # Shown, not only there for screen readers (a 1 px clipped label).
+        assert label.bounding_box()["width"] > 20
+    panel.get_by_role("button", name="Tirar los dados").click()
+    expect(panel.locator(".roll-result .roll-card")).to_be_visible()
+    expect(page.locator(".dice-legend")).to_have_count(1)
+    screenshot(page, "tinieblas-roll-page-360")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    # 2,021 px before the fold and the visible labels.
+    assert height <= 1350, height
