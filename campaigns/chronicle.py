@@ -22,6 +22,7 @@ it) and its reader (`timeline_html`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -115,6 +116,12 @@ def timeline_html(request: HttpRequest, access: CampaignAccess, scene: Scene) ->
         entries = [
             entry for source in _sources for entry in _rendered(source(access, scene), context)
         ]
+        # One kind alone (`?kind=diary`), so that diaries written after a long evening of
+        # rolls are not buried under them; any other value shows nothing, not an error.
+        kind = request.GET.get("kind") or None
+        counts = Counter(entry.kind for entry in entries)
+        if kind:
+            entries = [entry for entry in entries if entry.kind == kind]
         page = None
         if _pager:
             page = _pager[0](
@@ -124,19 +131,24 @@ def timeline_html(request: HttpRequest, access: CampaignAccess, scene: Scene) ->
                 after=request.GET.get("after"),
                 before=request.GET.get("before"),
             )
-            # This page spans from its first paged item (or the start) to the next page's.
-            start = page.items[0].at if page.previous and page.items else None
-            end = page.next_starts
-            entries = [
-                entry
-                for entry in entries
-                if (start is None or entry.at >= start) and (end is None or entry.at < end)
-            ]
-            entries += _rendered(page.items, context)
+            paged = [e for e in _rendered(page.items, context) if not kind or e.kind == kind]
+            if kind and not paged:
+                # The kind asked for is not paged: all of it shows, on one page.
+                page = None
+            else:
+                # This page spans from its first paged item (or the start) to the next page's.
+                start = page.items[0].at if page.previous and page.items else None
+                end = page.next_starts
+                entries = [
+                    entry
+                    for entry in entries
+                    if (start is None or entry.at >= start) and (end is None or entry.at < end)
+                ]
+                entries += paged
         entries.sort(key=lambda entry: entry.at)
         return render_to_string(
             "campaigns/timeline/group_review.html",
-            {**context, "entries": entries, "page": page},
+            {**context, "entries": entries, "page": page, "kind": kind, "counts": counts},
             request,  # the pager's links keep the query string
         )
 

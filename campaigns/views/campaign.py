@@ -17,7 +17,7 @@ from campaigns.confirm import ask_first
 from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
 from campaigns.fragments import cached_html, fragment_key, viewer
 from campaigns.images import SIZES, image_response
-from campaigns.models import Campaign, Invitation, Membership, Role
+from campaigns.models import Campaign, Invitation, Membership, Role, all_characters
 from campaigns.permissions import (
     CampaignAccess,
     campaign_access,
@@ -34,11 +34,20 @@ LATEST_SCENE_COUNTS = ("diary_count",)
 
 @login_required
 def campaign_list(request: HttpRequest) -> HttpResponse:
-    memberships = (
+    memberships = list(
         Membership.objects.filter(user=request.user)
         .select_related("campaign")
         .order_by("campaign__name", "campaign__pk")
     )
+    # Each card links straight to the viewer's own characters (one query for all).
+    mine: dict[int, list] = {}
+    owned = all_characters().filter(owner=request.user, campaign__memberships__user=request.user)
+    for character in owned.only("id", "name", "campaign_id", "portrait_thumb").order_by(
+        "name", "pk"
+    ):
+        mine.setdefault(character.campaign_id, []).append(character)
+    for membership in memberships:
+        membership.my_characters = mine.get(membership.campaign_id, [])
     return render(request, "campaigns/campaign_list.html", {"memberships": memberships})
 
 

@@ -95,8 +95,9 @@ class RollForm(forms.Form):
     # Narrow fields (small numbers) and fields that take a whole row.
     compact: frozenset[str] = frozenset()
     wide: frozenset[str] = frozenset({"label", "secret"})
-    # Fields whose legend already says what they are: their labels are for screen readers.
-    quiet_labels: frozenset[str] = frozenset()
+    # Rarely changed fields, folded under "More options" so the set-up fits a phone's
+    # screen; the fold opens by itself when one of them is set or wrong.
+    folded: frozenset[str] = frozenset()
 
     @classmethod
     def one_off_fields(cls) -> tuple[str, ...]:
@@ -104,11 +105,28 @@ class RollForm(forms.Form):
         return (*cls.spends, "secret")
 
     def fieldsets(self):
-        """(legend, kinds, [(bound field, column classes)]) for the template."""
+        """(legend, kinds, [(bound field, column classes)]) for the template: the fields
+        always in view."""
+        return self._fieldsets(folded=False)
+
+    def folded_fieldsets(self):
+        """The same for the fields under "More options"."""
+        return self._fieldsets(folded=True)
+
+    @property
+    def folded_open(self) -> bool:
+        """Whether "More options" starts open: one of its fields is set or wrong."""
+        for name in self.folded & set(self.fields):
+            bound = self[name]
+            if bound.errors or _shown(bound.value()) != _shown(self.fields[name].initial):
+                return True
+        return False
+
+    def _fieldsets(self, *, folded: bool):
         for legend, kinds, names in self.layout:
             cells = []
             for name in names:
-                if name not in self.fields:
+                if name not in self.fields or (name in self.folded) != folded:
                     continue
                 bound = self[name]
                 if name in self.wide or bound.widget_type in ("radioselect", "checkbox"):
@@ -117,14 +135,17 @@ class RollForm(forms.Form):
                     css = "roll-cell roll-cell-compact"
                 else:
                     css = "roll-cell"
-                if name in self.quiet_labels:
-                    css += " roll-cell-quiet"
                 cells.append((bound, css))
             if cells:
                 yield legend, kinds or (), cells
 
     def value(self, name: str):
         return self.cleaned_data.get(name)
+
+
+def _shown(value) -> str:
+    """A field's value as the set-up shows it: empty, zero and unticked all read as unset."""
+    return "" if value in (None, "", 0, "0", False, "False") else str(value)
 
 
 def default_data(form: forms.Form) -> dict:

@@ -1,5 +1,7 @@
 """The first evening, as a new group lives it on a 360 px phone and a 1280 px laptop."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -174,3 +176,80 @@ def test_on_a_laptop_the_side_panel_hides_neither_the_top_bar_nor_the_sheet_butt
     ]
     _shot(page, "dock-1280")
     assert covered == []
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_diary_written_after_the_rolls_is_one_tap_away_on_the_scene_page(open_as, width):
+    import random
+
+    from campaigns import services
+    from characters import services as character_services
+    from mechanics.rules.tinieblas.rolls import roll_dice
+    from mechanics.services.rolls import roll_store
+
+    campaign, lucia = _table("tinieblas", {"atletismo": 2})
+    scene = services.scene_create(campaign=campaign, title="La cripta", participants=[lucia])
+    player = lucia.owner
+    for seed in range(30):
+        record = roll_dice(3, rng=random.Random(seed))
+        roll_store(campaign=campaign, user=player, record=record, character=lucia, scene=scene)
+    character_services.diary_save(
+        scene=scene, character=lucia, user=player, body="Nadie volvió igual de la cripta.",
+        status="published", visibility="group",
+    )  # fmt: skip
+    page = open_as("narradora", width=width, height=800)
+    page.goto(scene.get_absolute_url())
+    review = page.locator("#group-review")
+    review.get_by_role("link", name="Diario (1)").click()
+    diary = review.locator(".scene-timeline-diary")
+    expect(diary).to_contain_text("Nadie volvió igual de la cripta.")
+    expect(review.locator(".scene-timeline-roll")).to_have_count(0)
+    expect(diary).to_be_in_viewport()
+    _shot(page, f"scene-diaries-{width}")
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_demo_dashboard_shows_faces_and_links_to_my_characters(open_as, width):
+    import io
+
+    from django.core.management import call_command
+
+    from characters.models import Character
+
+    call_command("seed_demo", stdout=io.StringIO())
+    page = open_as("ana", width=width, height=900)
+    page.goto("/")
+    mine = Character.objects.filter(owner__username="ana").order_by("campaign__name").first()
+    link = page.locator(f'a.campaign-card-character[href="{mine.get_absolute_url()}"]')
+    expect(link).to_have_text(mine.name)
+    face = link.locator("img")
+    expect(face).to_be_visible()
+    assert face.evaluate("img => img.complete && img.naturalWidth") == 160
+    expect(page.locator(".campaign-card img.float-end").first).to_be_visible()
+    _shot(page, f"dashboard-{width}")
+    link.click()
+    expect(page).to_have_url(re.compile(re.escape(mine.get_absolute_url()) + "$"))
+    expect(page.locator("h1")).to_contain_text(mine.name)
+
+
+def test_the_tinieblas_roll_page_is_short_on_a_phone_with_labelled_selects(open_as, screenshot):
+    from tests.e2e.test_roll import lucia
+
+    _campaign, character = lucia()
+    page = open_as("jugadora", width=360, height=800)
+    page.goto(f"{character.get_absolute_url()}roll/")
+    panel = page.locator(f"#roll-panel-{character.pk}")
+    for number in (1, 2, 3):
+        select = panel.locator(f"select[name=modifier_{number}]")
+        expect(select).to_be_visible()
+        label = panel.locator(f"label[for={select.get_attribute('id')}]")
+        expect(label).to_have_text(f"Mod. {number}")
+        # Shown, not only there for screen readers (a 1 px clipped label).
+        assert label.bounding_box()["width"] > 20
+    panel.get_by_role("button", name="Tirar los dados").click()
+    expect(panel.locator(".roll-result .roll-card")).to_be_visible()
+    expect(page.locator(".dice-legend")).to_have_count(1)
+    screenshot(page, "tinieblas-roll-page-360")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    # 2,021 px before the fold and the visible labels.
+    assert height <= 1350, height

@@ -7,6 +7,7 @@ from django.db import transaction
 
 from campaigns.models import Campaign, Membership, Role
 from mechanics.demo import seed_characters, seed_chronicle
+from mechanics.demo_art import seed_pictures
 from mechanics.systems.registry import all_systems
 
 DEMO_PASSWORD = "cronica-demo"
@@ -40,6 +41,8 @@ class Command(BaseCommand):
             seed_characters(campaign, users)
             # A story already under way, so every page has something on first login.
             seed_chronicle(campaign, users)
+            # Faces and a campaign image, drawn here (no downloads).
+            seed_pictures(campaign)
         self.stdout.write("Demo logins (password: %s):" % DEMO_PASSWORD)
         for username, role in DEMO_USERS:
             self.stdout.write(f"  {username:<8} {role.label}")

@@ -26,33 +26,35 @@ WILLPOWER_CHOICES = [
 class TinieblasRollForm(RollForm):
     kinds = (("pool", _("Simple roll")), ("extended", _("Extended action")))
     layout = (
-        (_("Pool"), None, ["attribute", "skill", "specialty"]),
+        # The fields' own labels say what makes the pool.
+        (None, None, ["attribute", "skill", "specialty"]),
         (
             _("Modifiers"),
             None,
             ["modifier_1", "modifier_2", "modifier_3"],
         ),
         (None, None, ["extra_dice", "attempts"]),
-        (_("Willpower"), None, ["willpower"]),
+        # The panel's head shows the Willpower pool; the field's label says what it spends.
+        (None, None, ["willpower"]),
         (_("Dice"), None, ["again", "rote"]),
         (_("Extended action"), ("extended",), ["action", "target", "max_rolls"]),
         (None, None, ["label", "secret"]),
     )
     spends = ("willpower",)
     compact = frozenset({"modifier_1", "modifier_2", "modifier_3"})
-    quiet_labels = frozenset({"modifier_1", "modifier_2", "modifier_3"})
+    folded = frozenset({"extra_dice", "attempts", "again", "rote", "label"})
 
     attribute = forms.ChoiceField(label=_("Attribute"))
     skill = forms.ChoiceField(label=_("Skill"), required=False)
     specialty = forms.ChoiceField(label=_("Specialty (+1 die)"), required=False)
     modifier_1 = forms.TypedChoiceField(
-        label=_("First modifier"), coerce=int, initial=0, required=False
+        label=_("Modifier 1"), coerce=int, initial=0, required=False
     )
     modifier_2 = forms.TypedChoiceField(
-        label=_("Second modifier"), coerce=int, initial=0, required=False
+        label=_("Modifier 2"), coerce=int, initial=0, required=False
     )
     modifier_3 = forms.TypedChoiceField(
-        label=_("Third modifier"), coerce=int, initial=0, required=False
+        label=_("Modifier 3"), coerce=int, initial=0, required=False
     )
     extra_dice = forms.IntegerField(
         label=_("Other dice"),
@@ -105,12 +107,6 @@ class TinieblasRollForm(RollForm):
             del self.fields["specialty"]
         for name in ("modifier_1", "modifier_2", "modifier_3"):
             self.fields[name].choices = int_choices(-5, 5)
-        pool = sheet.pool(WILLPOWER_POOL)
-        if pool is not None:
-            self.fields["willpower"].help_text = _("Pool: %(current)s of %(maximum)s") % {
-                "current": pool.current,
-                "maximum": pool.maximum,
-            }
         self.fields["action"].choices = [("", _("New extended action"))] + [
             (
                 group,
