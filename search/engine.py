@@ -65,9 +65,15 @@ def _base(entries: QuerySet, query: Query) -> tuple[str, tuple]:
             default=SearchRank(F("document"), wanted),
             output_field=FloatField(),
         )
-        found = entries.filter(document=wanted).annotate(score=score).order_by("-id")
-        sql, params = found.values_list("id", "kind", "score")[:MATCHES].query.sql_with_params()
-        return f"WITH base AS MATERIALIZED ({sql}) ", params
+        found = entries.filter(document=wanted).annotate(score=score).order_by()
+        sql, params = found.values_list("id", "kind", "score").query.sql_with_params()
+        # The matches first (GIN), then the newest: ORDER BY id LIMIT alone lets the
+        # planner walk the primary key testing every entry until enough match.
+        return (
+            f"WITH search_matches AS MATERIALIZED ({sql}), base AS MATERIALIZED "
+            "(SELECT * FROM search_matches ORDER BY id DESC LIMIT %s) ",
+            (*params, MATCHES),
+        )
     # One pass driven by FTS5: its matches, each joined to its entry by id, which the
     # reader's filters then keep or drop. CROSS JOIN keeps FTS5 the outer loop (else
     # SQLite may run the match once per entry of the campaign), and bm25 (lower is

@@ -66,10 +66,10 @@ def _sheet(character, aspects: list[str]) -> dict:
             "title": character.name, "body": _joined(character.notes, *aspects)}  # fmt: skip
 
 
-def _write(kind: str, object_id: int, fields: dict) -> None:
-    """Insert or rewrite one entry: one statement when it is new or when it exists."""
+def _write(kind: str, object_id: int, fields: dict, *, created: bool = False) -> None:
+    """Insert or rewrite one entry: one statement for a new object or a known entry."""
     fields = {**fields, "title": clean(fields.get("title", ""))}
-    if not SearchEntry.objects.filter(kind=kind, object_id=object_id).update(**fields):
+    if created or not SearchEntry.objects.filter(kind=kind, object_id=object_id).update(**fields):
         SearchEntry.objects.create(kind=kind, object_id=object_id, **fields)
 
 
@@ -83,29 +83,38 @@ def _sheet_fields(character, aspect_model=Aspect) -> dict:
 
 
 @receiver(post_save, sender=Story, dispatch_uid="search_story_saved")
-def _story_saved(sender, instance, **kwargs) -> None:
-    _write(Kind.STORY, instance.pk, _story(instance))
+def _story_saved(sender, instance, created=False, **kwargs) -> None:
+    _write(Kind.STORY, instance.pk, _story(instance), created=created)
 
 
 @receiver(post_save, sender=Scene, dispatch_uid="search_scene_saved")
-def _scene_saved(sender, instance, **kwargs) -> None:
-    _write(Kind.SCENE, instance.pk, _scene(instance))
+def _scene_saved(sender, instance, created=False, **kwargs) -> None:
+    _write(Kind.SCENE, instance.pk, _scene(instance), created=created)
 
 
 @receiver(post_save, sender=SceneNote, dispatch_uid="search_note_saved")
-def _note_saved(sender, instance, **kwargs) -> None:
+def _note_saved(sender, instance, created=False, **kwargs) -> None:
     campaign_id = Scene.objects.filter(pk=instance.scene_id).values_list("campaign_id")
-    _write(Kind.NOTE, instance.pk, _note(instance, campaign_id[0][0]))
+    _write(Kind.NOTE, instance.pk, _note(instance, campaign_id[0][0]), created=created)
 
 
 @receiver(post_save, sender=DiaryEntry, dispatch_uid="search_diary_saved")
-def _diary_saved(sender, instance, **kwargs) -> None:
+def _diary_saved(sender, instance, created=False, **kwargs) -> None:
     campaign_id = Character.objects.filter(pk=instance.character_id).values_list("campaign_id")
-    _write(Kind.DIARY, instance.pk, _diary(instance, campaign_id[0][0]))
+    _write(Kind.DIARY, instance.pk, _diary(instance, campaign_id[0][0]), created=created)
 
 
 @receiver(post_save, sender=Character, dispatch_uid="search_character_saved")
-def _character_saved(sender, instance, update_fields=None, **kwargs) -> None:
+def _character_saved(sender, instance, created=False, update_fields=None, **kwargs) -> None:
+    if created:
+        # Both entries in one INSERT; a new sheet has no aspects yet (those bulk-inserted
+        # with it send sheet_texts_written).
+        rows = [(Kind.CHARACTER, _character(instance)), (Kind.SHEET, _sheet(instance, []))]
+        SearchEntry.objects.bulk_create(
+            SearchEntry(kind=kind, object_id=instance.pk, **{**f, "title": clean(f["title"])})
+            for kind, f in rows
+        )
+        return
     # Saves of other fields (details, portrait, approval) change nothing indexed.
     indexed = {"name", "concept", "description", "notes", "campaign"}
     if update_fields is not None and not indexed & set(update_fields):
@@ -116,7 +125,7 @@ def _character_saved(sender, instance, update_fields=None, **kwargs) -> None:
 
 @receiver(sheet_texts_written, dispatch_uid="search_sheet_texts_written")
 def _sheet_texts_written(sender, character, **kwargs) -> None:
-    character.refresh_from_db(fields=["notes"])
+    # The sender's instance holds the notes it wrote.
     _write(Kind.SHEET, character.pk, _sheet_fields(character))
 
 

@@ -156,11 +156,11 @@ def character_create(
         Merit(character=character, key=key, name=merit_name, rating=rating)
         for key, merit_name, rating in merits
     )
-    Aspect.objects.bulk_create(
+    if Aspect.objects.bulk_create(
         Aspect(character=character, kind=kind, text=text, position=index)
         for index, (kind, text) in enumerate(aspects)
-    )
-    sheet_texts_written.send(sender=Character, character=character)
+    ):
+        sheet_texts_written.send(sender=Character, character=character)
     _record(character, user, "created", "", name)
     return character
 

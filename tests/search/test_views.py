@@ -234,3 +234,13 @@ def test_past_the_cap_the_newest_matches_are_ranked_and_the_count_says_more(worl
     page = client.get(search_url(world, q="pelea")).content.decode()
     assert "5 resultados" in page
     assert len(rolls) == 5
+
+
+def test_the_chosen_filters_stay_selected(world):
+    page = client_for(world.player).get(
+        search_url(world, q="andén", scene=world.scene.pk, character=world.lucia.pk)
+    )
+    html = page.content.decode()
+    assert f'<option value="{world.scene.pk}" selected>El andén vacío</option>' in html
+    assert f'<option value="{world.lucia.pk}" selected>Lucía</option>' in html
+    assert '<option value="" selected>' in html  # the kind and story: all
