@@ -52,6 +52,9 @@ class CombatHooks(Protocol):
     spends: tuple[str, ...]
     attacks_per_round: int | None
     counts_actions: bool
+    initiative_spend: tuple[str, str] | None
+    reads_last_shots: bool
+    moves: bool
 
     def initiative_rule(self) -> str: ...
 
@@ -74,6 +77,14 @@ class CombatHooks(Protocol):
     def write_back(self, attack: Any, user: Any, scene: Any) -> None: ...
 
     def new_round(self, combat: Any, participants: list[Any], user: Any) -> list[str]: ...
+
+    def refuse_attack(self, attack: Any, last_shots: Mapping[str, int], round_: int) -> None: ...
+
+    def move(
+        self, sheet: Any, metres: int, attacked: bool, adversity: int | None, rng: Any
+    ) -> Any: ...
+
+    def refuse_attack_after_move(self, sheet: Any, moved: int) -> None: ...
 
 
 class RollWords:
