@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.cache import caches
@@ -23,6 +23,9 @@ from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
+
+if TYPE_CHECKING:
+    from campaigns.permissions import CampaignAccess
 
 CACHE = "fragments"
 # Never a real token (those are letters and digits only), so it cannot clash with one.
@@ -48,7 +51,7 @@ def fragment_key(name: str, *parts: object) -> str:
     return f"{name}:{digest.hexdigest()}"
 
 
-def viewer(access) -> tuple:
+def viewer(access: CampaignAccess) -> tuple:
     """Who looks, for a key: their membership and role (a `CampaignAccess`). A change of
     role bumps the campaign's version too; the id keeps members' fragments apart."""
     return (access.membership.pk, access.membership.user_id, access.membership.role)
