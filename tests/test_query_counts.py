@@ -31,7 +31,8 @@ BUDGET = {
     ("sheet (objetivo)", "player"): 9,
     ("campaign page", "GM"): 9,
     ("campaign page", "player"): 8,
-    ("dashboard (my campaigns)", "player"): 4,
+    # One query for the viewer's own characters, linked from each campaign's card.
+    ("dashboard (my campaigns)", "player"): 5,
     # The scenes' counts come apart from the scenes, for the scenes shown alone.
     ("scene list", "player"): 10,
     # The timeline comes from the cache: its sources run only when it changed.
