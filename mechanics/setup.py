@@ -35,7 +35,7 @@ from characters.models import (
 from mechanics.models import Roll
 from mechanics.rules.dice import Die, Effects, RandomSource, RollRecord
 from mechanics.rules.errors import RuleError
-from mechanics.systems.base import GameSystem, HealthView, TraitSpec
+from mechanics.systems.base import TRAIT_ROLES, GameSystem, HealthView, TraitSpec
 from mechanics.systems.registry import get_system
 
 # --- The sheet as rolls see it -------------------------------------------------------------
@@ -197,9 +197,6 @@ class Plan:
     group: uuid.UUID | None = None
     label: str = ""
     extra: dict = field(default_factory=dict)
-
-
-TRAIT_ROLES = ("attribute", "characteristic", "skill")
 
 
 def trait_names(sheet: Sheet, data: Mapping) -> dict[str, str]:

@@ -345,8 +345,8 @@ def _load(vendor: str, source: Path, connection: BaseDatabaseWrapper) -> None:
         )  # fmt: skip
 
 
-# PostgreSQL objects in the current schema ("KIND name", as DROP takes them); those
-# of extensions are left alone (an extension's own are not ours to drop).
+# PostgreSQL objects in the current schema and the extensions ("KIND name", as DROP takes
+# them); an extension's own functions go with the extension.
 _POSTGRES_OBJECTS = """
 SELECT 'TABLE ' || format('%I', c.relname) FROM pg_class c
 WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')
@@ -360,6 +360,11 @@ UNION ALL
 SELECT 'FUNCTION ' || p.oid::regprocedure::text FROM pg_proc p
 WHERE p.pronamespace = current_schema()::regnamespace
   AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')
+UNION ALL
+SELECT 'TEXT SEARCH CONFIGURATION ' || format('%I', t.cfgname) FROM pg_ts_config t
+WHERE t.cfgnamespace = current_schema()::regnamespace
+UNION ALL
+SELECT 'EXTENSION ' || format('%I', e.extname) FROM pg_extension e
 """
 
 
@@ -384,12 +389,15 @@ def _empty_database(vendor: str, connection: BaseDatabaseWrapper, before: set[st
         # Tables first: CASCADE takes their indexes, triggers and owned sequences, and
         # a later DROP ... IF EXISTS skips what already went with them.
         for entry in sorted(_postgres_objects(connection) - before, key=_drop_order):
-            kind, _, name = entry.partition(" ")
-            cursor.execute(f"DROP {kind} IF EXISTS {name} CASCADE")
+            kind = _DROP_ORDER[_drop_order(entry)]
+            cursor.execute(f"DROP {kind} IF EXISTS {entry[len(kind) + 1 :]} CASCADE")
 
 
-def _drop_order(name: str) -> int:
-    return ("TABLE", "VIEW", "SEQUENCE", "FUNCTION").index(name.split(" ", 1)[0])
+_DROP_ORDER = ("TABLE", "VIEW", "SEQUENCE", "FUNCTION", "TEXT SEARCH CONFIGURATION", "EXTENSION")
+
+
+def _drop_order(entry: str) -> int:
+    return next(i for i, kind in enumerate(_DROP_ORDER) if entry.startswith(f"{kind} "))
 
 
 def _empty_folder(folder: Path) -> None:

@@ -10,6 +10,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from contextlib import contextmanager
 from io import StringIO
 from pathlib import Path
 from urllib.parse import quote
@@ -88,6 +89,18 @@ def fresh_database(tmp_path):
         cursor.execute(f'DROP DATABASE IF EXISTS "{settings_dict["NAME"]}" WITH (FORCE)')
 
 
+@contextmanager
+def open_database(settings_dict):
+    """A connection of its own to another database. It borrows the default alias, the one
+    the test may use and the one django.contrib.postgres looks up when it connects; it is
+    not the default connection."""
+    opened = type(connections[DEFAULT_DB_ALIAS])(settings_dict, alias=DEFAULT_DB_ALIAS)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
 def manage(*args, database: dict, media_root: Path):
     env = {
         **os.environ,
@@ -134,11 +147,8 @@ def test_a_backup_restores_into_a_fresh_database_with_every_row(tmp_path, settin
     assert result.returncode == 0, result.stderr
     assert "every table matches the manifest" in result.stdout
 
-    restored = type(connections[DEFAULT_DB_ALIAS])(fresh_database, alias="restored")
-    try:
+    with open_database(fresh_database) as restored:
         assert database_digests(restored) == source
-    finally:
-        restored.close()
     assert (restored_media / "retratos" / "lucia.png").read_bytes() == b"\x89PNG fake portrait"
 
     # The restored history checks out, chain for chain the same as the live site's.
@@ -186,8 +196,7 @@ def test_restore_finds_a_backup_that_was_tampered_with_and_leaves_the_target_emp
     assert result.returncode != 0
     assert "auth_user" in result.stderr
     # Nothing of the refused copy is left to start a site on, and a second try may run.
-    restored = type(connections[DEFAULT_DB_ALIAS])(fresh_database, alias="restored")
-    try:
+    with open_database(fresh_database) as restored:
         assert restored.introspection.table_names() == []
         if connection.vendor == "postgresql":
             with restored.cursor() as cursor:
@@ -201,8 +210,14 @@ def test_restore_finds_a_backup_that_was_tampered_with_and_leaves_the_target_emp
                     "WHERE pronamespace = current_schema()::regnamespace"
                 )
                 assert cursor.fetchone() == (0,)
-    finally:
-        restored.close()
+                # The search's extension and text search configuration went too.
+                cursor.execute(
+                    "SELECT count(*) FROM pg_ts_config "
+                    "WHERE cfgnamespace = current_schema()::regnamespace"
+                )
+                assert cursor.fetchone() == (0,)
+                cursor.execute("SELECT extname FROM pg_extension")
+                assert cursor.fetchall() == [("plpgsql",)]
     assert list(restored_media.iterdir()) == []
 
 

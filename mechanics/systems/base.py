@@ -12,6 +12,9 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from mechanics.rules.settings import SettingDef
 
+# The roles a trait plays in a roll, in the order a roll names them ("Fuerza + Pelea").
+TRAIT_ROLES = ("attribute", "characteristic", "skill")
+
 # The contract names nothing of the layers above it, not even for types (the campaigns,
 # characters and play modules all ask it): the hooks a system plugs in are described here
 # by what generic code asks of them, and their bases live above (`mechanics.setup`,
@@ -101,9 +104,12 @@ class RollWords:
     no_target = gettext_lazy("No difficulty set")
 
     def setup_lines(self, details: dict) -> list[str]:
-        """What was rolled: by default the traits' names."""
+        """What was rolled: by default the traits' names, in the order of their roles."""
         traits = details.get("traits") or {}
-        return [" + ".join(traits.values())] if traits else []
+        # PostgreSQL's jsonb keeps keys in its own order, so the roles give it back.
+        names = [traits[role] for role in TRAIT_ROLES if role in traits]
+        names += [name for role, name in traits.items() if role not in TRAIT_ROLES]
+        return [" + ".join(names)] if names else []
 
     def modifier_lines(self, record: dict) -> list[str]:
         """What was added to or taken from the roll, from its spec."""

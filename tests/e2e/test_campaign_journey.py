@@ -50,11 +50,11 @@ def test_gm_creates_a_campaign_and_a_player_joins_through_the_invite_link(new_pa
     ).to_be_visible()
 
     player_page.goto("/campaigns/")
-    card = player_page.locator("#campaign-list").get_by_role(
-        "link", name=re.compile("Sombras de Toledo")
+    card = player_page.locator(".campaign-card").filter(
+        has=player_page.get_by_role("link", name="Sombras de Toledo")
     )
     expect(card).to_be_visible()
-    expect(card).to_contain_text("Jugador")
+    expect(card.locator(".badge")).to_have_text("Jugador")
     screenshot(player_page, "player-my-campaigns-phone")
     assert Membership.objects.get(user__username="jugador_pablo").role == Role.PLAYER
 

@@ -45,7 +45,9 @@ def test_a_hitos_card_shows_the_traits_the_bonus_its_modifiers_and_the_difficult
     campaign.system = "hitos"
     spec = HitosSpec(characteristic=3, skill=2, difficulty=15, modifier=1, wound_penalty=-1)
     record = hitos_check(spec, random.Random(3))
-    roll = _stored(campaign, gm, record, characteristic="Fortaleza", skill="Forma física")
+    # Stored skill first, as PostgreSQL's jsonb gives the keys back: the line still reads
+    # in the roll's order.
+    roll = _stored(campaign, gm, record, skill="Forma física", characteristic="Fortaleza")
     assert _setup_line(roll) == (
         "Fortaleza + Forma física · +5 (modificador +1, heridas −1) · Dificultad 15"
     )
