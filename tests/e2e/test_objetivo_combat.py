@@ -120,7 +120,9 @@ def test_gm_spends_a_destiny_point_on_initiative_and_the_revolver_waits_a_round(
         page.locator(".combat-attack-pending, #combat-panel .alert-success").first
     ).to_be_visible()
     # Two turns later a new round starts: the revolver is still reloading.
-    page.get_by_role("button", name="Siguiente turno").click()
+    # Each turn's answer is in before the next click.
+    with page.expect_response(lambda response: response.request.method == "POST"):
+        page.get_by_role("button", name="Siguiente turno").click()
     expect(page.locator("#combat-round")).to_have_text("Asalto 1")
     page.get_by_role("button", name="Siguiente turno").click()
     expect(page.locator("#combat-round")).to_have_text("Asalto 2")

@@ -3,11 +3,14 @@ a crítico and a double 1 a pifia whatever the total): a tie that fails says why
 failure with a double 10 does not read as a contradiction, and odds of nothing say so."""
 
 import pytest
+from django.urls import reverse
 from django.utils import translation
 
 from mechanics.presentation import roll_display
 from mechanics.rules.hitos.rolls import HitosSpec, roll_check
 from mechanics.systems.registry import get_system
+from tests.factories import campaign_with, make_character
+from tests.html import parse
 from tests.mechanics_web.rolls import store_roll
 
 pytestmark = pytest.mark.django_db
@@ -57,3 +60,17 @@ def test_odds_of_a_difficulty_out_of_reach_say_so_and_name_the_dice_events():
     assert odds.notes == ("Como mucho 11: la dificultad 15 queda fuera de alcance.",)
     assert [row.label for row in odds.rows] == ["Éxito", "Crítico (doble 10)", "Pifia (doble 1)"]
     assert reachable.notes == ()
+
+
+def test_the_roll_panels_odds_say_a_difficulty_out_of_reach_too(client, gm, player):
+    campaign = campaign_with("hitos", gm, players=[player])
+    rufo = make_character(campaign, player, name="Rufo", ratings={"fortaleza": 1})
+    client.force_login(player)
+    data = {"kind": "check", "characteristic": "fortaleza", "skill": "forma_fisica",
+            "difficulty": "15", "modifier": "0", "part": "odds"}  # fmt: skip
+    url = reverse("mechanics:roll", args=[campaign.pk, rufo.pk])
+    with translation.override("es"):
+        odds = parse(client.get(url, data, HTTP_HX_REQUEST="true").text)
+    assert odds.one("p", class_="roll-note").text() == (
+        "Como mucho 11: la dificultad 15 queda fuera de alcance."
+    )

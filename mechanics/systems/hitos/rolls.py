@@ -342,9 +342,10 @@ class HitosSetup(RollSetup):
             )
             shift -= hindering["use"] == "damage"
         if data["kind"] != "attack":
+            odds = self.odds(spec, names=trait_names(sheet, data))
             return Plan(
                 kind="check",
-                odds=replace(self.odds(spec, names=trait_names(sheet, data)), notes=notes),
+                odds=replace(odds, notes=(*odds.notes, *notes)),
                 roll=single(
                     sheet,
                     lambda rng: _stamped(engine.roll_check(spec, rng), owner, hindering),
