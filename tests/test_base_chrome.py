@@ -82,3 +82,18 @@ def test_the_menus_forms_carry_each_browsers_own_token(campaign, player):
     token = logout.one("input", name="csrfmiddlewaretoken").attrs["value"]
     assert client.post(reverse("logout"), {"csrfmiddlewaretoken": token}).status_code == 302
     assert client.get(url).status_code == 302  # signed out: sent to the login page
+
+
+def test_each_page_gets_a_nonce_of_its_own_on_its_scripts(client, campaign, player):
+    """The CSP nonce of `{% htmx_script %}` is the request's, never a cached one."""
+    client.force_login(player)
+    url = reverse("campaigns:detail", args=[campaign.pk])
+    first, second = (
+        {
+            script.attrs["nonce"]
+            for script in parse(client.get(url).text).find_all("script", nonce=True)
+        }
+        for _ in range(2)
+    )
+    assert len(first) == 1
+    assert first != second
