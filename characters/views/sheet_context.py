@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib import messages
 from django.db.models.query import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from campaigns.fragments import cached_html, fragment_key, viewer
@@ -287,6 +288,30 @@ def sheet_context_base(access: CharacterAccess) -> dict[str, Any]:
 def back_to_sheet(access: CharacterAccess, anchor: str = "") -> HttpResponse:
     url = access.character.get_absolute_url()
     return redirect(f"{url}#{anchor}" if anchor else url)
+
+
+def section_answer(
+    request: HttpRequest,
+    access: CharacterAccess,
+    section: str,
+    template: str,
+    *,
+    error: str = "",
+    done: str = "",
+    forms: Mapping[str, Any] | None = None,
+) -> HttpResponse:
+    """A sheet section's answer to one of its forms: the section again for htmx, with
+    the refusal or the news (`<section>_error`, `<section>_done`) and the forms to show
+    again; the sheet at the section otherwise, the same words as a message."""
+    if request.htmx:
+        access.character.refresh_from_db(fields=["details"])
+        extra = {f"{section}_error": error, f"{section}_done": done, **(forms or {})}
+        return render(request, template, sheet_context(access, **extra))
+    if error:
+        messages.error(request, error)
+    elif done:
+        messages.success(request, done)
+    return back_to_sheet(access, section)
 
 
 def first_error(form) -> str:

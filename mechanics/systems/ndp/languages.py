@@ -7,12 +7,10 @@ from __future__ import annotations
 import uuid
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -21,7 +19,7 @@ from django.views.decorators.http import require_POST
 from campaigns.permissions import character_access, require
 from characters.models import Character
 from characters.services.sheet import character_set_details, ratings_of
-from characters.views.sheet_context import back_to_sheet, first_error, sheet_context
+from characters.views.sheet_context import first_error, section_answer
 from mechanics.rules.ndp import equipment
 from mechanics.systems.base import SheetSection
 
@@ -129,18 +127,10 @@ def language_remove(*, character: Character, user, entry_id: str) -> dict:
 
 
 def _answer(request: HttpRequest, access, *, error: str = "", done: str = "", form=None):
-    """The section again for htmx (with the refusal or the news), the sheet otherwise."""
-    if request.htmx:
-        access.character.refresh_from_db(fields=["details"])
-        extra = {"languages_error": error, "languages_done": done}
-        if form is not None:
-            extra["language_form"] = form
-        return render(request, TEMPLATE, sheet_context(access, **extra))
-    if error:
-        messages.error(request, error)
-    elif done:
-        messages.success(request, done)
-    return back_to_sheet(access, "languages")
+    forms = {"language_form": form} if form is not None else None
+    return section_answer(
+        request, access, "languages", TEMPLATE, error=error, done=done, forms=forms
+    )
 
 
 @login_required

@@ -6,12 +6,10 @@ forms to add a deity, to say how far a creature is from its anchor and to releas
 from __future__ import annotations
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.urls import path
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -21,7 +19,7 @@ from django.views.decorators.http import require_POST
 from campaigns.permissions import character_access, require
 from characters.models import Character
 from characters.services.sheet import character_set_details, ratings_of
-from characters.views.sheet_context import back_to_sheet, first_error, sheet_context
+from characters.views.sheet_context import first_error, section_answer
 from mechanics.rules.ndp import equipment
 from mechanics.systems.base import SheetSection
 from mechanics.systems.ndp.magic import CREATURES, bound_creatures, max_creatures
@@ -159,18 +157,8 @@ class CreatureDistanceForm(forms.Form):
 
 
 def _answer(request: HttpRequest, access, *, error: str = "", done: str = "", form=None):
-    """The section again for htmx (with the refusal or the news), the sheet otherwise."""
-    if request.htmx:
-        access.character.refresh_from_db(fields=["details"])
-        extra = {"magic_error": error, "magic_done": done}
-        if form is not None:
-            extra["deity_form"] = form
-        return render(request, TEMPLATE, sheet_context(access, **extra))
-    if error:
-        messages.error(request, error)
-    elif done:
-        messages.success(request, done)
-    return back_to_sheet(access, "magic")
+    forms = {"deity_form": form} if form is not None else None
+    return section_answer(request, access, "magic", TEMPLATE, error=error, done=done, forms=forms)
 
 
 @login_required
