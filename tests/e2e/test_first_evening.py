@@ -224,7 +224,8 @@ def test_the_demo_dashboard_shows_faces_and_links_to_my_characters(open_as, widt
     expect(link).to_have_text(mine.name)
     face = link.locator("img")
     expect(face).to_be_visible()
-    assert face.evaluate("img => img.complete && img.naturalWidth") == 160
+    # decode() waits for the image to load: visible alone may be its empty box.
+    assert face.evaluate("img => img.decode().then(() => img.naturalWidth)") == 160
     expect(page.locator(".campaign-card img.float-end").first).to_be_visible()
     _shot(page, f"dashboard-{width}")
     link.click()

@@ -153,3 +153,24 @@ def test_rolling_from_the_panel_in_the_sheet_keeps_the_page_still(open_as, width
     expect(result).to_be_in_viewport()
     assert scroll_y(page) == before
     in_view(page, f"in-sheet-{width}")
+
+
+def test_the_panel_a_trait_brings_is_live_the_moment_it_is_swapped_in(open_as):
+    """A tap on "Tirar" right after the panel changes goes through htmx: with a settle delay,
+    the new button stayed a plain submit button for 20 ms and the roll posted as a page."""
+    campaign, character = lucia()
+    page = open_as("jugadora", width=1280, height=800)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/")
+    expect(page.locator(f"#roll-panel-{character.pk}")).to_be_attached()
+    # htmx marks swapped-in content with `htmx-added` until it has processed it; the check
+    # runs once the swap's own task is over, before any timer.
+    unprocessed = page.evaluate(
+        """(id) => new Promise((resolve) => {
+          document.body.addEventListener("htmx:afterSwap", () => queueMicrotask(() => {
+            resolve(document.getElementById("roll-panel-" + id).classList.contains("htmx-added"));
+          }), { once: true });
+          document.querySelector("a[data-roll-trait]").click();
+        })""",
+        character.pk,
+    )
+    assert unprocessed is False
