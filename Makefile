@@ -51,7 +51,8 @@ run: $(VENV)/.installed messages
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py migrate --noinput -v0
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py seed_demo
 	@echo "Crónica at http://127.0.0.1:$(PORT)/"
-	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py runserver 127.0.0.1:$(PORT)
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(VENV)/bin/uvicorn config.asgi:application --host 127.0.0.1 \
+		--port $(PORT) --no-server-header --no-proxy-headers --lifespan off
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .

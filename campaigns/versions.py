@@ -251,12 +251,32 @@ def _users(vendor: str) -> tuple[list[str], list[str]]:
     ]
 
 
+# The live table's channel on PostgreSQL (live/brokers.py): "<campaign id>:<change_seq>".
+CHANNEL = "cronica_changes"
+
+
+def _announce() -> tuple[list[str], list[str]]:
+    """PostgreSQL: a campaign's new change sequence is announced to every app server
+    listening; NOTIFY is delivered at commit, and never for a rolled-back change."""
+    name = _name("campaigns_campaign", "announce")
+    body = f"PERFORM pg_notify('{CHANNEL}', NEW.id::text || ':' || NEW.change_seq::text);"
+    return [f'DROP FUNCTION IF EXISTS "{name}"() CASCADE;'], [
+        _function(name, body),
+        f'CREATE TRIGGER "{name}" AFTER UPDATE ON "campaigns_campaign" FOR EACH ROW '
+        f'WHEN (OLD.change_seq IS DISTINCT FROM NEW.change_seq) EXECUTE FUNCTION "{name}"();',
+    ]
+
+
 def trigger_sql(vendor: str) -> tuple[list[str], list[str]]:
     """(drop, create) statements of every version trigger, for `vendor`."""
     make = {"sqlite": _sqlite, "postgresql": _postgresql}.get(vendor)
     if make is None:
         return [], []
     drop, create = _users(vendor)
+    if vendor == "postgresql":
+        announce_drop, announce_create = _announce()
+        drop += announce_drop
+        create += announce_create
     for scoped in scoped_tables():
         more_drop, more_create = make(scoped)
         drop += more_drop

@@ -1,20 +1,24 @@
-"""gunicorn's settings for Crónica: `.venv/bin/gunicorn -c config/gunicorn.py config.wsgi`.
+"""gunicorn's settings for Crónica: `.venv/bin/gunicorn -c config/gunicorn.py config.asgi`.
 
-Command-line options still win (`--workers 5`, `--bind ...`).
+gunicorn manages the processes; each runs uvicorn's event loop (`config.gunicorn.Worker`),
+which serves the pages and holds the live table's streams (live/). Command-line options
+still win (`--workers 5`, `--bind ...`).
 """
 
-from gunicorn.http.wsgi import Response
+from uvicorn_worker import UvicornWorker
 
 bind = "127.0.0.1:8000"  # loopback: the TLS proxy in front is the only client
 workers = 3
-
-# gunicorn names itself in a `Server` header on every answer and has no setting to stop
-# it; the name and the version it implies only help someone looking for a known flaw.
-_default_headers = Response.default_headers
+worker_class = "config.gunicorn.Worker"
 
 
-def _without_server(self) -> list[str]:
-    return [line for line in _default_headers(self) if not line.startswith("Server:")]
-
-
-Response.default_headers = _without_server
+class Worker(UvicornWorker):
+    # No `Server` header: the name and the version it implies only help someone looking
+    # for a known flaw. No proxy headers either: the client's address is worked out from
+    # X-Forwarded-For by config/throttling.py, which trusts only the configured proxies.
+    CONFIG_KWARGS = {
+        **UvicornWorker.CONFIG_KWARGS,
+        "server_header": False,
+        "proxy_headers": False,
+        "lifespan": "off",
+    }

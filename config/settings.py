@@ -18,6 +18,9 @@ CRONICA_RESET_PER_ADDRESS / CRONICA_RESET_PER_EMAIL  password-reset requests per
 DJANGO_MEDIA_ROOT     folder of uploaded files (portraits), included in backups (./media)
 DJANGO_MEDIA_STORAGE  storage class for uploads instead of MEDIA_ROOT (e.g. django-storages')
 DJANGO_MEDIA_STORAGE_OPTIONS  its options, a JSON object
+CRONICA_LIVE_BROKER   how the live table hears of changes: "postgres" (LISTEN/NOTIFY, the
+                      default on PostgreSQL) or "poll" (the default on SQLite)
+CRONICA_DB_POOL       PostgreSQL: connections each server process may hold (10)
 """
 
 from __future__ import annotations
@@ -94,6 +97,7 @@ INSTALLED_APPS = [
     "characters",
     "mechanics",
     "search",
+    "live",
     "ops",
     "axes",
 ]
@@ -153,15 +157,21 @@ FORM_RENDERER = "config.form_renderer.FastWidgetRenderer"
 
 WSGI_APPLICATION = "config.wsgi.application"
 
+# The site runs under ASGI (uvicorn), where each request's synchronous part may run in a
+# thread of its own: a connection kept per thread would outlive it. So no persistent
+# connections (Django's advice for ASGI); PostgreSQL borrows from a pool instead.
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=60,
-        conn_health_checks=True,
+        conn_max_age=0,
     )
 }
-# Persistent connections on every backend: opening one per request (and, on SQLite,
-# running the PRAGMAs below) cost more than a whole feed poll.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("CRONICA_DB_POOL", "10")),
+        "timeout": 20,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers work while one request writes; IMMEDIATE takes the write lock at
     # BEGIN so two writers queue on the busy timeout instead of failing mid-transaction.
@@ -190,7 +200,9 @@ def _release() -> str:
     if release:
         return release
     digest = hashlib.blake2b(digest_size=8)
-    for folder in ("accounts", "campaigns", "characters", "config", "mechanics", "templates"):
+    for folder in (
+        "accounts", "campaigns", "characters", "config", "live", "mechanics", "templates",
+    ):  # fmt: skip
         for path in sorted((BASE_DIR / folder).rglob("*.*")):
             if path.suffix in (".py", ".html", ".mo"):
                 stat = path.stat()
@@ -220,6 +232,18 @@ CACHES = {
         }
     ),
 }
+
+# The live table (live/): which broker tells each server of changes (live/brokers.py);
+# how often the poll broker reads; how often a stream checks its reader is still signed
+# in and a member; the quiet time after which it sends a keep-alive line; and how long a
+# browser waits before reconnecting.
+LIVE_BROKER = os.environ.get("CRONICA_LIVE_BROKER", "")
+if LIVE_BROKER not in ("", "poll", "postgres"):
+    raise ImproperlyConfigured('CRONICA_LIVE_BROKER must be "poll" or "postgres".')
+LIVE_POLL_SECONDS = 0.1
+LIVE_RECHECK_SECONDS = 5.0
+LIVE_HEARTBEAT_SECONDS = 15.0
+LIVE_RETRY_MS = 2000
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

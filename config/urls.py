@@ -11,6 +11,7 @@ urlpatterns = [
     path("campaigns/<id:campaign_id>/characters/", include("characters.urls")),
     path("campaigns/<id:campaign_id>/", include("mechanics.urls")),
     path("campaigns/<id:campaign_id>/search/", include("search.urls")),
+    path("campaigns/<id:campaign_id>/live/", include("live.urls")),
     # Each rule system's own pages (GameSystem.urlpatterns), in its own namespace.
     *[
         path(f"campaigns/<id:campaign_id>/{system.key}/", include((list(urls), system.key)))

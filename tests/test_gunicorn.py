@@ -1,4 +1,4 @@
-"""The production server as the README starts it: gunicorn with config/gunicorn.py."""
+"""The production server as the README starts it: gunicorn with config/gunicorn.py (uvicorn workers)."""
 
 import http.client
 import os
@@ -26,7 +26,7 @@ def test_gunicorn_does_not_name_itself_in_a_server_header(tmp_path):
     }
     server = subprocess.Popen(
         [str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.py",
-         "--workers=1", f"--bind=127.0.0.1:{port}", "config.wsgi"],
+         "--workers=1", f"--bind=127.0.0.1:{port}", "config.asgi"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

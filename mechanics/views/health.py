@@ -127,7 +127,7 @@ def _scene(access: CharacterAccess):
 @login_required
 @require_GET
 def health(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
-    """The live part of the health section, polled by htmx every 3 seconds.
+    """The live part of the health section, asked again at each change (live.js).
 
     A poll carries `since`, the version it shows: unchanged, the answer is 204 No Content
     after a handful of small queries (If-None-Match gets 304 the same way). Changed, it

@@ -108,7 +108,7 @@ def _feed_headers(response: HttpResponse, etag: str) -> HttpResponse:
 @login_required
 @require_GET
 def roll_feed(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """The live feed's list, polled by htmx every 2 seconds from every open page.
+    """The live feed's list, asked again by every open page at each change (live.js).
 
     A poll carries `since`, the version it shows: unchanged, the answer is 204 No Content
     (htmx keeps the list and goes on polling) after two small queries. Clients using

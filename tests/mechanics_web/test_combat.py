@@ -184,8 +184,8 @@ def test_player_and_observer_watch_the_combat_but_cannot_run_it(
         assert "Matón" in html
         assert 'id="combat-attack"' not in html
         assert url("combat_apply", combat, attack_.pk) not in html
-        # Watchers poll the panel while the fight is on.
-        assert 'hx-trigger="every 3s"' in html
+        # Watchers refresh the panel on each change while the fight is on.
+        assert 'hx-trigger="sse:change, cronica:poll from:body"' in html
         assert client.get(url("combat_attack", combat)).status_code == 403
         for target in posts:
             assert client.post(target, {"preset": "8"}).status_code == 403, target

@@ -1,4 +1,5 @@
-"""The live roll feed: polled by htmx every 2 s from every open page, so it must be cheap.
+"""The live roll feed: asked again by every open page at each change (or every 2 s while
+the live stream is down), so it must be cheap.
 
 A poll carries the version it shows (`since`); unchanged it gets 204 No Content after two
 small queries, changed it gets the new list. Standard clients get ETag / 304.
@@ -39,8 +40,8 @@ def test_every_member_polls_the_feed(client, campaign, player, member, request):
     assert response.status_code == 200
     assert shown_rolls(response) == [roll.pk]
     html = response.content.decode()
-    # The fragment polls again with the version it shows.
-    assert 'hx-trigger="every 2s, cronica:roll from:body"' in html
+    # The fragment asks again, at the next change, with the version it shows.
+    assert 'hx-trigger="sse:change, cronica:poll from:body, cronica:roll from:body"' in html
     assert f'?since={shown_version(response)}"' in html
 
 

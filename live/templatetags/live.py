@@ -1,0 +1,42 @@
+"""`{% live_stream %}`: the attributes that connect a campaign's page to its live stream,
+on `<main>`; `{% live_scripts %}`: the scripts that listen (only on those pages)."""
+
+from django import template
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.html import format_html
+
+from campaigns.permissions import CampaignAccess
+
+register = template.Library()
+
+
+def _access(context) -> CampaignAccess | None:
+    """The page's campaign access: a member's page of a campaign, nothing else."""
+    access = context.get("access")
+    # A sheet's CharacterAccess holds its reader's campaign access.
+    access = getattr(access, "access", access)
+    return access if isinstance(access, CampaignAccess) else None
+
+
+@register.simple_tag(takes_context=True)
+def live_stream(context) -> str:
+    access = _access(context)
+    if access is None:
+        return ""
+    seq = access.campaign.change_seq
+    url = reverse("live:stream", args=[access.campaign.pk])
+    return format_html(
+        ' hx-ext="sse" sse-connect="{}?since={}" data-live-seq="{}"', url, seq, seq
+    )
+
+
+@register.simple_tag(takes_context=True)
+def live_scripts(context) -> str:
+    if _access(context) is None:
+        return ""
+    return format_html(
+        '<script src="{}" defer></script><script src="{}" defer></script>',
+        static("django_htmx/ext/hx-sse-2.js"),
+        static("js/live.js"),
+    )

@@ -1,0 +1,120 @@
+"""The live table's stream: Server-Sent Events telling a campaign's open pages of changes.
+
+Each event is `change`, its id and data the campaign's change sequence: a number, never
+content. The page then fetches each live region through its own permission-checked view
+(static/js/live.js), so a reader only ever sees what those views show them.
+
+A reconnect sends the last id it had (`Last-Event-ID`, or `since` from the page for the
+first connection): a change made meanwhile, a server restart included, is sent at once.
+The reader's login and membership are checked again every few seconds; logging out,
+a new password or leaving the campaign ends the stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from importlib import import_module
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.contrib.auth import get_user
+from django.db import connections
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.views.decorators.http import require_GET
+
+from campaigns.models import Membership
+from campaigns.permissions import campaign_access
+from live.hub import hub
+
+
+def _released(function):
+    """Run `function` in a thread and close its database connection afterwards: a stream
+    lasts hours, and must not hold a connection meanwhile."""
+
+    def run(*args):
+        try:
+            return function(*args)
+        finally:
+            connections.close_all()
+
+    return sync_to_async(run, thread_sensitive=False)
+
+
+def _change_seq(user, campaign_id: int) -> int:
+    """The campaign's change sequence; 404 (Http404) for anyone not a member."""
+    return campaign_access(user, campaign_id).campaign.change_seq
+
+
+def _still_member(session_key: str | None, user_id: int, campaign_id: int) -> bool:
+    """The session is still signed in as the same user (not logged out, no new password),
+    who is still a member of the campaign."""
+    probe = HttpRequest()
+    probe.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    user = get_user(probe)
+    return (
+        user.is_authenticated
+        and user.pk == user_id
+        and Membership.objects.filter(user_id=user_id, campaign_id=campaign_id).exists()
+    )
+
+
+def _since(request: HttpRequest, seq: int) -> int:
+    """The last sequence the page has: the browser's Last-Event-ID on a reconnect, else
+    the page's own; anything unreadable counts as the current one."""
+    value = request.headers.get("Last-Event-ID") or request.GET.get("since") or ""
+    return int(value) if value.isdigit() and len(value) < 19 else seq
+
+
+def _event(seq: int) -> str:
+    return f"id: {seq}\nevent: change\ndata: {seq}\n\n"
+
+
+async def _events(
+    request: HttpRequest, user_id: int, campaign_id: int, seq: int
+) -> AsyncIterator[str]:
+    since = _since(request, seq)
+    session_key = request.session.session_key
+    channel = hub().open(campaign_id, seq)
+    loop = asyncio.get_running_loop()
+    recheck_at = loop.time() + settings.LIVE_RECHECK_SECONDS
+    try:
+        # How long the browser waits before reconnecting, and `hello`: the page knows the
+        # stream is up only once an event gets through (a buffering proxy holds it back,
+        # and the page goes on polling).
+        yield f"retry: {settings.LIVE_RETRY_MS}\nevent: hello\ndata: {seq}\n\n"
+        while True:
+            if channel.seq > since:
+                since = channel.seq
+                yield _event(since)
+            changed = channel.changed
+            timeout = max(0.0, min(settings.LIVE_HEARTBEAT_SECONDS, recheck_at - loop.time()))
+            try:
+                await asyncio.wait_for(changed.wait(), timeout)
+            except TimeoutError:
+                if loop.time() >= recheck_at:
+                    if not await _released(_still_member)(session_key, user_id, campaign_id):
+                        return
+                    recheck_at = loop.time() + settings.LIVE_RECHECK_SECONDS
+                # A comment line keeps proxies from timing the stream out.
+                yield ": ping\n\n"
+    finally:
+        hub().close(campaign_id)
+
+
+@require_GET
+async def stream(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    user = await request.auser()
+    # Http404 for a stranger or a visitor, as every campaign view answers them.
+    seq = await _released(_change_seq)(user, campaign_id)
+    if not hasattr(request, "scope"):
+        # A WSGI server cannot hold a stream without holding a thread: 204 tells the
+        # browser not to reconnect, and the page polls instead (static/js/live.js).
+        return HttpResponse(status=204)
+    response = StreamingHttpResponse(
+        _events(request, user.pk, campaign_id, seq), content_type="text/event-stream"
+    )
+    response["Cache-Control"] = "no-cache"
+    # nginx passes the stream on as it comes, whatever its proxy_buffering.
+    response["X-Accel-Buffering"] = "no"
+    return response

@@ -1,0 +1,70 @@
+// The live table: a campaign's page hears of each change over its stream (htmx's SSE
+// extension on <main sse-connect>, live/views.py) and each live region fetches itself
+// again through its own view (hx-trigger "sse:change, cronica:poll from:body"); a region
+// that is up to date answers 204 and stays as it is.
+//
+// - Until the stream says hello (no stream under a WSGI server, a proxy that buffers),
+//   the regions are polled every 2 s instead; once it is up, the polling stops.
+// - A region's refresh that was asked before one of this page's own writes ended may
+//   carry the state before that write: it is dropped and asked again, so the write's own
+//   answer (and the notice it carries) is never replaced by an older state.
+// - A region holding the focus of a field being filled in waits until the focus leaves.
+(function () {
+  var main = document.querySelector("main[sse-connect]");
+  if (!main || !window.htmx) return;
+  var POLL_MS = 2000;
+  var LIVE = { "sse:change": true, "cronica:poll": true };
+  var up = false;
+  var writes = 0;
+
+  main.addEventListener("htmx:sseOpen", function (event) {
+    event.detail.source.addEventListener("hello", function () {
+      up = true;
+      main.setAttribute("data-live", "up");
+    });
+  });
+  main.addEventListener("htmx:sseError", function () {
+    up = false;
+    main.setAttribute("data-live", "down");
+  });
+  window.setInterval(function () {
+    if (!up && !document.hidden) htmx.trigger(document.body, "cronica:poll");
+  }, POLL_MS);
+
+  function isLive(detail) {
+    var trigger = detail.triggeringEvent;
+    return Boolean(trigger && LIVE[trigger.type]);
+  }
+
+  function editing(region) {
+    var active = document.activeElement;
+    return Boolean(
+      active && region.contains(active) && active.matches("input, select, textarea, [contenteditable]")
+    );
+  }
+
+  document.addEventListener("htmx:confirm", function (event) {
+    var region = event.detail.elt;
+    if (!isLive(event.detail) || !editing(region)) return;
+    event.preventDefault();
+    region.addEventListener("focusout", function later() {
+      if (editing(region)) return;
+      region.removeEventListener("focusout", later);
+      htmx.trigger(document.body, "cronica:poll");
+    });
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isLive(event.detail)) event.detail.requestConfig.cronicaWrites = writes;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var config = event.detail.requestConfig;
+    if (config && config.verb !== "get") writes += 1;
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var asked = event.detail.requestConfig && event.detail.requestConfig.cronicaWrites;
+    if (asked === undefined || asked === writes) return;
+    event.detail.shouldSwap = false;
+    htmx.trigger(document.body, "cronica:poll");
+  });
+})();
