@@ -68,6 +68,10 @@ class Campaign(RendersMarkdown):
     # Counted by the database itself (campaigns.versions): the fragments' cache keys.
     version = models.PositiveBigIntegerField(default=1, editable=False)
     change_seq = models.PositiveBigIntegerField(default=1, editable=False)
+    # The changes that players and observers may see (all but secret rolls, GM notes and
+    # diaries not shared): what their pages and live streams follow, so that not even
+    # the moment of a secret roll reaches them.
+    public_seq = models.PositiveBigIntegerField(default=1, editable=False)
     # Written by `campaigns.images.store_image` only; served by the `image` view.
     image = models.FileField(
         _("image"), upload_to="portraits/campaigns/", max_length=200, blank=True, editable=False

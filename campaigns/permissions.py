@@ -43,6 +43,12 @@ class CampaignAccess:
         return self.role == Role.GM
 
     @property
+    def live_seq(self) -> int:
+        """The change sequence this member's pages and live stream follow: every change
+        for a GM, those a player or observer may see otherwise (campaigns.versions)."""
+        return self.campaign.change_seq if self.is_gm else self.campaign.public_seq
+
+    @property
     def is_player(self) -> bool:
         return self.role == Role.PLAYER
 

@@ -5,7 +5,8 @@ it links to. Triggers made here from the models add one, in the same transaction
 write:
 - to `Campaign.change_seq` for any INSERT, UPDATE or DELETE of any of the campaign's rows:
   the campaign's change sequence, for what shows the whole campaign (its pages, the
-  scenes, the feeds) and for the live table;
+  scenes, the feeds) and for the live table; and to `Campaign.public_seq` likewise, but
+  for rows only GMs see (`PRIVATE`), which players' pages and streams follow instead;
 - to `Character.version` for a write to the character's own row or to a row that links to
   the character (its traits, wounds, XP...), rolls aside (`SEQUENCE_ONLY`);
 - to `Campaign.version` for a write to the campaign's own row or to a row that links to
@@ -35,7 +36,7 @@ from django.db import connections, models
 CAMPAIGN = "campaigns.Campaign"
 CHARACTER = "characters.Character"
 # The counters themselves: writing them is a bump, not a change to bump for.
-COUNTERS = frozenset({"version", "change_seq"})
+COUNTERS = frozenset({"version", "change_seq", "public_seq"})
 # The user's columns that pages show.
 USER_NAMES = ("username", "first_name", "last_name")
 # A character's columns that the campaign's pages and other characters' show (the
@@ -50,6 +51,17 @@ PROJECT_APPS = ("campaigns", "characters", "mechanics")
 # sequence alone, so a sheet stays cached through the rolls made on it. What a roll
 # changes on the sheet (a pool spent) its service writes to the character's own rows.
 SEQUENCE_ONLY = frozenset({"mechanics.Roll"})
+# Rows only GMs see, as SQL true for such a row `{row}`: their changes leave the players'
+# sequence as it is (a diary counts for both sides of a publication, OLD and NEW).
+PRIVATE = {
+    "mechanics.Roll": "{row}.secret",
+    "campaigns.SceneNote": "1 = 1",
+    "characters.DiaryEntry": (
+        "NOT ({row}.status = 'published' AND {row}.visibility = 'group' "
+        "AND {row}.hidden_at IS NULL)"
+    ),
+}
+SEQUENCES = "change_seq = change_seq + 1, public_seq = public_seq + 1"
 
 
 @dataclass(frozen=True)
@@ -108,9 +120,23 @@ def scoped_tables() -> Iterator[Scoped]:
 
 def _bumps(scoped: Scoped, row: str, event: str = "update") -> list[str]:
     """The statements that bump, for the row `row` (NEW or OLD) of a scoped table, what
-    it changes: the campaign's sequence, and its characters' or the campaign's version.
+    it changes: the campaign's sequences, and its characters' or the campaign's version.
     (The campaign's and a character's own version are bumped by the triggers on their
     own columns.)"""
+    statements = _change_bumps(scoped, row, event)
+    private = PRIVATE.get(scoped.model._meta.label)
+    if private is None:
+        return [s.replace("change_seq = change_seq + 1", SEQUENCES) for s in statements]
+    campaign = scoped.campaign.format(row=row)
+    return [
+        *statements,
+        f"UPDATE campaigns_campaign SET public_seq = public_seq + 1 WHERE id = {campaign} "
+        f"AND NOT ({private.format(row=row)});",
+    ]
+
+
+def _change_bumps(scoped: Scoped, row: str, event: str) -> list[str]:
+    """The change sequence's and the versions' bumps (`_bumps` adds the players')."""
     campaign = scoped.campaign.format(row=row)
     label = scoped.model._meta.label
     if label == CAMPAIGN:
@@ -138,7 +164,7 @@ def _own_columns(model: type[models.Model]) -> str:
 
 def _counters(label: str, target: str) -> str:
     """The own counters of a campaign or character row, set to one above OLD's."""
-    names = ("version", "change_seq") if label == CAMPAIGN else ("version",)
+    names = ("version", "change_seq", "public_seq") if label == CAMPAIGN else ("version",)
     return ", ".join(f"{target}{name} = OLD.{name} + 1" for name in names)
 
 
@@ -236,7 +262,7 @@ def _users(vendor: str) -> tuple[list[str], list[str]]:
     name = _name(table, "bump")
     names = ", ".join(f'"{column}"' for column in USER_NAMES)
     bumps = (
-        "UPDATE campaigns_campaign SET change_seq = change_seq + 1, version = version + 1 "
+        f"UPDATE campaigns_campaign SET {SEQUENCES}, version = version + 1 "
         "WHERE id IN (SELECT campaign_id FROM campaigns_membership WHERE user_id = NEW.id); "
         "UPDATE characters_character SET version = version + 1 WHERE owner_id = NEW.id;"
     )
@@ -251,7 +277,8 @@ def _users(vendor: str) -> tuple[list[str], list[str]]:
     ]
 
 
-# The live table's channel on PostgreSQL (live/brokers.py): "<campaign id>:<change_seq>".
+# The live table's channel on PostgreSQL (live/brokers.py):
+# "<campaign id>:<change_seq>:<public_seq>".
 CHANNEL = "cronica_changes"
 
 
@@ -259,7 +286,10 @@ def _announce() -> tuple[list[str], list[str]]:
     """PostgreSQL: a campaign's new change sequence is announced to every app server
     listening; NOTIFY is delivered at commit, and never for a rolled-back change."""
     name = _name("campaigns_campaign", "announce")
-    body = f"PERFORM pg_notify('{CHANNEL}', NEW.id::text || ':' || NEW.change_seq::text);"
+    body = (
+        f"PERFORM pg_notify('{CHANNEL}', "
+        "NEW.id::text || ':' || NEW.change_seq::text || ':' || NEW.public_seq::text);"
+    )
     return [f'DROP FUNCTION IF EXISTS "{name}"() CASCADE;'], [
         _function(name, body),
         f'CREATE TRIGGER "{name}" AFTER UPDATE ON "campaigns_campaign" FOR EACH ROW '

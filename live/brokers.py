@@ -35,17 +35,19 @@ class _Reader:
     def __init__(self) -> None:
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-broker")
 
-    async def seqs(self, campaign_ids: list[int]) -> list[tuple[int, int]]:
+    async def seqs(self, campaign_ids: list[int]) -> list[tuple[int, int, int]]:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, _read_seqs, campaign_ids)
 
 
-def _read_seqs(campaign_ids: list[int]) -> list[tuple[int, int]]:
+def _read_seqs(campaign_ids: list[int]) -> list[tuple[int, int, int]]:
     from campaigns.models import Campaign
 
     try:
         return list(
-            Campaign.objects.filter(pk__in=campaign_ids).order_by().values_list("pk", "change_seq")
+            Campaign.objects.filter(pk__in=campaign_ids)
+            .order_by()
+            .values_list("pk", "change_seq", "public_seq")
         )
     except Exception:
         # A broken connection is dropped, so the next read opens a fresh one.
@@ -97,8 +99,8 @@ class PostgresBroker(Broker):
             if watched:
                 self.hub.update(await self.reader.seqs(watched))
             async for notice in connection.notifies():
-                campaign_id, _sep, seq = notice.payload.partition(":")
-                self.hub.update([(int(campaign_id), int(seq))])
+                campaign_id, change, public = (int(n) for n in notice.payload.split(":"))
+                self.hub.update([(campaign_id, change, public)])
 
 
 def _conninfo() -> dict:
@@ -111,7 +113,8 @@ def _conninfo() -> dict:
         "host": params.get("HOST"),
         "port": params.get("PORT"),
     }
-    options = {k: v for k, v in params.get("OPTIONS", {}).items() if k in ("sslmode", "sslrootcert")}
+    tls = ("sslmode", "sslrootcert")
+    options = {key: value for key, value in params.get("OPTIONS", {}).items() if key in tls}
     return {key: value for key, value in (found | options).items() if value}
 
 

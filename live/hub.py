@@ -1,9 +1,10 @@
-"""The live table's hub: which campaigns have open streams here, and their change sequence.
+"""The live table's hub: which campaigns have open streams here, and their sequences.
 
 One hub per event loop (one per server process). Streams wait on a campaign's channel;
-a broker (live/brokers.py) tells the hub each campaign's latest `Campaign.change_seq`,
-which every write bumps in its own transaction (campaigns/versions.py). Only that number
-travels: a page that hears of a change fetches its regions again through the usual
+a broker (live/brokers.py) tells the hub each campaign's latest `change_seq` (every
+change, which GMs follow) and `public_seq` (those players and observers may see), which
+every write bumps in its own transaction (campaigns/versions.py). Only those numbers
+travel: a page that hears of a change fetches its regions again through the usual
 permission-checked views, so the stream never carries what its reader may not see.
 """
 
@@ -15,16 +16,19 @@ from collections.abc import Callable, Iterable
 
 
 class Channel:
-    """One campaign's latest change sequence; `changed` is set, and replaced, on news."""
+    """One campaign's latest sequences; `changed` is set, and replaced, on news."""
 
-    def __init__(self, seq: int) -> None:
-        self.seq = seq
+    def __init__(self, change: int, public: int) -> None:
+        self.change, self.public = change, public
         self.changed = asyncio.Event()
         self.listeners = 0
 
-    def advance(self, seq: int) -> None:
-        if seq > self.seq:
-            self.seq = seq
+    def seq(self, sees_everything: bool) -> int:
+        return self.change if sees_everything else self.public
+
+    def advance(self, change: int, public: int) -> None:
+        if change > self.change or public > self.public:
+            self.change, self.public = max(change, self.change), max(public, self.public)
             # A fresh event for the next change: whoever waits on this one wakes up.
             changed, self.changed = self.changed, asyncio.Event()
             changed.set()
@@ -38,13 +42,13 @@ class Hub:
     def watched(self) -> list[int]:
         return list(self.channels)
 
-    def open(self, campaign_id: int, seq: int) -> Channel:
-        """A stream opens on the campaign, whose sequence its reader loaded as `seq`."""
+    def open(self, campaign_id: int, change: int, public: int) -> Channel:
+        """A stream opens on the campaign, whose sequences its reader has just loaded."""
         channel = self.channels.get(campaign_id)
         if channel is None:
-            channel = self.channels[campaign_id] = Channel(seq)
+            channel = self.channels[campaign_id] = Channel(change, public)
         else:
-            channel.advance(seq)
+            channel.advance(change, public)
         channel.listeners += 1
         self.broker.start()
         return channel
@@ -56,12 +60,12 @@ class Hub:
             if channel.listeners <= 0:
                 del self.channels[campaign_id]
 
-    def update(self, seqs: Iterable[tuple[int, int]]) -> None:
-        """The broker's news: (campaign id, change sequence) pairs."""
-        for campaign_id, seq in seqs:
+    def update(self, seqs: Iterable[tuple[int, int, int]]) -> None:
+        """The broker's news: (campaign id, change_seq, public_seq) triples."""
+        for campaign_id, change, public in seqs:
             channel = self.channels.get(campaign_id)
             if channel is not None:
-                channel.advance(seq)
+                channel.advance(change, public)
 
 
 class Broker:

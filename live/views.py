@@ -1,7 +1,9 @@
 """The live table's stream: Server-Sent Events telling a campaign's open pages of changes.
 
-Each event is `change`, its id and data the campaign's change sequence: a number, never
-content. The page then fetches each live region through its own permission-checked view
+Each event is `change`, its id and data the campaign's sequence its reader follows: every
+change for a GM, only those they may see for a player or observer (`Campaign.public_seq`),
+so that not even the moment of a secret roll reaches them. A number, never content: the
+page then fetches each live region through its own permission-checked view
 (static/js/live.js), so a reader only ever sees what those views show them.
 
 A reconnect sends the last id it had (`Last-Event-ID`, or `since` from the page for the
@@ -41,9 +43,11 @@ def _released(function):
     return sync_to_async(run, thread_sensitive=False)
 
 
-def _change_seq(user, campaign_id: int) -> int:
-    """The campaign's change sequence; 404 (Http404) for anyone not a member."""
-    return campaign_access(user, campaign_id).campaign.change_seq
+def _reader(user, campaign_id: int) -> tuple[bool, int, int]:
+    """Whether the member sees everything, and the campaign's two sequences; Http404 for
+    anyone not a member."""
+    access = campaign_access(user, campaign_id)
+    return access.is_gm, access.campaign.change_seq, access.campaign.public_seq
 
 
 def _still_member(session_key: str | None, user_id: int, campaign_id: int) -> bool:
@@ -71,11 +75,13 @@ def _event(seq: int) -> str:
 
 
 async def _events(
-    request: HttpRequest, user_id: int, campaign_id: int, seq: int
+    request: HttpRequest, user_id: int, campaign_id: int, reader: tuple[bool, int, int]
 ) -> AsyncIterator[str]:
+    sees_everything, change, public = reader
+    channel = hub().open(campaign_id, change, public)
+    seq = channel.seq(sees_everything)
     since = _since(request, seq)
     session_key = request.session.session_key
-    channel = hub().open(campaign_id, seq)
     loop = asyncio.get_running_loop()
     recheck_at = loop.time() + settings.LIVE_RECHECK_SECONDS
     try:
@@ -84,8 +90,8 @@ async def _events(
         # and the page goes on polling).
         yield f"retry: {settings.LIVE_RETRY_MS}\nevent: hello\ndata: {seq}\n\n"
         while True:
-            if channel.seq > since:
-                since = channel.seq
+            if channel.seq(sees_everything) > since:
+                since = channel.seq(sees_everything)
                 yield _event(since)
             changed = channel.changed
             timeout = max(0.0, min(settings.LIVE_HEARTBEAT_SECONDS, recheck_at - loop.time()))
@@ -106,13 +112,13 @@ async def _events(
 async def stream(request: HttpRequest, campaign_id: int) -> HttpResponse:
     user = await request.auser()
     # Http404 for a stranger or a visitor, as every campaign view answers them.
-    seq = await _released(_change_seq)(user, campaign_id)
+    reader = await _released(_reader)(user, campaign_id)
     if not hasattr(request, "scope"):
         # A WSGI server cannot hold a stream without holding a thread: 204 tells the
         # browser not to reconnect, and the page polls instead (static/js/live.js).
         return HttpResponse(status=204)
     response = StreamingHttpResponse(
-        _events(request, user.pk, campaign_id, seq), content_type="text/event-stream"
+        _events(request, user.pk, campaign_id, reader), content_type="text/event-stream"
     )
     response["Cache-Control"] = "no-cache"
     # nginx passes the stream on as it comes, whatever its proxy_buffering.

@@ -1,4 +1,5 @@
-"""The production server as the README starts it: gunicorn with config/gunicorn.py (uvicorn workers)."""
+"""The production server as the README starts it: gunicorn with config/gunicorn.py and
+its uvicorn workers."""
 
 import http.client
 import os

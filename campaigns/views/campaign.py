@@ -16,6 +16,7 @@ from campaigns.append_only import chained_models, checkpoint
 from campaigns.confirm import ask_first
 from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
 from campaigns.fragments import cached_html, fragment_key, viewer
+from campaigns.htmx import unchanged
 from campaigns.images import SIZES, image_response
 from campaigns.models import Campaign, Invitation, Membership, Role, all_characters
 from campaigns.permissions import (
@@ -97,6 +98,8 @@ def _page_key(
 def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     campaign = access.campaign
+    if up_to_date := unchanged(request, access):
+        return up_to_date
     # The latest scenes, and the counts this member may see of those alone.
     latest_scenes = with_counts(
         access, scenes_for(access)[:LATEST_SCENES], names=LATEST_SCENE_COUNTS

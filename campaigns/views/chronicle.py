@@ -20,7 +20,7 @@ from campaigns.confirm import ask_first
 from campaigns.forms.chronicle import SceneForm, SceneNoteForm, StoryForm
 from campaigns.forms.service import call_service
 from campaigns.fragments import cached_pieces, fragment_key
-from campaigns.htmx import htmx_render
+from campaigns.htmx import htmx_render, unchanged
 from campaigns.models import Scene, SceneNote, Story
 from campaigns.permissions import (
     CampaignAccess,
@@ -236,6 +236,8 @@ def _scene_context(request: HttpRequest, access: CampaignAccess, scene: Scene, *
 def scene_detail(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     scene = scene_or_404(access, scene_id)
+    if up_to_date := unchanged(request, access):
+        return up_to_date
     context = _scene_context(request, access, scene)
     return htmx_render(request, "campaigns/scene.html", "scene-timeline", context)
 

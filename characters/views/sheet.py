@@ -20,6 +20,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaigns.htmx import unchanged
 from campaigns.images import SIZES, image_response
 from campaigns.permissions import character_access, require
 from characters import services
@@ -46,6 +47,8 @@ def _render(request: HttpRequest, partial: str, context: dict) -> HttpResponse:
 @require_GET
 def sheet(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     access = character_access(request.user, campaign_id, character_id)
+    if up_to_date := unchanged(request, access.access):
+        return up_to_date
     return _render(request, "sheet", sheet_context(access, request))
 
 

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns import services as campaign_services
 from campaigns.fragments import cached_fragment, fragment_key
+from campaigns.htmx import unchanged
 from campaigns.keyset import keyset_page
 from campaigns.models import Scene
 from campaigns.permissions import (
@@ -513,6 +514,8 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     sheet the viewer may see, as everything else here."""
     access = campaign_access(request.user, campaign_id)
     campaign = access.campaign
+    if up_to_date := unchanged(request, access):
+        return up_to_date
     characters = list(
         visible_sheet_rows(
             access, campaign.characters.select_related("owner"), character=""

@@ -1,14 +1,21 @@
 """`{% live_stream %}`: the attributes that connect a campaign's page to its live stream,
-on `<main>`; `{% live_scripts %}`: the scripts that listen (only on those pages)."""
+on `<main>`; `{% live_scripts %}`: the scripts that listen (only on those pages);
+`{% live_refresh %}`: the element that refreshes a page's live parts (campaigns.htmx.unchanged)."""
+
+import json
 
 from django import template
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.html import format_html
 
+from campaigns.htmx import SINCE_HEADER
 from campaigns.permissions import CampaignAccess
 
 register = template.Library()
+
+# What a live part answers to: a change on the stream, or the poll while it is down.
+LIVE_TRIGGER = "sse:change, cronica:poll from:body"
 
 
 def _access(context) -> CampaignAccess | None:
@@ -24,11 +31,9 @@ def live_stream(context) -> str:
     access = _access(context)
     if access is None:
         return ""
-    seq = access.campaign.change_seq
+    seq = access.live_seq
     url = reverse("live:stream", args=[access.campaign.pk])
-    return format_html(
-        ' hx-ext="sse" sse-connect="{}?since={}" data-live-seq="{}"', url, seq, seq
-    )
+    return format_html(' hx-ext="sse" sse-connect="{}?since={}" data-live-seq="{}"', url, seq, seq)
 
 
 @register.simple_tag(takes_context=True)
@@ -39,4 +44,22 @@ def live_scripts(context) -> str:
         '<script src="{}" defer></script><script src="{}" defer></script>',
         static("django_htmx/ext/hx-sse-2.js"),
         static("js/live.js"),
+    )
+
+
+@register.simple_tag(takes_context=True)
+def live_refresh(context, *parts: str) -> str:
+    """The hidden element that refreshes `parts` (ids, "#group-review") of this page at
+    each change its reader may see; the page's view answers 204 while the page is up to
+    date (campaigns.htmx.unchanged)."""
+    access = _access(context)
+    if access is None:
+        return ""
+    return format_html(
+        '<div id="live-refresh" hidden hx-get="{}" hx-headers="{}" hx-trigger="{}" '
+        'hx-swap="none" hx-select-oob="{}" hx-disinherit="*"></div>',
+        context["request"].get_full_path(),
+        json.dumps({SINCE_HEADER: str(access.live_seq)}),
+        LIVE_TRIGGER,
+        ",".join(("#live-refresh", *parts)),
     )

@@ -23,6 +23,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from campaigns.htmx import unchanged
 from campaigns.keyset import keyset_page
 from campaigns.models import Role, all_characters
 from campaigns.permissions import CampaignAccess, campaign_access, require
@@ -73,6 +74,8 @@ def _filter_form(access: CampaignAccess, data) -> tuple[RollFilterForm, SceneMen
 def roll_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Every roll of the campaign this member may see, filtered and 25 to a page."""
     access = campaign_access(request.user, campaign_id)
+    if up_to_date := unchanged(request, access):
+        return up_to_date
     form, menu = _filter_form(access, request.GET)
     rolls = form.filter(log.campaign_rolls(access))
     # Pages found from the last roll shown (the campaign's index), never by OFFSET; the

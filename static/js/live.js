@@ -8,7 +8,10 @@
 // - A region's refresh that was asked before one of this page's own writes ended may
 //   carry the state before that write: it is dropped and asked again, so the write's own
 //   answer (and the notice it carries) is never replaced by an older state.
-// - A region holding the focus of a field being filled in waits until the focus leaves.
+// - A region where a field is being filled in (focused, or changed and not sent) is left
+//   as it is: a refresh never takes what the user typed.
+// - Pages refresh their parts through one hidden element ({% live_refresh %}) that swaps
+//   in the parts it names; each part is spared the same way.
 (function () {
   var main = document.querySelector("main[sse-connect]");
   if (!main || !window.htmx) return;
@@ -36,11 +39,23 @@
     return Boolean(trigger && LIVE[trigger.type]);
   }
 
+  function changed(field) {
+    if (field.type === "hidden" || field.type === "submit" || field.type === "button") return false;
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    if (field.tagName === "SELECT") {
+      return Array.prototype.some.call(field.options, function (option) {
+        return option.selected !== option.defaultSelected;
+      });
+    }
+    return field.value !== field.defaultValue;
+  }
+
   function editing(region) {
     var active = document.activeElement;
-    return Boolean(
-      active && region.contains(active) && active.matches("input, select, textarea, [contenteditable]")
-    );
+    if (active && region.contains(active) && active.matches("input, select, textarea, [contenteditable]")) {
+      return true;
+    }
+    return Array.prototype.some.call(region.querySelectorAll("input, select, textarea"), changed);
   }
 
   document.addEventListener("htmx:confirm", function (event) {
@@ -61,10 +76,20 @@
     var config = event.detail.requestConfig;
     if (config && config.verb !== "get") writes += 1;
   });
+  var liveSwap = false;
   document.addEventListener("htmx:beforeSwap", function (event) {
     var asked = event.detail.requestConfig && event.detail.requestConfig.cronicaWrites;
-    if (asked === undefined || asked === writes) return;
-    event.detail.shouldSwap = false;
-    htmx.trigger(document.body, "cronica:poll");
+    if (asked === undefined) return;
+    if (asked !== writes) {
+      event.detail.shouldSwap = false;
+      htmx.trigger(document.body, "cronica:poll");
+      return;
+    }
+    // The swap runs right after this event, before any microtask.
+    liveSwap = true;
+    queueMicrotask(function () { liveSwap = false; });
+  });
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    if (liveSwap && event.detail.target && editing(event.detail.target)) event.detail.shouldSwap = false;
   });
 })();

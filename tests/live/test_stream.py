@@ -92,7 +92,10 @@ def test_a_member_hears_of_a_roll_with_its_change_sequence(request, campaign, gm
 
 
 @pytest.mark.parametrize("member", ["gm", "player", "observer"])
-def test_the_stream_carries_numbers_only_never_a_secret_roll(request, campaign, gm, member):
+def test_the_stream_carries_numbers_only_and_a_secret_roll_reaches_gms_alone(
+    request, campaign, gm, member
+):
+    """Not even the moment of a secret roll reaches a player or an observer."""
     user = request.getfixturevalue(member)
 
     async def scenario():
@@ -100,14 +103,16 @@ def test_the_stream_carries_numbers_only_never_a_secret_roll(request, campaign, 
         reader = Reader(response)
         await reader.until("event: hello")
         await sync_to_async(store_roll)(campaign, gm, label=CANARY, secret=True)
-        await reader.until("event: change")
-        await reader.until(": ping")
+        if member == "gm":
+            await reader.until("event: change")
+        await reader.until(r"(: ping\n\n.*){3}")
         await reader.close()
         return reader.text
 
     text = asyncio.run(scenario())
     assert CANARY not in text
     assert all(LINE.fullmatch(line) for line in text.split("\n")), text
+    assert ("event: change" in text) == (member == "gm")
 
 
 def test_strangers_and_visitors_get_a_404_and_no_stream(campaign, stranger):

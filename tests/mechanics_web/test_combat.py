@@ -923,7 +923,7 @@ def test_the_combat_page_runs_constant_queries(
 def test_a_watchers_poll_gets_nothing_when_nothing_changed(client, player, combat):
     client.force_login(player)
     page = client.get(combat.get_absolute_url()).content.decode()
-    version = page.split("?since=", 1)[1].split('"', 1)[0]
+    version = page.split(f"{combat.get_absolute_url()}?since=", 1)[1].split('"', 1)[0]
     poll = client.get(combat.get_absolute_url(), {"since": version}, HTTP_HX_REQUEST="true")
     assert poll.status_code == 204
     combat.save()
