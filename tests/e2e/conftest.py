@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.test import Client
+from django.test import Client, override_settings
 from playwright.sync_api import expect
 
 # Playwright's sync API runs an event loop in this thread; the test still talks to the
@@ -132,3 +132,40 @@ def screenshot(request):
         return path
 
     return take
+
+
+@pytest.fixture(scope="session")
+def asgi_server(django_db_setup):
+    """The site under uvicorn, as `make run` serves it, in a thread of this process (so
+    it uses the test database): the live table's streams need an ASGI server, which
+    pytest-django's live server is not. Static files are served as the live server does."""
+    import socket
+    import threading
+
+    import uvicorn
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    from config.asgi import application
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(
+        ASGIStaticFilesHandler(application),
+        host="127.0.0.1",
+        port=port,
+        lifespan="off",
+        log_level="warning",
+        server_header=False,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        if not thread.is_alive():
+            pytest.fail("uvicorn did not start")
+        thread.join(0.05)
+    with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "127.0.0.1"]):
+        yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)

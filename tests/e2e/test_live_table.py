@@ -1,0 +1,138 @@
+"""The live table in three browsers, under uvicorn as `make run` serves it: a GM and two
+players with their pages open. A roll, a wound and a published diary appear on the
+others' pages, the scene page included, pushed over the stream with no reload; the
+pages stop polling once the stream is up, and a secret roll reaches the GM alone."""
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import expect
+
+from campaigns.models import Scene
+from characters.models import DiaryEntry
+from mechanics.models import Roll
+from tests.e2e.conftest import WAIT_MS
+from tests.e2e.test_chronicle import write_diary
+from tests.factories import UserFactory, campaign_with, make_character
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def open_live(browser, asgi_server, screenshot):
+    """A logged-in page on the ASGI server, in a context of its own."""
+    contexts = []
+
+    def open_page(user, width=1280, height=900):
+        client = Client()
+        client.force_login(user)
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, locale="es-ES", base_url=asgi_server
+        )
+        context.set_default_timeout(WAIT_MS)
+        context.add_cookies(
+            [
+                {
+                    "name": settings.SESSION_COOKIE_NAME,
+                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                    "url": asgi_server,
+                }
+            ]
+        )
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def live(page, url: str):
+    """Open `url` and wait until its stream has said hello; mark the page, so that a
+    reload (which would clear the mark) cannot pass for a push."""
+    page.goto(url)
+    expect(page.locator("main")).to_have_attribute("data-live", "up")
+    page.evaluate("window.cronicaNotReloaded = true")
+
+
+def not_reloaded(page) -> bool:
+    return page.evaluate("window.cronicaNotReloaded === true")
+
+
+def test_a_roll_a_wound_and_a_diary_reach_the_others_pages_without_a_reload(open_live, screenshot):
+    gm, ana, berto = (UserFactory(username=name) for name in ("narradora", "ana", "berto"))
+    campaign = campaign_with("tinieblas", gm, players=[ana, berto], name="La mesa")
+    lucia = make_character(
+        campaign, ana, name="Lucía", ratings={"inteligencia": 3, "investigacion": 2}
+    )
+    tomas = make_character(campaign, berto, name="Tomás")
+    scene = Scene.objects.create(campaign=campaign, title="La biblioteca")
+    scene.participants.add(lucia, tomas)
+
+    gm_page = open_live(gm)
+    ana_page = open_live(ana, width=360, height=800)
+    berto_page = open_live(berto)
+    live(gm_page, scene.get_absolute_url())
+    live(ana_page, lucia.get_absolute_url())
+    live(berto_page, campaign.get_absolute_url())
+
+    # Ana rolls on her phone: the card reaches Berto's campaign page and the GM's scene.
+    ana_page.locator('a[data-roll-trait="investigacion"]').click()
+    panel = ana_page.locator(f"#roll-panel-{lucia.pk}")
+    expect(panel.get_by_label("Habilidad", exact=True)).to_have_value("investigacion")
+    panel.get_by_role("button", name="Tirar los dados").click()
+    expect(ana_page.locator(f"#roll-result-{lucia.pk} .roll-card")).to_be_visible()
+    roll = Roll.objects.get(character=lucia)
+    card = f'article.roll[data-roll="{roll.pk}"]'
+    expect(berto_page.locator(f"#roll-feed {card}")).to_be_visible()
+    expect(gm_page.locator(f"#group-review {card}")).to_be_visible()
+    screenshot(gm_page, "scene-after-roll")
+
+    # The GM opens Lucía's sheet and wounds her: Ana's open sheet follows.
+    gm_sheet = gm_page.context.new_page()
+    gm_sheet.goto(lucia.get_absolute_url())
+    damage = gm_sheet.locator("#health-damage")
+    damage.locator("summary").click()
+    damage.get_by_label("Niveles de daño").fill("2")
+    damage.get_by_text("Letal", exact=True).click()
+    damage.get_by_role("button", name="Aplicar daño").click()
+    expect(gm_sheet.locator(".health-notice")).to_contain_text("Daño aplicado: 2 L")
+    expect(ana_page.locator(".health-state")).to_have_text("Lastimado")
+    # The GM's own page keeps the notice of what they did: the push of their own write
+    # finds the section up to date.
+    expect(gm_sheet.locator(".health-notice")).to_contain_text("Daño aplicado: 2 L")
+    screenshot(ana_page, "sheet-after-wound")
+
+    # Berto publishes Tomás's diary: it appears in the GM's group review.
+    diary_page = berto_page.context.new_page()
+    write_diary(diary_page, scene.get_absolute_url(), "Tomás", "Alguien cerró la puerta.")
+    diary = DiaryEntry.objects.get(character=tomas)
+    expect(gm_page.locator(f"#group-review #diary-{diary.pk}")).to_contain_text(
+        "Alguien cerró la puerta."
+    )
+    screenshot(gm_page, "scene-after-diary")
+
+    for page in (gm_page, ana_page, berto_page):
+        assert not_reloaded(page)
+        expect(page.locator("main")).to_have_attribute("data-live", "up")
+
+
+def test_a_secret_roll_reaches_the_gms_page_and_not_the_players(open_live):
+    from tests.mechanics_web.rolls import CANARY, store_roll
+
+    gm, ana = UserFactory(username="narradora"), UserFactory(username="ana")
+    campaign = campaign_with("tinieblas", gm, players=[ana], name="La mesa")
+    gm_page, ana_page = open_live(gm), open_live(ana)
+    live(gm_page, campaign.get_absolute_url())
+    live(ana_page, campaign.get_absolute_url())
+    # Ana's page asks for nothing while only GMs' things change.
+    asked = []
+    ana_page.on("request", lambda request: asked.append(request.url))
+    secret = store_roll(campaign, gm, label=CANARY, secret=True)
+    expect(gm_page.locator(f'#roll-feed article.roll[data-roll="{secret.pk}"]')).to_be_visible()
+    shown = store_roll(campaign, gm, label="A la vista")
+    expect(ana_page.locator(f'#roll-feed article.roll[data-roll="{shown.pk}"]')).to_be_visible()
+    assert CANARY not in ana_page.content()
+    # Her page asked again once, for the roll she may see (its feed and its page).
+    assert all("since" in url or "/campaigns/" in url for url in asked)
+    assert not_reloaded(ana_page)
