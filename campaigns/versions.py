@@ -293,7 +293,8 @@ def _announce() -> tuple[list[str], list[str]]:
     return [f'DROP FUNCTION IF EXISTS "{name}"() CASCADE;'], [
         _function(name, body),
         f'CREATE TRIGGER "{name}" AFTER UPDATE ON "campaigns_campaign" FOR EACH ROW '
-        f'WHEN (OLD.change_seq IS DISTINCT FROM NEW.change_seq) EXECUTE FUNCTION "{name}"();',
+        "WHEN (OLD.change_seq IS DISTINCT FROM NEW.change_seq "
+        f'OR OLD.public_seq IS DISTINCT FROM NEW.public_seq) EXECUTE FUNCTION "{name}"();',
     ]
 
 

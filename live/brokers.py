@@ -30,7 +30,8 @@ RETRY_SECONDS = 1.0
 
 
 class _Reader:
-    """The broker's one thread and so its one database connection, kept open."""
+    """The broker's one thread, which reads the sequences and gives its connection back
+    each time (to the pool on PostgreSQL)."""
 
     def __init__(self) -> None:
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-broker")
@@ -49,10 +50,8 @@ def _read_seqs(campaign_ids: list[int]) -> list[tuple[int, int, int]]:
             .order_by()
             .values_list("pk", "change_seq", "public_seq")
         )
-    except Exception:
-        # A broken connection is dropped, so the next read opens a fresh one.
+    finally:
         connections["default"].close()
-        raise
 
 
 class PollBroker(Broker):

@@ -78,6 +78,9 @@ async def _events(
     request: HttpRequest, user_id: int, campaign_id: int, reader: tuple[bool, int, int]
 ) -> AsyncIterator[str]:
     sees_everything, change, public = reader
+    # The request's own connection (its session, its middleware) goes back now, in the
+    # request's thread, rather than when the stream ends hours later.
+    await sync_to_async(connections.close_all)()
     channel = hub().open(campaign_id, change, public)
     seq = channel.seq(sees_everything)
     since = _since(request, seq)

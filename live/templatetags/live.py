@@ -32,6 +32,9 @@ def live_stream(context) -> str:
     if access is None:
         return ""
     seq = access.live_seq
+    if not hasattr(context.get("request"), "scope"):
+        # Served by a WSGI server, which cannot hold a stream: the page polls (live.js).
+        return format_html(' data-live-seq="{}"', seq)
     url = reverse("live:stream", args=[access.campaign.pk])
     return format_html(' hx-ext="sse" sse-connect="{}?since={}" data-live-seq="{}"', url, seq, seq)
 

@@ -13,7 +13,7 @@
 // - Pages refresh their parts through one hidden element ({% live_refresh %}) that swaps
 //   in the parts it names; each part is spared the same way.
 (function () {
-  var main = document.querySelector("main[sse-connect]");
+  var main = document.querySelector("main[data-live-seq]");
   if (!main || !window.htmx) return;
   var POLL_MS = 2000;
   var LIVE = { "sse:change": true, "cronica:poll": true };

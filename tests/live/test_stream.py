@@ -64,9 +64,10 @@ async def opened(user, campaign, **get):
     return client, response
 
 
-def seq_of(campaign) -> int:
-    campaign.refresh_from_db(fields=["change_seq"])
-    return campaign.change_seq
+def seq_of(campaign, member: str = "gm") -> int:
+    """The sequence the member follows: every change for a GM, public ones otherwise."""
+    campaign.refresh_from_db(fields=["change_seq", "public_seq"])
+    return campaign.change_seq if member == "gm" else campaign.public_seq
 
 
 @pytest.mark.parametrize("member", ["gm", "player", "observer"])
@@ -82,7 +83,7 @@ def test_a_member_hears_of_a_roll_with_its_change_sequence(request, campaign, gm
         reader = Reader(response)
         await reader.until(r"event: hello\ndata: \d+\n\n")
         await sync_to_async(store_roll)(campaign, gm, label="Pelea")
-        seq = await sync_to_async(seq_of)(campaign)
+        seq = await sync_to_async(seq_of)(campaign, member)
         await reader.until(rf"id: {seq}\nevent: change\ndata: {seq}\n\n")
         await reader.close()
         return reader.text
@@ -132,9 +133,9 @@ def test_under_wsgi_the_stream_answers_204_so_the_page_polls(client, campaign, p
 def test_a_page_behind_the_campaign_gets_the_change_at_once(campaign, player, gm):
     """`since` (the page's own sequence) or, on a reconnect, Last-Event-ID: a change
     made in between, a server restart's included, comes first."""
-    before = seq_of(campaign)
+    before = seq_of(campaign, "player")
     store_roll(campaign, gm, label="Mientras tanto")
-    now = seq_of(campaign)
+    now = seq_of(campaign, "player")
 
     async def scenario(**get):
         _client, response = await opened(player, campaign, **get)
@@ -147,7 +148,7 @@ def test_a_page_behind_the_campaign_gets_the_change_at_once(campaign, player, gm
 
 
 def test_a_page_up_to_date_gets_no_change_until_there_is_one(campaign, player):
-    seq = seq_of(campaign)
+    seq = seq_of(campaign, "player")
 
     async def scenario():
         _client, response = await opened(player, campaign, since=seq)

@@ -1,0 +1,149 @@
+"""The pages' side of the live table: which pages connect to the stream, what their live
+refresh asks for, and that each view answers it (204 when up to date, the parts otherwise),
+for a GM, a player and a stranger."""
+
+import asyncio
+import re
+
+import pytest
+from django.test import AsyncClient
+from django.urls import reverse
+
+from campaigns.htmx import SINCE_HEADER
+from campaigns.models import Campaign
+from tests.factories import make_character
+from tests.mechanics_web.rolls import CANARY, make_scene, store_roll
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+# The header as the test client takes it.
+SINCE = "HTTP_" + SINCE_HEADER.upper().replace("-", "_")
+
+
+@pytest.fixture
+def table(campaign, player):
+    character = make_character(campaign, player, name="Lucía")
+    scene = make_scene(campaign)
+    return {"character": character, "scene": scene}
+
+
+def live_pages(campaign, table) -> dict[str, str]:
+    """Every page with a live refresh: a new one needs a row here (see the last test)."""
+    return {
+        "campaign": reverse("campaigns:detail", args=[campaign.pk]),
+        "scene": table["scene"].get_absolute_url(),
+        "roll log": reverse("mechanics:log", args=[campaign.pk]),
+        "xp log": reverse("characters:xp_log", args=[campaign.pk]),
+        "sheet": table["character"].get_absolute_url(),
+    }
+
+
+def seq(campaign, member: str) -> int:
+    campaign = Campaign.objects.get(pk=campaign.pk)
+    return campaign.change_seq if member == "gm" else campaign.public_seq
+
+
+def refresh(html: str) -> tuple[str, list[str]]:
+    """The page's live refresh: the URL it asks and the parts it swaps in."""
+    found = re.search(
+        r'<div id="live-refresh" hidden hx-get="([^"]+)"[^>]*hx-select-oob="([^"]+)"', html
+    )
+    assert found, "no live refresh on the page"
+    return found[1].replace("&amp;", "&"), found[2].split(",")
+
+
+@pytest.mark.parametrize("member", ["gm", "player"])
+@pytest.mark.parametrize("page", ["campaign", "scene", "roll log", "xp log", "sheet"])
+def test_a_live_page_answers_204_when_up_to_date_and_its_parts_otherwise(
+    client, request, campaign, table, member, page
+):
+    client.force_login(request.getfixturevalue(member))
+    url = live_pages(campaign, table)[page]
+    html = client.get(url).content.decode()
+    asked, parts = refresh(html)
+    assert asked == url
+    current = {SINCE: str(seq(campaign, member))}
+    assert client.get(asked, **HTMX, **current).status_code == 204
+    stale = {SINCE: "0"}
+    answer = client.get(asked, **HTMX, **stale)
+    assert answer.status_code == 200
+    body = answer.content.decode()
+    # Every part the refresh swaps in is in the answer (an id that is not is a part that
+    # would never refresh).
+    for part in parts:
+        assert f'id="{part.lstrip("#")}"' in body, (page, part)
+
+
+@pytest.mark.parametrize("page", ["campaign", "scene", "roll log", "xp log", "sheet"])
+def test_a_stranger_gets_a_404_from_a_live_refresh(client, stranger, campaign, table, page):
+    client.force_login(stranger)
+    url = live_pages(campaign, table)[page]
+    since = {SINCE: "1"}
+    assert client.get(url, **HTMX, **since).status_code == 404
+
+
+def test_a_secret_roll_leaves_a_players_pages_up_to_date_and_a_gms_stale(
+    client, campaign, table, gm, player
+):
+    before = {member: seq(campaign, member) for member in ("gm", "player")}
+    store_roll(campaign, gm, label=CANARY, secret=True, scene=table["scene"])
+    url = table["scene"].get_absolute_url()
+    client.force_login(player)
+    assert client.get(url, **HTMX, **{SINCE: str(before["player"])}).status_code == 204
+    client.force_login(gm)
+    answer = client.get(url, **HTMX, **{SINCE: str(before["gm"])})
+    assert answer.status_code == 200
+    assert CANARY in answer.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_served_by_asgi_connects_to_its_stream(campaign, player):
+    url = reverse("campaigns:detail", args=[campaign.pk])
+    stream = reverse("live:stream", args=[campaign.pk])
+
+    async def pages():
+        client = AsyncClient()
+        await client.aforce_login(player)
+        return (await client.get(url)).content.decode()
+
+    public = seq(campaign, "player")
+    asgi = asyncio.run(pages())
+    main = f'hx-ext="sse" sse-connect="{stream}?since={public}" data-live-seq="{public}">'
+    assert f'<main id="main" class="container pb-5" {main}' in asgi
+    assert "js/live.js" in asgi
+    assert "hx-sse-2.js" in asgi
+
+
+def test_under_wsgi_a_page_has_no_stream_to_connect_to(client, campaign, player):
+    client.force_login(player)
+    html = client.get(reverse("campaigns:detail", args=[campaign.pk])).content.decode()
+    assert (
+        f'<main id="main" class="container pb-5" data-live-seq="{seq(campaign, "player")}">' in html
+    )
+    assert "sse-connect" not in html
+    assert "js/live.js" in html
+
+
+def test_pages_outside_a_campaign_have_no_live_table(client, player, campaign):
+    client.force_login(player)
+    html = client.get(reverse("campaigns:list")).content.decode()
+    assert "data-live-seq" not in html
+    assert "live.js" not in html
+
+
+def test_every_page_with_a_live_refresh_is_in_this_table():
+    """A template that gains `{% live_refresh %}` must be added to `live_pages`."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    templates = sorted(
+        str(path.relative_to(root))
+        for path in root.glob("**/templates/**/*.html")
+        if ".venv" not in path.parts and "{% live_refresh" in path.read_text()
+    )
+    assert templates == [
+        "templates/campaigns/campaign_detail.html",
+        "templates/campaigns/scene.html",
+        "templates/characters/sheet.html",
+        "templates/characters/xp_log.html",
+        "templates/mechanics/log.html",
+    ]
