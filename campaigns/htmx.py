@@ -5,8 +5,6 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from campaigns.permissions import CampaignAccess
-
 
 def htmx_render(request: HttpRequest, template: str, partial: str, context: dict) -> HttpResponse:
     """The partial for htmx, the full page otherwise (`Vary: HX-Request` is set for every
@@ -23,9 +21,10 @@ def htmx_render(request: HttpRequest, template: str, partial: str, context: dict
 SINCE_HEADER = "X-Cronica-Since"
 
 
-def unchanged(request: HttpRequest, access: CampaignAccess) -> HttpResponse | None:
-    """204 No Content for a live refresh of a page that is up to date for its reader: the
-    view answers at the cost of its access check, before rendering anything."""
-    if request.htmx and request.headers.get(SINCE_HEADER) == str(access.live_seq):
+def unchanged(request: HttpRequest, version: object) -> HttpResponse | None:
+    """204 No Content for a live refresh of a page that shows `version` already (most
+    pages: `CampaignAccess.live_seq`): the view answers at the cost of its access check,
+    before rendering anything."""
+    if request.htmx and request.headers.get(SINCE_HEADER) == str(version):
         return HttpResponse(status=204)
     return None

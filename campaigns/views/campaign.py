@@ -98,7 +98,7 @@ def _page_key(
 def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     campaign = access.campaign
-    if up_to_date := unchanged(request, access):
+    if up_to_date := unchanged(request, access.live_seq):
         return up_to_date
     # The latest scenes, and the counts this member may see of those alone.
     latest_scenes = with_counts(

@@ -236,7 +236,7 @@ def _scene_context(request: HttpRequest, access: CampaignAccess, scene: Scene, *
 def scene_detail(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     scene = scene_or_404(access, scene_id)
-    if up_to_date := unchanged(request, access):
+    if up_to_date := unchanged(request, access.live_seq):
         return up_to_date
     context = _scene_context(request, access, scene)
     return htmx_render(request, "campaigns/scene.html", "scene-timeline", context)

@@ -47,7 +47,7 @@ def _render(request: HttpRequest, partial: str, context: dict) -> HttpResponse:
 @require_GET
 def sheet(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     access = character_access(request.user, campaign_id, character_id)
-    if up_to_date := unchanged(request, access.access):
+    if up_to_date := unchanged(request, access.character.version):
         return up_to_date
     return _render(request, "sheet", sheet_context(access, request))
 

@@ -514,7 +514,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     sheet the viewer may see, as everything else here."""
     access = campaign_access(request.user, campaign_id)
     campaign = access.campaign
-    if up_to_date := unchanged(request, access):
+    if up_to_date := unchanged(request, access.live_seq):
         return up_to_date
     characters = list(
         visible_sheet_rows(

@@ -51,18 +51,20 @@ def live_scripts(context) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def live_refresh(context, *parts: str) -> str:
+def live_refresh(context, *parts: str, version=None) -> str:
     """The hidden element that refreshes `parts` (ids, "#group-review") of this page at
-    each change its reader may see; the page's view answers 204 while the page is up to
-    date (campaigns.htmx.unchanged)."""
+    each change its reader may see; the page's view answers 204 while the page shows
+    `version` (campaigns.htmx.unchanged), by default the reader's change sequence."""
     access = _access(context)
     if access is None:
         return ""
+    if version is None:
+        version = access.live_seq
     return format_html(
         '<div id="live-refresh" hidden hx-get="{}" hx-headers="{}" hx-trigger="{}" '
         'hx-swap="none" hx-select-oob="{}" hx-disinherit="*"></div>',
         context["request"].get_full_path(),
-        json.dumps({SINCE_HEADER: str(access.live_seq)}),
+        json.dumps({SINCE_HEADER: str(version)}),
         LIVE_TRIGGER,
         ",".join(("#live-refresh", *parts)),
     )

@@ -74,7 +74,7 @@ def _filter_form(access: CampaignAccess, data) -> tuple[RollFilterForm, SceneMen
 def roll_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Every roll of the campaign this member may see, filtered and 25 to a page."""
     access = campaign_access(request.user, campaign_id)
-    if up_to_date := unchanged(request, access):
+    if up_to_date := unchanged(request, access.live_seq):
         return up_to_date
     form, menu = _filter_form(access, request.GET)
     rolls = form.filter(log.campaign_rolls(access))

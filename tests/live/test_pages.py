@@ -2,7 +2,9 @@
 refresh asks for, and that each view answers it (204 when up to date, the parts otherwise),
 for a GM, a player and a stranger."""
 
+import json
 import re
+from html import unescape
 
 import pytest
 from django.template import Context, Template
@@ -43,13 +45,16 @@ def seq(campaign, member: str) -> int:
     return campaign.change_seq if member == "gm" else campaign.public_seq
 
 
-def refresh(html: str) -> tuple[str, list[str]]:
-    """The page's live refresh: the URL it asks and the parts it swaps in."""
+def refresh(html: str) -> tuple[str, str, list[str]]:
+    """The page's live refresh: the URL it asks, the version it sends, the parts it swaps."""
     found = re.search(
-        r'<div id="live-refresh" hidden hx-get="([^"]+)"[^>]*hx-select-oob="([^"]+)"', html
+        r'<div id="live-refresh" hidden hx-get="([^"]+)" hx-headers="([^"]+)"'
+        r'[^>]*hx-select-oob="([^"]+)"',
+        html,
     )
     assert found, "no live refresh on the page"
-    return found[1].replace("&amp;", "&"), found[2].split(",")
+    headers = json.loads(unescape(found[2]))
+    return found[1].replace("&amp;", "&"), headers[SINCE_HEADER], found[3].split(",")
 
 
 @pytest.mark.parametrize("member", ["gm", "player"])
@@ -60,10 +65,13 @@ def test_a_live_page_answers_204_when_up_to_date_and_its_parts_otherwise(
     client.force_login(request.getfixturevalue(member))
     url = live_pages(campaign, table)[page]
     html = client.get(url).content.decode()
-    asked, parts = refresh(html)
+    asked, version, parts = refresh(html)
     assert asked == url
-    current = {SINCE: str(seq(campaign, member))}
-    assert client.get(asked, **HTMX, **current).status_code == 204
+    # A sheet follows its character's rows (not every roll); the rest, the reader's sequence.
+    table["character"].refresh_from_db(fields=["version"])
+    expected = table["character"].version if page == "sheet" else seq(campaign, member)
+    assert version == str(expected)
+    assert client.get(asked, **HTMX, **{SINCE: version}).status_code == 204
     stale = {SINCE: "0"}
     answer = client.get(asked, **HTMX, **stale)
     assert answer.status_code == 200
@@ -146,3 +154,16 @@ def test_every_page_with_a_live_refresh_is_in_this_table():
         "templates/characters/xp_log.html",
         "templates/mechanics/log.html",
     ]
+
+
+def test_a_roll_leaves_an_open_sheet_as_it_is_and_a_pool_change_refreshes_it(
+    client, campaign, table, gm, player
+):
+    """The sheet's parts (its traits: a focused link, a dot) are not swapped at each roll."""
+    client.force_login(player)
+    sheet = table["character"].get_absolute_url()
+    _asked, version, _parts = refresh(client.get(sheet).content.decode())
+    store_roll(campaign, player, character=table["character"])
+    assert client.get(sheet, **HTMX, **{SINCE: version}).status_code == 204
+    table["character"].resources.update(current=0)
+    assert client.get(sheet, **HTMX, **{SINCE: version}).status_code == 200
