@@ -160,23 +160,26 @@ def test_a_page_up_to_date_gets_no_change_until_there_is_one(campaign, player):
     assert "event: change" not in asyncio.run(scenario())
 
 
-def test_logging_out_ends_the_stream(campaign, player):
+async def _log_out(client, player, campaign):
+    await client.alogout()
+
+
+async def _leave(client, player, campaign):
+    await Membership.objects.filter(user=player, campaign=campaign).adelete()
+
+
+async def _new_password(client, player, campaign):
+    player.set_password("otra-clave-larga-9")
+    await player.asave()
+
+
+@pytest.mark.parametrize("end", [_log_out, _leave, _new_password])
+def test_logging_out_leaving_or_a_new_password_ends_the_stream(campaign, player, end):
     async def scenario():
         client, response = await opened(player, campaign)
         reader = Reader(response)
         await reader.until("event: hello")
-        await client.alogout()
-        return await reader.ended()
-
-    assert asyncio.run(scenario())
-
-
-def test_leaving_the_campaign_ends_the_stream(campaign, player):
-    async def scenario():
-        _client, response = await opened(player, campaign)
-        reader = Reader(response)
-        await reader.until("event: hello")
-        await Membership.objects.filter(user=player, campaign=campaign).adelete()
+        await end(client, player, campaign)
         return await reader.ended()
 
     assert asyncio.run(scenario())
