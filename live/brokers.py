@@ -98,7 +98,12 @@ class PostgresBroker(Broker):
             if watched:
                 self.hub.update(await self.reader.seqs(watched))
             async for notice in connection.notifies():
-                campaign_id, change, public = (int(n) for n in notice.payload.split(":"))
+                try:
+                    campaign_id, change, public = (int(n) for n in notice.payload.split(":"))
+                except ValueError:
+                    # An older release's payload during a rolling deploy: skip it.
+                    logger.warning("The live table skipped a notice: %r", notice.payload)
+                    continue
                 self.hub.update([(campaign_id, change, public)])
 
 
@@ -111,6 +116,12 @@ def _conninfo() -> dict:
         "password": params.get("PASSWORD"),
         "host": params.get("HOST"),
         "port": params.get("PORT"),
+        # A connection that dies silently (a NAT's timeout, a failover) is noticed within
+        # about a minute, and the broker listens again.
+        "keepalives": 1,
+        "keepalives_idle": 30,
+        "keepalives_interval": 10,
+        "keepalives_count": 3,
     }
     tls = ("sslmode", "sslrootcert")
     options = {key: value for key, value in params.get("OPTIONS", {}).items() if key in tls}
