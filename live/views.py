@@ -43,11 +43,14 @@ def _released(function):
     return sync_to_async(run, thread_sensitive=False)
 
 
-def _reader(user, campaign_id: int) -> tuple[bool, int, int]:
-    """Whether the member sees everything, and the campaign's two sequences; Http404 for
-    anyone not a member."""
-    access = campaign_access(user, campaign_id)
-    return access.is_gm, access.campaign.change_seq, access.campaign.public_seq
+def _reader(request: HttpRequest, campaign_id: int) -> tuple[int, bool, int, int]:
+    """The reader's id, whether they see everything, and the campaign's two sequences;
+    Http404 for anyone not a member. The session and the user are loaded here too, in a
+    thread whose connection is closed after (`request.auser()` left one checked out of the
+    pool for as long as the stream lasted)."""
+    access = campaign_access(request.user, campaign_id)
+    campaign = access.campaign
+    return request.user.pk, access.is_gm, campaign.change_seq, campaign.public_seq
 
 
 def _still_member(session_key: str | None, user_id: int, campaign_id: int) -> bool:
@@ -78,9 +81,6 @@ async def _events(
     request: HttpRequest, user_id: int, campaign_id: int, reader: tuple[bool, int, int]
 ) -> AsyncIterator[str]:
     sees_everything, change, public = reader
-    # The request's own connection (its session, its middleware) goes back now, in the
-    # request's thread, rather than when the stream ends hours later.
-    await sync_to_async(connections.close_all)()
     channel = hub().open(campaign_id, change, public)
     seq = channel.seq(sees_everything)
     since = _since(request, seq)
@@ -113,15 +113,15 @@ async def _events(
 
 @require_GET
 async def stream(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    user = await request.auser()
     # Http404 for a stranger or a visitor, as every campaign view answers them.
-    reader = await _released(_reader)(user, campaign_id)
+    user_id, *sequences = await _released(_reader)(request, campaign_id)
     if not hasattr(request, "scope"):
         # A WSGI server cannot hold a stream without holding a thread: 204 tells the
         # browser not to reconnect, and the page polls instead (static/js/live.js).
         return HttpResponse(status=204)
     response = StreamingHttpResponse(
-        _events(request, user.pk, campaign_id, reader), content_type="text/event-stream"
+        _events(request, user_id, campaign_id, tuple(sequences)),
+        content_type="text/event-stream",
     )
     response["Cache-Control"] = "no-cache"
     # nginx passes the stream on as it comes, whatever its proxy_buffering.
