@@ -14,6 +14,9 @@ import asyncio
 import weakref
 from collections.abc import Callable, Iterable
 
+from asgiref.sync import sync_to_async
+from django.db import connections
+
 
 class Channel:
     """One campaign's latest sequences; `changed` is set, and replaced, on news."""
@@ -35,9 +38,11 @@ class Channel:
 
 
 class Hub:
-    def __init__(self, broker_factory: Callable[[Hub], Broker]) -> None:
+    def __init__(self, broker_factory: Callable[[Hub], Broker], readers) -> None:
         self.channels: dict[int, Channel] = {}
         self.broker = broker_factory(self)
+        # Who may still read (live/readers.py).
+        self.readers = readers
 
     def watched(self) -> list[int]:
         return list(self.channels)
@@ -83,15 +88,29 @@ class Broker:
         raise NotImplementedError
 
 
+def released(function):
+    """Run `function` in a thread and close its database connection afterwards: a stream
+    lasts hours, and must not hold a connection meanwhile."""
+
+    def run(*args):
+        try:
+            return function(*args)
+        finally:
+            connections.close_all()
+
+    return sync_to_async(run, thread_sensitive=False)
+
+
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
 
 
 def hub() -> Hub:
     """The running loop's hub, made on first use with the configured broker."""
     from live.brokers import configured_broker
+    from live.readers import Readers, still_readers
 
     loop = asyncio.get_running_loop()
     found = _hubs.get(loop)
     if found is None:
-        found = _hubs[loop] = Hub(configured_broker())
+        found = _hubs[loop] = Hub(configured_broker(), Readers(released(still_readers)))
     return found

@@ -15,32 +15,16 @@ a new password or leaving the campaign ends the stream.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
-from importlib import import_module
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.contrib.auth import get_user
-from django.db import connections
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
-from campaigns.models import Membership
 from campaigns.permissions import campaign_access
-from live.hub import hub
-
-
-def _released(function):
-    """Run `function` in a thread and close its database connection afterwards: a stream
-    lasts hours, and must not hold a connection meanwhile."""
-
-    def run(*args):
-        try:
-            return function(*args)
-        finally:
-            connections.close_all()
-
-    return sync_to_async(run, thread_sensitive=False)
+from live.hub import hub, released
+from live.readers import Reader
 
 
 def _reader(request: HttpRequest, campaign_id: int) -> tuple[int, bool, int, int]:
@@ -51,19 +35,6 @@ def _reader(request: HttpRequest, campaign_id: int) -> tuple[int, bool, int, int
     access = campaign_access(request.user, campaign_id)
     campaign = access.campaign
     return request.user.pk, access.is_gm, campaign.change_seq, campaign.public_seq
-
-
-def _still_member(session_key: str | None, user_id: int, campaign_id: int) -> bool:
-    """The session is still signed in as the same user (not logged out, no new password),
-    who is still a member of the campaign."""
-    probe = HttpRequest()
-    probe.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
-    user = get_user(probe)
-    return (
-        user.is_authenticated
-        and user.pk == user_id
-        and Membership.objects.filter(user_id=user_id, campaign_id=campaign_id).exists()
-    )
 
 
 def _since(request: HttpRequest, seq: int) -> int:
@@ -81,12 +52,14 @@ async def _events(
     request: HttpRequest, user_id: int, campaign_id: int, reader: tuple[bool, int, int]
 ) -> AsyncIterator[str]:
     sees_everything, change, public = reader
-    channel = hub().open(campaign_id, change, public)
+    the_hub = hub()
+    channel = the_hub.open(campaign_id, change, public)
     seq = channel.seq(sees_everything)
     since = _since(request, seq)
-    session_key = request.session.session_key
+    who = Reader(request.session.session_key, user_id, campaign_id)
+    the_hub.readers.add(who)
     loop = asyncio.get_running_loop()
-    recheck_at = loop.time() + settings.LIVE_RECHECK_SECONDS
+    ping_at = loop.time() + settings.LIVE_HEARTBEAT_SECONDS
     try:
         # How long the browser waits before reconnecting, and `hello`: the page knows the
         # stream is up only once an event gets through (a buffering proxy holds it back,
@@ -96,25 +69,23 @@ async def _events(
             if channel.seq(sees_everything) > since:
                 since = channel.seq(sees_everything)
                 yield _event(since)
-            changed = channel.changed
-            timeout = max(0.0, min(settings.LIVE_HEARTBEAT_SECONDS, recheck_at - loop.time()))
-            try:
-                await asyncio.wait_for(changed.wait(), timeout)
-            except TimeoutError:
-                if loop.time() >= recheck_at:
-                    if not await _released(_still_member)(session_key, user_id, campaign_id):
-                        return
-                    recheck_at = loop.time() + settings.LIVE_RECHECK_SECONDS
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(channel.changed.wait(), settings.LIVE_RECHECK_SECONDS)
+            if not the_hub.readers.allowed(who):
+                return
+            if loop.time() >= ping_at:
                 # A comment line keeps proxies from timing the stream out.
                 yield ": ping\n\n"
+                ping_at = loop.time() + settings.LIVE_HEARTBEAT_SECONDS
     finally:
-        hub().close(campaign_id)
+        the_hub.readers.remove(who)
+        the_hub.close(campaign_id)
 
 
 @require_GET
 async def stream(request: HttpRequest, campaign_id: int) -> HttpResponse:
     # Http404 for a stranger or a visitor, as every campaign view answers them.
-    user_id, *sequences = await _released(_reader)(request, campaign_id)
+    user_id, *sequences = await released(_reader)(request, campaign_id)
     if not hasattr(request, "scope"):
         # A WSGI server cannot hold a stream without holding a thread: 204 tells the
         # browser not to reconnect, and the page polls instead (static/js/live.js).

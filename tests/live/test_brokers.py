@@ -242,7 +242,7 @@ def test_a_committed_write_advances_the_hub_channel(broker_class, campaign, gm):
     other = CampaignFactory(created_by=gm)
 
     async def scenario():
-        hub = Hub(broker_class)
+        hub = Hub(broker_class, readers=None)
         try:
             change, public = await committed(seqs_of)(campaign)
             channel = hub.open(campaign.pk, change, public)
@@ -271,7 +271,7 @@ def test_a_committed_write_advances_the_hub_channel(broker_class, campaign, gm):
 
 def test_a_rolled_back_write_does_not_advance_the_hub_channel(broker_class, campaign, gm):
     async def scenario():
-        hub = Hub(broker_class)
+        hub = Hub(broker_class, readers=None)
         news: list[tuple[int, int]] = []
         try:
             change, public = await committed(seqs_of)(campaign)
@@ -345,7 +345,7 @@ def test_the_postgres_broker_listens_again_after_losing_its_connection(
             await asyncio.sleep(0.02)
 
     async def scenario():
-        hub = Hub(GatedBroker)
+        hub = Hub(GatedBroker, readers=None)
         broker = hub.broker
         try:
             change, public = await committed(seqs_of)(campaign)
