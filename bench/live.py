@@ -123,12 +123,13 @@ def build(env: dict[str, str], players: int, extra_sessions: int) -> dict:
     from campaigns.models import Campaign, Membership
     from characters.models import Character
     from mechanics.demo import seed_characters
+    from mechanics.rules.tinieblas.rolls import SYSTEM
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", verbosity=0, interactive=False)
     gm = User.objects.create_user("gm")
     people = [User.objects.create_user(f"player{n:02}") for n in range(players)]
-    campaign = Campaign.objects.create(name="Mesa en vivo", system="tinieblas", created_by=gm)
+    campaign = Campaign.objects.create(name="Mesa en vivo", system=SYSTEM, created_by=gm)
     Membership.objects.create(campaign=campaign, user=gm, role="gm")
     for person in people:
         Membership.objects.create(campaign=campaign, user=person, role="player")
