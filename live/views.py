@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
@@ -85,11 +86,13 @@ async def _events(
 @require_GET
 async def stream(request: HttpRequest, campaign_id: int) -> HttpResponse:
     # Http404 for a stranger or a visitor, as every campaign view answers them.
-    user_id, *sequences = await released(_reader)(request, campaign_id)
     if not hasattr(request, "scope"):
         # A WSGI server cannot hold a stream without holding a thread: 204 tells the
-        # browser not to reconnect, and the page polls instead (static/js/live.js).
+        # browser not to reconnect, and the page polls instead (static/js/live.js). The
+        # check runs in the request's own thread, on its own connection, like any view.
+        await sync_to_async(_reader)(request, campaign_id)
         return HttpResponse(status=204)
+    user_id, *sequences = await released(_reader)(request, campaign_id)
     response = StreamingHttpResponse(
         _events(request, user_id, campaign_id, tuple(sequences)),
         content_type="text/event-stream",
