@@ -41,6 +41,10 @@ def uses_database(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(config, items):
+    # Browser tests last (xdist hands each worker its tests in this order): Playwright's
+    # sync API leaves an event loop running in the worker's thread, after which neither
+    # asyncio.run() nor Django's async_to_sync (an async view under the test client) works.
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
     if not config.getoption("--database-only"):
         return
     kept, skipped = [], []

@@ -93,7 +93,10 @@ def fresh_database(tmp_path):
 def open_database(settings_dict):
     """A connection of its own to another database. It borrows the default alias, the one
     the test may use and the one django.contrib.postgres looks up when it connects; it is
-    not the default connection."""
+    not the default connection. Without a pool: Django keeps one per alias, which would
+    hand out the default database's connections."""
+    options = {k: v for k, v in settings_dict.get("OPTIONS", {}).items() if k != "pool"}
+    settings_dict = {**settings_dict, "OPTIONS": options}
     opened = type(connections[DEFAULT_DB_ALIAS])(settings_dict, alias=DEFAULT_DB_ALIAS)
     try:
         yield opened
