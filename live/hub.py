@@ -13,9 +13,13 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from asgiref.sync import sync_to_async
 from django.db import connections
+
+if TYPE_CHECKING:
+    from live.readers import Readers
 
 
 class Channel:
@@ -38,7 +42,7 @@ class Channel:
 
 
 class Hub:
-    def __init__(self, broker_factory: Callable[[Hub], Broker], readers) -> None:
+    def __init__(self, broker_factory: Callable[[Hub], Broker], readers: Readers | None) -> None:
         self.channels: dict[int, Channel] = {}
         self.broker = broker_factory(self)
         # Who may still read (live/readers.py).

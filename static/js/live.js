@@ -1,7 +1,7 @@
 // The live table: a campaign's page hears of each change over its stream (htmx's SSE
-// extension on <main sse-connect>, live/views.py) and each live region fetches itself
-// again through its own view (hx-trigger "sse:change, cronica:poll from:body"); a region
-// that is up to date answers 204 and stays as it is.
+// extension on <main>: live/templatetags/live.py, live/views.py) and each live region
+// fetches itself again through its own view (hx-trigger "sse:change, cronica:poll
+// from:body"); a region that is up to date answers 204 and stays as it is.
 //
 // - Until the stream says hello (no stream under a WSGI server, a proxy that buffers),
 //   the regions are polled every 2 s instead; once it is up, the polling stops.
