@@ -90,7 +90,7 @@ class PostgresBroker(Broker):
         import psycopg
 
         async with await psycopg.AsyncConnection.connect(
-            **_conninfo(), autocommit=True
+            **conninfo(), autocommit=True
         ) as connection:
             await connection.execute(f"LISTEN {CHANNEL}")
             # Whatever was committed while nobody listened.
@@ -107,7 +107,7 @@ class PostgresBroker(Broker):
                 self.hub.update([(campaign_id, change, public)])
 
 
-def _conninfo() -> dict:
+def conninfo() -> dict:
     """The default database's connection parameters (the test database's under tests)."""
     params = connections["default"].settings_dict
     found = {

@@ -16,7 +16,7 @@ from django.db import connection, connections, transaction
 from campaigns.models import Campaign
 from campaigns.versions import CHANNEL
 from live import brokers
-from live.brokers import PollBroker, PostgresBroker, configured_broker
+from live.brokers import PollBroker, PostgresBroker, configured_broker, conninfo
 from live.hub import Hub
 from tests.factories import CampaignFactory
 from tests.mechanics_web.rolls import store_roll
@@ -71,19 +71,6 @@ def roll_and_read(campaign, user, **kwargs) -> tuple[int, int]:
 
 
 # --- The trigger (PostgreSQL) -----------------------------------------------------------
-
-
-def conninfo() -> dict:
-    """The test database's connection parameters, for a connection of psycopg's own."""
-    params = connection.settings_dict
-    found = {
-        "dbname": params["NAME"],
-        "user": params.get("USER"),
-        "password": params.get("PASSWORD"),
-        "host": params.get("HOST"),
-        "port": params.get("PORT"),
-    }
-    return {key: value for key, value in found.items() if value}
 
 
 @pytest.fixture
