@@ -61,7 +61,8 @@ PRIVATE = {
         "AND {row}.hidden_at IS NULL)"
     ),
 }
-SEQUENCES = "change_seq = change_seq + 1, public_seq = public_seq + 1"
+CHANGE = "change_seq = change_seq + 1"
+SEQUENCES = f"{CHANGE}, public_seq = public_seq + 1"
 
 
 @dataclass(frozen=True)
@@ -123,35 +124,34 @@ def _bumps(scoped: Scoped, row: str, event: str = "update") -> list[str]:
     it changes: the campaign's sequences, and its characters' or the campaign's version.
     (The campaign's and a character's own version are bumped by the triggers on their
     own columns.)"""
-    statements = _change_bumps(scoped, row, event)
-    private = PRIVATE.get(scoped.model._meta.label)
-    if private is None:
-        return [s.replace("change_seq = change_seq + 1", SEQUENCES) for s in statements]
-    campaign = scoped.campaign.format(row=row)
-    return [
-        *statements,
-        f"UPDATE campaigns_campaign SET public_seq = public_seq + 1 WHERE id = {campaign} "
-        f"AND NOT ({private.format(row=row)});",
-    ]
-
-
-def _change_bumps(scoped: Scoped, row: str, event: str) -> list[str]:
-    """The change sequence's and the versions' bumps (`_bumps` adds the players')."""
     campaign = scoped.campaign.format(row=row)
     label = scoped.model._meta.label
+    private = PRIVATE.get(label)
+    # A private row's change moves the players' sequence only when the row is not private
+    # (one side of a diary's publication), in a statement of its own.
+    sequences = SEQUENCES if private is None else CHANGE
+    players = (
+        []
+        if private is None
+        else [
+            f"UPDATE campaigns_campaign SET public_seq = public_seq + 1 WHERE id = {campaign} "
+            f"AND NOT ({private.format(row=row)});"
+        ]
+    )
     if label == CAMPAIGN:
         return []
     if label in SEQUENCE_ONLY or (label == CHARACTER and event == "update"):
-        return [f"UPDATE campaigns_campaign SET change_seq = change_seq + 1 WHERE id = {campaign};"]
+        return [f"UPDATE campaigns_campaign SET {sequences} WHERE id = {campaign};", *players]
     if scoped.characters and label != CHARACTER:
         ids = ", ".join(f'{row}."{column}"' for column in scoped.characters)
         return [
             f"UPDATE characters_character SET version = version + 1 WHERE id IN ({ids});",
-            f"UPDATE campaigns_campaign SET change_seq = change_seq + 1 WHERE id = {campaign};",
+            f"UPDATE campaigns_campaign SET {sequences} WHERE id = {campaign};",
+            *players,
         ]
     return [
-        "UPDATE campaigns_campaign SET change_seq = change_seq + 1, version = version + 1 "
-        f"WHERE id = {campaign};"
+        f"UPDATE campaigns_campaign SET {sequences}, version = version + 1 WHERE id = {campaign};",
+        *players,
     ]
 
 
