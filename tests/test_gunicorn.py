@@ -3,23 +3,18 @@ its uvicorn workers."""
 
 import http.client
 import os
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from tests.ports import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def test_gunicorn_does_not_name_itself_in_a_server_header(tmp_path):
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "DJANGO_DEBUG": "1",

@@ -9,6 +9,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
 from playwright.sync_api import expect
 
+from tests.ports import free_port
+
 # Playwright's sync API runs an event loop in this thread; the test still talks to the
 # database synchronously, which is safe here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -139,7 +141,6 @@ def asgi_server(django_db_setup):
     """The site under uvicorn, as `make run` serves it, in a thread of this process (so
     it uses the test database): the live table's streams need an ASGI server, which
     pytest-django's live server is not. Static files are served as the live server does."""
-    import socket
     import threading
 
     import uvicorn
@@ -147,9 +148,7 @@ def asgi_server(django_db_setup):
 
     from config.asgi import application
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     config = uvicorn.Config(
         ASGIStaticFilesHandler(application),
         host="127.0.0.1",

@@ -7,7 +7,6 @@ from __future__ import annotations
 import http.client
 import os
 import re
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -26,6 +25,7 @@ from django.urls import reverse
 from campaigns.models import Campaign
 from mechanics.models import Roll
 from tests.mechanics_web.rolls import store_roll
+from tests.ports import free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,12 +34,6 @@ BIN = Path(sys.executable).parent
 # Starting a server takes a second or two; an event arrives in well under one.
 START_SECONDS = 60.0
 EVENT_SECONDS = 5.0
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def database_url() -> str:
@@ -132,7 +126,7 @@ def servers(tmp_path, *names: str):
     with ExitStack() as stack:
         started = []
         for name in names:
-            port = _free_port()
+            port = free_port()
             log = tmp_path / f"{name}.log"
             output = stack.enter_context(log.open("wb"))
             process = subprocess.Popen(
