@@ -51,15 +51,18 @@
     if (!link || !dock || !window.htmx || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
     event.preventDefault();
     opener = link;
-    // The panel's current choices go along, so the trait changes only what it sets.
-    var form = dock.querySelector("form.roll-form");
-    var query = new URLSearchParams(form ? new FormData(form) : undefined);
-    query.delete("csrfmiddlewaretoken");
-    query.set("trait", link.getAttribute("data-roll-trait"));
-    htmx.ajax("GET", dock.getAttribute("data-roll-url") + "?" + query.toString(), {
-      target: panelOf(dock),
+    // Sent as the panel's own reload once it is there: the panel's choices go along
+    // (hx-include), so the trait changes only what it sets, and the reload yields to a roll
+    // (hx-sync, roll_panel.html).
+    var target = panelOf(dock);
+    htmx.ajax("GET", dock.getAttribute("data-roll-url"), {
+      source: target.matches(".roll-panel") ? target : undefined,
+      target: target,
       swap: "outerHTML",
-    }).then(function () { open(dock); });
+      values: { trait: link.getAttribute("data-roll-trait") },
+    }).then(function () { open(dock); }, function () {
+      // Cancelled by a roll tapped meanwhile: the roll's answer takes the panel.
+    });
   });
 
   // A saved roll at the top of the sheet rolls in one tap: its form posts with htmx into the

@@ -96,7 +96,8 @@ def new_page(browser, live_server, request, _idle_pages):
             context.close()
             continue
         # Nothing of this test reaches the next: no page left polling the server, no
-        # cookies (session, language), no emulated media.
+        # cookies (session, language), no emulated media, no request held by a route.
+        page.unroute_all(behavior="ignoreErrors")
         page.goto("about:blank")
         page.emulate_media(media="null", color_scheme="null")
         context.clear_cookies()

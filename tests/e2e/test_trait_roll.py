@@ -2,9 +2,11 @@
 view with it chosen and its odds, one more tap rolls, and the result shows without the page
 moving (at phone and laptop widths)."""
 
+import contextlib
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from campaigns.models import Scene
@@ -174,3 +176,44 @@ def test_the_panel_a_trait_brings_is_live_the_moment_it_is_swapped_in(open_as):
         character.pk,
     )
     assert unprocessed is False
+
+
+def test_a_roll_tapped_while_a_trait_is_still_loading_keeps_its_result(open_as):
+    """The CI failure of session 12: a tap on "Tirar" before the clicked trait's panel had
+    arrived stored the roll, the trait's panel took its place, and the roll's answer went to
+    the panel that was gone: no result. The roll now cancels that reload."""
+    campaign, character = lucia()
+    page = open_as("jugadora", width=1280, height=800)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/")
+    panel = page.locator(f"#roll-panel-{character.pk}")
+    expect(panel).to_be_attached()
+    page.evaluate(
+        """() => {
+          window.traitEnded = false;
+          document.addEventListener("htmx:afterRequest", (event) => {
+            if (event.detail.pathInfo.finalRequestPath.includes("trait=")) window.traitEnded = true;
+          });
+        }"""
+    )
+    # The trait's panel and the roll are held, and answered in the worst order.
+    held = {}
+
+    def hold(route):
+        key = "roll" if route.request.method == "POST" else "trait"
+        held[key] = route
+
+    page.route(lambda url: "trait=" in url, hold)
+    page.route(lambda url: url.endswith(f"/characters/{character.pk}/roll/"), hold)
+    with page.expect_request(lambda request: "trait=" in request.url):
+        page.get_by_role("link", name="Tirar Inteligencia").click()
+    with page.expect_request(lambda request: request.method == "POST"):
+        panel.get_by_role("button", name="Tirar los dados").click()
+
+    with contextlib.suppress(PlaywrightError):  # the roll cancelled it: nothing to answer
+        held["trait"].continue_()
+    page.wait_for_function("() => window.traitEnded")
+    held["roll"].continue_()
+    result = page.locator(f"#roll-result-{character.pk} .roll-card")
+    expect(result).to_be_visible()
+    roll = Roll.objects.get(character=character)
+    expect(result).to_have_attribute("data-roll", str(roll.pk))

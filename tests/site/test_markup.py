@@ -60,6 +60,17 @@ def test_no_template_puts_a_role_on_a_form():
     assert offenders == []
 
 
+def test_no_template_comment_spans_lines():
+    """Django's {# #} ends at the line's end: one that goes on shows itself on the page."""
+    offenders = [
+        f"{path.relative_to(TEMPLATES)}:{number}"
+        for path in TEMPLATES.rglob("*.html")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\{#(?!.*#\})", line)
+    ]
+    assert offenders == []
+
+
 @pytest.mark.parametrize("who", ["gm", "player"])
 def test_ndp_values_name_themselves_without_aria_label_on_a_span(client, gm, player, who, request):
     campaign = CampaignFactory(system="ndp", created_by=gm)
