@@ -157,16 +157,18 @@ FORM_RENDERER = "config.form_renderer.FastWidgetRenderer"
 
 WSGI_APPLICATION = "config.wsgi.application"
 
-# The site runs under ASGI (uvicorn), where each request's synchronous part may run in a
-# thread of its own: a connection kept per thread would outlive it. So no persistent
-# connections (Django's advice for ASGI); PostgreSQL borrows from a pool instead.
+# Requests run in one thread per process (config/asgi.py), which keeps its connection; on
+# PostgreSQL that thread and the live streams' short checks borrow from a pool instead.
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=0,
+        conn_max_age=60,
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's pool and persistent connections exclude each other.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": int(os.environ.get("CRONICA_DB_POOL", "10")),

@@ -98,8 +98,6 @@ def _page_key(
 def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     campaign = access.campaign
-    if up_to_date := unchanged(request, access.live_seq):
-        return up_to_date
     # The latest scenes, and the counts this member may see of those alone.
     latest_scenes = with_counts(
         access, scenes_for(access)[:LATEST_SCENES], names=LATEST_SCENE_COUNTS
@@ -108,7 +106,11 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
         list(campaign.invitations.filter(revoked_at__isnull=True)[:20]) if access.can_manage else []
     )
     key = _page_key(request, access, latest_scenes, invitations)
-    context = {"access": access, "campaign": campaign}
+    # The page's live refresh follows its key, not each change of the campaign: a roll
+    # (the feed's, refreshed apart) leaves it up to date.
+    if up_to_date := unchanged(request, key):
+        return up_to_date
+    context = {"access": access, "campaign": campaign, "page_key": key}
     # The body is rendered once per key, in two parts around the roll feed (cached apart,
     # by the rolls it shows); its rows are loaded only when a part is not cached.
     parts = {part: cached_html(request, f"{key}:{part}") for part in ("top", "bottom")}

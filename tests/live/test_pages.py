@@ -67,10 +67,12 @@ def test_a_live_page_answers_204_when_up_to_date_and_its_parts_otherwise(
     html = client.get(url).content.decode()
     asked, version, parts = refresh(html)
     assert asked == url
-    # A sheet follows its character's rows (not every roll); the rest, the reader's sequence.
+    # A sheet follows its character's rows (not every roll), the campaign page its cache
+    # key (the last test); the rest, the reader's sequence.
     table["character"].refresh_from_db(fields=["version"])
-    expected = table["character"].version if page == "sheet" else seq(campaign, member)
-    assert version == str(expected)
+    if page != "campaign":
+        expected = table["character"].version if page == "sheet" else seq(campaign, member)
+        assert version == str(expected)
     assert client.get(asked, **HTMX, **{SINCE: version}).status_code == 204
     stale = {SINCE: "0"}
     answer = client.get(asked, **HTMX, **stale)
@@ -167,3 +169,20 @@ def test_a_roll_leaves_an_open_sheet_as_it_is_and_a_pool_change_refreshes_it(
     assert client.get(sheet, **HTMX, **{SINCE: version}).status_code == 204
     table["character"].resources.update(current=0)
     assert client.get(sheet, **HTMX, **{SINCE: version}).status_code == 200
+
+
+@pytest.mark.parametrize("member", ["gm", "player"])
+def test_a_roll_leaves_the_campaign_page_as_it_is_and_a_new_scene_refreshes_it(
+    client, request, campaign, table, member
+):
+    """The roll reaches the page through its feed; the page itself re-renders only when
+    what it shows changes."""
+    client.force_login(request.getfixturevalue(member))
+    page = reverse("campaigns:detail", args=[campaign.pk])
+    _asked, version, _parts = refresh(client.get(page).content.decode())
+    store_roll(campaign, request.getfixturevalue(member), scene=table["scene"])
+    assert client.get(page, **HTMX, **{SINCE: version}).status_code == 204
+    make_scene(campaign, title="El claustro")
+    answer = client.get(page, **HTMX, **{SINCE: version})
+    assert answer.status_code == 200
+    assert "El claustro" in answer.content.decode()
