@@ -1,6 +1,7 @@
 """`{% live_stream %}`: the attributes that connect a campaign's page to its live stream,
 on `<main>`; `{% live_scripts %}`: the scripts that listen (only on those pages);
-`{% live_refresh %}`: the element that refreshes a page's live parts (campaigns.htmx.unchanged)."""
+`{% live_refresh %}`: the element that refreshes a page's live parts (campaigns.htmx.unchanged);
+`{% live_reload %}`: the element that reloads a panel with a form (the roll panel)."""
 
 import json
 
@@ -67,4 +68,24 @@ def live_refresh(context, *parts: str, version=None) -> str:
         json.dumps({SINCE_HEADER: str(version)}),
         LIVE_TRIGGER,
         ",".join(("#live-refresh", *parts)),
+    )
+
+
+@register.simple_tag(takes_context=True)
+def live_reload(context, url: str, version, target: str) -> str:
+    """The hidden element, in a form, that reloads the panel holding it (`target`, e.g.
+    "closest .roll-panel") from `url` with the form's choices at each change its reader may
+    see; the view answers 204 while the panel shows `version`. It yields to the panel's own
+    requests ("abort": a roll)."""
+    if _access(context) is None:
+        return ""
+    return format_html(
+        '<div hidden hx-get="{}" hx-headers="{}" hx-trigger="{}" hx-include="closest form" '
+        'hx-params="not csrfmiddlewaretoken" hx-target="{}" hx-swap="outerHTML" '
+        'hx-sync="{}:abort"></div>',
+        url,
+        json.dumps({SINCE_HEADER: str(version)}),
+        LIVE_TRIGGER,
+        target,
+        target,
     )

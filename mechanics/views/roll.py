@@ -28,7 +28,9 @@ from campaigns.fragments import (
     fragment_key,
     viewer,
 )
+from campaigns.htmx import unchanged
 from campaigns.permissions import (
+    CampaignAccess,
     CharacterAccess,
     campaign_access,
     character_access,
@@ -104,6 +106,17 @@ def _panel_key(request: HttpRequest, char_access: CharacterAccess) -> str | None
         campaign.change_seq if setup.panel_follows_campaign else None,
         sorted(query.lists()),
     )
+
+
+def _live_version(access: CampaignAccess, character) -> str:
+    """What an open panel's live reload sends ({% live_reload %}): the panel is stale when
+    its character's or campaign's rows change, or, for a panel that reads more, when the
+    reader's sequence moves (campaigns.versions)."""
+    setup = get_system(access.campaign.system).roll_setup
+    # (A roll's own answer does not read the sequence again, within the roll's query
+    # budget: such a panel reloads once after its own roll, its result kept.)
+    follows = access.live_seq if setup is not None and setup.panel_follows_campaign else ""
+    return f"{character.version}.{access.campaign.version}.{follows}"
 
 
 def _panel_form(sheet: Sheet, data, *, is_gm: bool, open_actions: dict):
@@ -192,6 +205,7 @@ def _panel_context(
         "pools": _pools(sheet),
         "health_template": sheet.system.template("roll_health"),
         "roll_url": reverse("mechanics:roll", args=[character.campaign_id, character.pk]),
+        "live_version": _live_version(access, character),
     }
 
 
@@ -260,6 +274,8 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
     require(char_access.can_roll)
     access = char_access.access
     character = char_access.character
+    if up_to_date := unchanged(request, _live_version(access, character)):
+        return up_to_date
     is_gm = access.is_gm
     key = _panel_key(request, char_access)
     if key is not None and (html := cached_html(request, key)) is not None:
@@ -307,7 +323,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                 # exhausted...), and the extended actions only after an extended roll.
                 changed = bool(stored.record.get("details", {}).get("applied"))
                 if changed:
-                    character.refresh_from_db(fields=["details", "health"])
+                    character.refresh_from_db(fields=["details", "health", "version"])
                     scene = sheet.scene
                     sheet = load_sheet(character, access.campaign, with_scene=False)
                     sheet.scene = scene

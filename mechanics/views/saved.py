@@ -74,6 +74,10 @@ def saved_roll_save(request: HttpRequest, campaign_id: int, character_id: int) -
             )
         except ValidationError as error:
             form.add_error(None, " ".join(error.messages))
+        else:
+            # The panel answered holds the versions the save left (roll._live_version).
+            character.refresh_from_db(fields=["version"])
+            access.campaign.refresh_from_db(fields=["change_seq", "public_seq"])
     if not request.htmx:
         if saved is None:
             return render(

@@ -12,6 +12,8 @@
 //   as it is: a refresh never takes what the user typed.
 // - Pages refresh their parts through one hidden element ({% live_refresh %}) that swaps
 //   in the parts it names; each part is spared the same way.
+// - A panel with a form (the roll panel) reloads itself with its choices through a hidden
+//   element in it ({% live_reload %}), spared the same way.
 (function () {
   var main = document.querySelector("main[data-live-seq]");
   if (!main || !window.htmx) return;
@@ -59,7 +61,8 @@
   }
 
   document.addEventListener("htmx:confirm", function (event) {
-    var region = event.detail.elt;
+    // What the answer replaces (a panel reloaded by a hidden element in it).
+    var region = event.detail.target;
     if (!isLive(event.detail) || !editing(region)) return;
     event.preventDefault();
     region.addEventListener("focusout", function later() {

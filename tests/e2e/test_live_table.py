@@ -1,6 +1,7 @@
 """The live table in three browsers, under uvicorn as `make run` serves it: a GM and two
-players with their pages open. A roll, a wound and a published diary appear on the
-others' pages, the scene page included, pushed over the stream with no reload; the
+players with their pages open. A roll, a wound, a trait's new rating and a published diary
+appear on the others' pages (the scene page and an open roll panel included), pushed over
+the stream with no reload; the
 pages stop polling once the stream is up, and a secret roll reaches the GM alone."""
 
 import pytest
@@ -102,6 +103,15 @@ def test_a_roll_a_wound_and_a_diary_reach_the_others_pages_without_a_reload(open
     # finds the section up to date.
     expect(gm_sheet.locator(".health-notice")).to_contain_text("Daño aplicado: 2 L")
     screenshot(ana_page, "sheet-after-wound")
+
+    # The GM raises Lucía's Investigación: Ana's open roll panel follows, her choices and
+    # her last result kept.
+    lucia.traits.filter(key="investigacion").update(rating=4)
+    expect(panel.locator(f"#roll-odds-{lucia.pk}")).to_contain_text("Investigación +4")
+    expect(panel.get_by_label("Habilidad", exact=True)).to_have_value("investigacion")
+    expect(ana_page.locator(f"#roll-result-{lucia.pk} .roll-card")).to_have_attribute(
+        "data-roll", str(roll.pk)
+    )
 
     # Berto publishes Tomás's diary: it appears in the GM's group review.
     diary_page = berto_page.context.new_page()

@@ -14,7 +14,7 @@ from django.urls import reverse
 from campaigns.htmx import SINCE_HEADER
 from campaigns.models import Campaign
 from campaigns.permissions import campaign_access
-from tests.factories import make_character
+from tests.factories import CampaignFactory, MembershipFactory, make_character
 from tests.mechanics_web.rolls import CANARY, make_scene, store_roll
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -186,3 +186,66 @@ def test_a_roll_leaves_the_campaign_page_as_it_is_and_a_new_scene_refreshes_it(
     answer = client.get(page, **HTMX, **{SINCE: version})
     assert answer.status_code == 200
     assert "El claustro" in answer.content.decode()
+
+
+def panel_reload(html: str) -> str:
+    """The version the open roll panel's live reload ({% live_reload %}) sends."""
+    found = re.search(r'<div hidden hx-get="[^"]+" hx-headers="([^"]+)"[^>]*hx-include', html)
+    assert found, "no live reload in the panel"
+    return json.loads(unescape(found[1]))[SINCE_HEADER]
+
+
+@pytest.mark.parametrize("member", ["gm", "player"])
+def test_an_open_roll_panel_reloads_when_a_trait_changes_keeping_its_choices(
+    client, request, campaign, table, member
+):
+    """A GM's edit of a rating reaches the open panel: its odds follow."""
+    client.force_login(request.getfixturevalue(member))
+    character = table["character"]
+    url = reverse("mechanics:roll", args=[campaign.pk, character.pk])
+    choices = {"attribute": "inteligencia", "skill": "investigacion"}
+    version = panel_reload(client.get(url, choices, **HTMX).content.decode())
+    assert client.get(url, choices, **HTMX, **{SINCE: version}).status_code == 204
+    character.traits.filter(key="investigacion").update(rating=4)
+    answer = client.get(url, choices, **HTMX, **{SINCE: version})
+    assert answer.status_code == 200
+    panel = answer.content.decode()
+    assert panel_reload(panel) != version
+    assert re.search(r'<option value="investigacion" selected', panel)
+    assert "Investigación +4" in panel
+
+
+def test_a_stranger_gets_a_404_from_a_roll_panel_reload(client, stranger, campaign, table):
+    client.force_login(stranger)
+    url = reverse("mechanics:roll", args=[campaign.pk, table["character"].pk])
+    assert client.get(url, **HTMX, **{SINCE: "1.1."}).status_code == 404
+
+
+def test_a_roll_leaves_an_open_roll_panel_as_it_is_where_the_panel_reads_no_rolls(
+    client, gm, player
+):
+    campaign = CampaignFactory(system="objetivo", created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    MembershipFactory(campaign=campaign, user=player, role="player")
+    character = make_character(campaign, player, name="Rufo")
+    client.force_login(player)
+    url = reverse("mechanics:roll", args=[campaign.pk, character.pk])
+    version = panel_reload(client.get(url, **HTMX).content.decode())
+    store_roll(campaign, gm)
+    assert client.get(url, **HTMX, **{SINCE: version}).status_code == 204
+
+
+@pytest.mark.parametrize("member", ["gm", "player"])
+def test_a_panel_answered_after_a_write_is_up_to_date_so_no_reload_takes_its_notice(
+    client, request, campaign, table, member
+):
+    """The panel a write answers with (a saved roll's, with its "Guardada" notice) holds
+    the version the write left: the next reload finds it up to date."""
+    client.force_login(request.getfixturevalue(member))
+    character = table["character"]
+    choices = {"kind": "pool", "attribute": "inteligencia", "skill": "investigacion", "again": "10"}
+    save = reverse("mechanics:saved_roll_save", args=[campaign.pk, character.pk])
+    panel = client.post(save, {**choices, "saved_name": "Investigar"}, **HTMX).content.decode()
+    assert "Guardada «Investigar»" in panel
+    url = reverse("mechanics:roll", args=[campaign.pk, character.pk])
+    assert client.get(url, choices, **HTMX, **{SINCE: panel_reload(panel)}).status_code == 204
