@@ -42,6 +42,10 @@ async def _get(path: str) -> int:
     return sent[0]["status"]
 
 
+@pytest.mark.skipif(
+    connection.vendor != "sqlite",
+    reason="PostgreSQL's connections go back to the pool (tests/test_speed_settings.py)",
+)
 def test_the_next_request_uses_the_connection_the_last_one_left_open():
     held = []
 
