@@ -112,6 +112,7 @@ def test_a_roll_a_wound_and_a_diary_reach_the_others_pages_without_a_reload(open
     expect(ana_page.locator(f"#roll-result-{lucia.pk} .roll-card")).to_have_attribute(
         "data-roll", str(roll.pk)
     )
+    screenshot(ana_page, "panel-after-trait-edit")
 
     # Berto publishes Tomás's diary: it appears in the GM's group review.
     diary_page = berto_page.context.new_page()
