@@ -128,30 +128,26 @@ def _bumps(scoped: Scoped, row: str, event: str = "update") -> list[str]:
     label = scoped.model._meta.label
     private = PRIVATE.get(label)
     # A private row's change moves the players' sequence only when the row is not private
-    # (one side of a diary's publication), in a statement of its own.
-    sequences = SEQUENCES if private is None else CHANGE
-    players = (
-        []
+    # (one side of a diary's publication). One UPDATE of the campaign's row per write: a
+    # transaction that writes many rows walks that row's versions at each one.
+    sequences = (
+        SEQUENCES
         if private is None
-        else [
-            f"UPDATE campaigns_campaign SET public_seq = public_seq + 1 WHERE id = {campaign} "
-            f"AND NOT ({private.format(row=row)});"
-        ]
+        else f"{CHANGE}, public_seq = public_seq "
+        f"+ CASE WHEN NOT ({private.format(row=row)}) THEN 1 ELSE 0 END"
     )
     if label == CAMPAIGN:
         return []
     if label in SEQUENCE_ONLY or (label == CHARACTER and event == "update"):
-        return [f"UPDATE campaigns_campaign SET {sequences} WHERE id = {campaign};", *players]
+        return [f"UPDATE campaigns_campaign SET {sequences} WHERE id = {campaign};"]
     if scoped.characters and label != CHARACTER:
         ids = ", ".join(f'{row}."{column}"' for column in scoped.characters)
         return [
             f"UPDATE characters_character SET version = version + 1 WHERE id IN ({ids});",
             f"UPDATE campaigns_campaign SET {sequences} WHERE id = {campaign};",
-            *players,
         ]
     return [
-        f"UPDATE campaigns_campaign SET {sequences}, version = version + 1 WHERE id = {campaign};",
-        *players,
+        f"UPDATE campaigns_campaign SET {sequences}, version = version + 1 WHERE id = {campaign};"
     ]
 
 
