@@ -128,8 +128,9 @@ def _bumps(scoped: Scoped, row: str, event: str = "update") -> list[str]:
     label = scoped.model._meta.label
     private = PRIVATE.get(label)
     # A private row's change moves the players' sequence only when the row is not private
-    # (one side of a diary's publication). One UPDATE of the campaign's row per write: a
-    # transaction that writes many rows walks that row's versions at each one.
+    # (one side of a diary's publication). One UPDATE of the campaign's row per write, and
+    # none while the campaign is deleted: on PostgreSQL a transaction that writes many rows
+    # walks that row's versions at each one (bench/delete.py).
     sequences = (
         SEQUENCES
         if private is None
@@ -138,17 +139,16 @@ def _bumps(scoped: Scoped, row: str, event: str = "update") -> list[str]:
     )
     if label == CAMPAIGN:
         return []
+    where = f"WHERE id = {campaign} AND NOT deleting"
     if label in SEQUENCE_ONLY or (label == CHARACTER and event == "update"):
-        return [f"UPDATE campaigns_campaign SET {sequences} WHERE id = {campaign};"]
+        return [f"UPDATE campaigns_campaign SET {sequences} {where};"]
     if scoped.characters and label != CHARACTER:
         ids = ", ".join(f'{row}."{column}"' for column in scoped.characters)
         return [
             f"UPDATE characters_character SET version = version + 1 WHERE id IN ({ids});",
-            f"UPDATE campaigns_campaign SET {sequences} WHERE id = {campaign};",
+            f"UPDATE campaigns_campaign SET {sequences} {where};",
         ]
-    return [
-        f"UPDATE campaigns_campaign SET {sequences}, version = version + 1 WHERE id = {campaign};"
-    ]
+    return [f"UPDATE campaigns_campaign SET {sequences}, version = version + 1 {where};"]
 
 
 def _own_columns(model: type[models.Model]) -> str:

@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from django.apps import apps
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 
 from campaigns.models import Campaign
 from campaigns.versions import CAMPAIGN, CHARACTER, PROJECT_APPS, SEQUENCE_ONLY, scoped_tables
@@ -167,3 +167,37 @@ def test_a_characters_name_bumps_the_campaign_and_its_wounds_do_not(campaign, pl
     assert Campaign.objects.get(pk=campaign.pk).version == version
     Character.objects.filter(pk=character.pk).update(name="Lucía la Roja")
     assert Campaign.objects.get(pk=campaign.pk).version > version
+
+
+class _Abandoned(Exception):
+    pass
+
+
+def _write_while_marked_deleting(campaign, gm, character) -> None:
+    """Mark the campaign as its deletion does, write some of its rows, check its counters,
+    then abandon the transaction (which its guard would never let commit the mark)."""
+    from campaigns.models import CampaignDeletion
+    from tests.mechanics_web.rolls import store_roll
+
+    with transaction.atomic():
+        CampaignDeletion.objects.create(campaign_id=campaign.pk)
+        Campaign._base_manager.filter(pk=campaign.pk).update(deleting=True)
+        marked = _counters()["campaigns"]
+        store_roll(campaign, gm, character=character)
+        Trait.objects.create(character=character, key="test-trait", kind="skill")
+        assert _counters()["campaigns"] == marked
+        raise _Abandoned
+
+
+def test_the_rows_of_a_campaign_being_deleted_bump_nothing(campaign, gm, player):
+    """While a campaign is deleted (marked `deleting` in the deleting transaction), its
+    rows go without touching its row: on PostgreSQL each such UPDATE walked the versions
+    the ones before it left, and a big campaign took minutes to delete (bench/delete.py)."""
+    from tests.mechanics_web.rolls import store_roll
+
+    character = make_character(campaign, player)
+    with pytest.raises(_Abandoned):
+        _write_while_marked_deleting(campaign, gm, character)
+    before = Campaign.objects.get(pk=campaign.pk).change_seq
+    store_roll(campaign, gm, character=character)
+    assert Campaign.objects.get(pk=campaign.pk).change_seq > before
