@@ -625,6 +625,20 @@ def _health(characters, gm, scenes, windows, total: int):
             assert shaped == model, f"bulk rows differ from the service's: {shaped} {model}"
 
 
+def start_django(folder: Path, name: str) -> None:
+    """Start Django on the database DATABASE_URL names, or else on the throw-away SQLite
+    file `name` in `folder`, and migrate it (the data benchmarks: explain, delete)."""
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{folder / name}")
+    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-" + "x" * 40)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("LOG_LEVEL", "ERROR")
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+
+
 def build_big_campaign(
     sizes: Sizes | None = None,
     *,

@@ -29,19 +29,11 @@ def main() -> int:
     parser.add_argument("--rolls", default="2000,10000,40000", help="rolls of each campaign")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        os.environ.setdefault("DATABASE_URL", f"sqlite:///{Path(folder) / 'delete.sqlite3'}")
-        os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-" + "x" * 40)
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-        os.environ.setdefault("LOG_LEVEL", "ERROR")
-        import django
+        from bench.data import Sizes, build_big_campaign, start_django
 
-        django.setup()
-        from django.core.management import call_command
+        start_django(Path(folder), "delete.sqlite3")
         from django.db import connection
 
-        from bench.data import Sizes, build_big_campaign
-
-        call_command("migrate", verbosity=0)
         lines = [
             f"bench/delete.py on {connection.vendor}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
             "load average when it started: " + " ".join(f"{n:.1f}" for n in os.getloadavg()),

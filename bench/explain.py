@@ -12,7 +12,6 @@ Run: .venv/bin/python bench/explain.py [--rolls 100000]
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
@@ -121,19 +120,11 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        os.environ.setdefault("DATABASE_URL", f"sqlite:///{Path(folder) / 'explain.sqlite3'}")
-        os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-" + "x" * 40)
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-        os.environ.setdefault("LOG_LEVEL", "ERROR")
-        import django
+        from bench.data import Sizes, build_big_campaign, start_django
 
-        django.setup()
-        from django.core.management import call_command
+        start_django(Path(folder), "explain.sqlite3")
         from django.db import connection
 
-        from bench.data import Sizes, build_big_campaign
-
-        call_command("migrate", verbosity=0)
         big = build_big_campaign(Sizes(rolls=args.rolls))
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")  # planner statistics, as a live database has them
