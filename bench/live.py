@@ -28,9 +28,7 @@ and open database connections, its CPU while nothing happens, and how soon a rol
 `change` reaches all 500 (they fetch nothing here).
 
 The client is plain asyncio streams speaking HTTP/1.1 (gzip accepted, as browsers do).
-`--modes async-chain` is a diagnostic, not the site: uvicorn with the same settings minus
-the middleware that cannot run async, to see what their thread hops cost. `--db-pool N`
-sets CRONICA_DB_POOL (PostgreSQL connections per server process) and names the results
+`--db-pool N` sets CRONICA_DB_POOL (PostgreSQL connections per server process) and names the results
 file after it.
 
 The servers run a copy of the last commit (`git archive HEAD`, with this script as it is),
@@ -46,7 +44,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import ctypes
 import datetime
 import html
 import http.client
@@ -55,8 +52,6 @@ import os
 import re
 import secrets
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -70,12 +65,15 @@ from pathlib import Path
 from urllib.parse import quote, urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.processes import die_with_parent, free_port  # noqa: E402
+
 BIN = Path(sys.executable).parent
 TICKS = os.sysconf("SC_CLK_TCK")
 # The demo characters' pool roll (Elena Roldán: Inteligencia + Investigación).
 POOL = {"kind": "pool", "attribute": "inteligencia", "skill": "investigacion", "again": "10"}
-MODES = ("uvicorn", "gunicorn", "two-servers", "capacity", "async-chain")
-DEFAULT_MODES = MODES[:4]  # async-chain is a diagnostic, not the site
+MODES = ("uvicorn", "gunicorn", "two-servers", "capacity")
 ROLL_ID = re.compile(r'data-roll="(\d+)"')
 FEED = re.compile(r'id="roll-feed"[^>]*data-version="([^"]*)"')
 REFRESH = re.compile(r'id="live-refresh"[^>]*hx-get="([^"]*)"[^>]*hx-headers="([^"]*)"')
@@ -108,7 +106,6 @@ def site_env(folder: Path, database_url: str, broker: str, pool: int | None) -> 
 def build(env: dict[str, str], players: int, extra_sessions: int) -> dict:
     """The campaign, its people and their sessions, made in this process."""
     os.environ.update(env)
-    sys.path.insert(0, str(ROOT))
     import django
 
     django.setup()
@@ -171,17 +168,6 @@ def stored_rolls(campaign_id: int) -> int:
 
 
 # --- Servers --------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _die_with_parent() -> None:
-    """In the child: get SIGTERM when this benchmark exits, however it exits."""
-    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 @dataclass
@@ -287,7 +273,7 @@ def start_server(name: str, env: dict[str, str], folder: Path, gunicorn: bool = 
     with log.open("w") as sink:
         process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT,
-            preexec_fn=_die_with_parent,
+            preexec_fn=die_with_parent,
         )  # fmt: skip
     server = Server(name, port, process, log)
     for _attempt in range(300):
@@ -825,12 +811,10 @@ async def run_latency(report: Report, mode: str, env: dict, folder: Path, ids: d
         servers = [start_server(mode, env, folder, gunicorn=gunicorn)]
         post_port = listen_port = servers[0].port
         title = "gunicorn, 3 uvicorn workers" if gunicorn else "uvicorn, 1 process"
-        if mode == "async-chain":
-            title += ", async-only middleware chain"
     try:
         result = await latency(post_port, listen_port, ids, args, servers)
         # What one request costs this server, to read the fan-out's times against.
-        costs = await request_costs(servers[0], ids) if mode in ("uvicorn", "async-chain") else []
+        costs = await request_costs(servers[0], ids) if mode == "uvicorn" else []
     finally:
         for server in servers:
             server.stop()
@@ -1059,46 +1043,17 @@ def run_from_snapshot() -> None:
     os.execve(sys.executable, [sys.executable, str(copy), *sys.argv[1:]], env)
 
 
-def async_chain_env(env: dict, folder: Path) -> tuple[dict, list[str]]:
-    """A diagnostic, not the site: the same settings without the middleware that cannot run
-    async, each of which costs the request a hop to a thread and back under ASGI."""
-    from django.conf import settings
-    from django.utils.module_loading import import_string
-
-    sync_only = [
-        name
-        for name in settings.MIDDLEWARE
-        if not getattr(import_string(name), "async_capable", False)
-    ]
-    (folder / "live_async_chain.py").write_text(
-        "from bench.settings import *  # noqa: F403\n"
-        f"MIDDLEWARE = [m for m in MIDDLEWARE if m not in {sync_only!r}]  # noqa: F405\n"
-    )
-    paths = [str(folder), env.get("PYTHONPATH", "")]
-    changed = {"DJANGO_SETTINGS_MODULE": "live_async_chain", "PYTHONPATH": ":".join(paths)}
-    return {**env, **changed}, sync_only
-
-
 async def run(args, env: dict, folder: Path, ids: dict, report: Report) -> None:
     for mode in args.modes:
         if mode == "capacity":
             await capacity(report, env, folder, ids, args)
-        elif mode == "async-chain":
-            chain_env, dropped = async_chain_env(env, folder)
-            report(
-                "\nDiagnostic, not the site: uvicorn serving the same settings without the"
-                f" {len(dropped)} middleware that are sync only ({', '.join(dropped)})"
-            )
-            await run_latency(report, mode, chain_env, folder, ids, args)
         else:
             await run_latency(report, mode, env, folder, ids, args)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--modes", default=",".join(DEFAULT_MODES), help=f"any of {', '.join(MODES)}"
-    )
+    parser.add_argument("--modes", default=",".join(MODES), help=f"any of {', '.join(MODES)}")
     parser.add_argument("--listeners", type=int, default=20)
     parser.add_argument("--rolls", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=2, help="rolls before measuring")

@@ -39,6 +39,10 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.processes import free_port  # noqa: E402
+
 PYTHON = sys.executable
 GUNICORN = str(Path(PYTHON).with_name("gunicorn"))
 CAMPAIGN = "Sombras sobre Madrid"  # the Mundo de Tinieblas demo campaign
@@ -72,7 +76,6 @@ def prepare(env: dict[str, str], users: int) -> dict:
     manage(env, "seed_demo")
     manage(env, "collectstatic", "--noinput", "-v0")
     os.environ.update(env)
-    sys.path.insert(0, str(ROOT))
     import django
 
     django.setup()
@@ -237,14 +240,6 @@ def run_user(user: User, session_key: str, start: threading.Barrier, clock: dict
 
 
 # --- The run ------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_until_up(port: int, server: subprocess.Popen) -> None:

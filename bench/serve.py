@@ -15,11 +15,8 @@ Run: .venv/bin/python bench/serve.py [--quick] [--seconds 4] [--rounds 3] [--thr
 from __future__ import annotations
 
 import argparse
-import ctypes
 import http.client
 import os
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,19 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import site
+from bench.processes import die_with_parent, free_port
 
 TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _die_with_parent() -> None:
-    """In the child: get SIGTERM when this benchmark exits, however it exits."""
-    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def _workers(master: int) -> list[int]:
@@ -120,7 +107,7 @@ def main() -> int:
         cookie = (
             f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
         )
-        port = _free_port()
+        port = free_port()
         base = {
             "Host": "127.0.0.1",
             "X-Forwarded-Proto": "https",
@@ -142,7 +129,7 @@ def main() -> int:
             ],
             cwd=site.ROOT,
             env=os.environ.copy(),
-            preexec_fn=_die_with_parent,
+            preexec_fn=die_with_parent,
         )
         try:
             deadline = time.monotonic() + 60
