@@ -249,3 +249,23 @@ def test_a_panel_answered_after_a_write_is_up_to_date_so_no_reload_takes_its_not
     assert "Guardada «Investigar»" in panel
     url = reverse("mechanics:roll", args=[campaign.pk, character.pk])
     assert client.get(url, choices, **HTMX, **{SINCE: panel_reload(panel)}).status_code == 204
+
+
+@pytest.mark.parametrize("member", ["gm", "player"])
+def test_an_up_to_date_refresh_of_the_campaign_page_or_a_roll_panel_reads_little(
+    client, request, campaign, table, member, django_assert_max_num_queries
+):
+    """The 204 answers to every open page at every change: the access check, and for the
+    campaign page the rows its key reads (the latest scenes' counts, the invitations)."""
+    client.force_login(request.getfixturevalue(member))
+    page = reverse("campaigns:detail", args=[campaign.pk])
+    _asked, version, _parts = refresh(client.get(page).content.decode())
+    # The session, the user, the membership and campaign; the scenes and their counts; a
+    # GM's invitations.
+    with django_assert_max_num_queries({"gm": 6, "player": 5}[member]):
+        assert client.get(page, **HTMX, **{SINCE: version}).status_code == 204
+    panel = reverse("mechanics:roll", args=[campaign.pk, table["character"].pk])
+    since = panel_reload(client.get(panel, **HTMX).content.decode())
+    # The session, the user, and the access check.
+    with django_assert_max_num_queries(3):
+        assert client.get(panel, **HTMX, **{SINCE: since}).status_code == 204
