@@ -32,9 +32,14 @@ TEXTS = "texts"
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
+def has_control(value: str) -> bool:
+    """Whether a text holds a control character or a line break."""
+    return _CONTROL.search(value) is not None
+
+
 def single_line(value: str) -> None:
     """Validator: refuse a text with a control character or a line break."""
-    if _CONTROL.search(value):
+    if has_control(value):
         raise ValidationError(
             gettext_lazy("Write it on one line, without line breaks or control characters."),
             code="control_character",

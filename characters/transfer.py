@@ -46,6 +46,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from campaigns.limits import limit
+from campaigns.texts import has_control
 from characters.models import Aspect, Character, Item, Merit, Specialty
 from mechanics.rules.errors import RuleError
 from mechanics.systems.registry import get_system, system_choices
@@ -205,6 +206,11 @@ class CharacterImport:
     items: list[tuple[str, str, Decimal, dict]] = field(default_factory=list)
 
 
+def _printable(name: str) -> str:
+    """A refused name as the message can show it: its controls as spaces."""
+    return " ".join("".join(" " if has_control(c) else c for c in name).split())
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -268,12 +274,16 @@ class _Checker:
 
     # --- fields --------------------------------------------------------------------
 
-    def text(self, key: str, max_length: int, *, required: bool = False) -> str:
+    def text(
+        self, key: str, max_length: int, *, required: bool = False, one_line: bool = False
+    ) -> str:
         value = self.data.get(key) or ""
         if not isinstance(value, str):
             self.error(_("The field “%(field)s” must be text.") % {"field": key})
             return ""
         value = value.strip() if key == "name" else value
+        if one_line:
+            self.one_line(value, key)
         if required and not value:
             self.error(_("The file has no “%(field)s”.") % {"field": key})
         if len(value) > max_length:
@@ -282,6 +292,16 @@ class _Checker:
                 % {"field": key, "max": max_length}
             )
         return value[:max_length]
+
+    def one_line(self, text: str, what: str) -> bool:
+        """Names are one line, as the sheet's forms keep them (campaigns/texts.py)."""
+        if has_control(text):
+            self.error(
+                _("“%(what)s” must be one line, without line breaks or control characters.")
+                % {"what": what}
+            )
+            return False
+        return True
 
     def rows(self, key: str, *, required: bool = False) -> list:
         if key not in self.data:
@@ -360,6 +380,8 @@ class _Checker:
                     % {"max": SPECIALTY}
                 )
                 continue
+            if not self.one_line(name, _printable(name)):
+                continue
             if spec is None or spec.kind != "skill":
                 self.error(
                     _("The specialty “%(name)s” is on “%(skill)s”, which is not a skill.")
@@ -390,6 +412,8 @@ class _Checker:
                 self.error(
                     _("Each merit needs a name of at most %(max)s characters.") % {"max": MERIT}
                 )
+                continue
+            if not self.one_line(name, _printable(name)):
                 continue
             if not isinstance(key, str) or not isinstance(notes, str) or len(notes) > MERIT_NOTES:
                 self.error(_("The merit “%(name)s” is malformed.") % {"name": name})
@@ -497,6 +521,8 @@ class _Checker:
                     _("Each item needs a name of at most %(max)s characters.") % {"max": ITEM}
                 )
                 continue
+            if not self.one_line(name, _printable(name)):
+                continue
             name = name.strip()
             if kind not in Item.Kind.values:
                 self.error(
@@ -523,8 +549,8 @@ class _Checker:
 
     def check(self) -> CharacterImport:
         self.header()
-        name = self.text("name", limit(Character, "name"), required=True)
-        concept = self.text("concept", limit(Character, "concept"))
+        name = self.text("name", limit(Character, "name"), required=True, one_line=True)
+        concept = self.text("concept", limit(Character, "concept"), one_line=True)
         description = self.text("description", limit(Character, "description"))
         notes = self.text("notes", limit(Character, "notes"))
         before = len(self.errors)

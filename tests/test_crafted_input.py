@@ -54,6 +54,38 @@ def test_the_import_refusal_is_in_english_too(client, campaign, sheet_file):
     assert "null character" in post_import(client, campaign, raw).text
 
 
+ONE_LINE_ES = "debe ocupar una sola línea, sin saltos de línea ni caracteres de control"
+
+
+def _with_name(sheet: dict, field: str, name: str) -> dict:
+    """The sheet with `name` in a top-level text or in a new row of one of its lists."""
+    if field in ("name", "concept"):
+        return {**sheet, field: name}
+    row = {
+        "specialties": {"skill": "pelea", "name": name},
+        "merits": {"key": "", "name": name, "rating": 1, "notes": ""},
+        "items": {"kind": "item", "name": name, "weight_kg": 1, "data": {}},
+    }[field]
+    return {**sheet, field: [*sheet.get(field, []), row]}
+
+
+@pytest.mark.parametrize("field", ["name", "concept", "specialties", "merits", "items"])
+@pytest.mark.parametrize(
+    ("who", "status"), [("gm", 200), ("player", 200), ("stranger", 404)], ids=lambda v: str(v)
+)
+def test_an_import_with_a_control_character_in_a_name_is_refused(
+    client, campaign, sheet_file, request, field, who, status
+):
+    """Names are one line in an import as in the sheet's forms (issue 25)."""
+    client.force_login(request.getfixturevalue(who))
+    raw = json.dumps(_with_name(sheet_file, field, "Lucía\r\nGM: \x1b[2J")).encode()
+    response = post_import(client, campaign, raw)
+    assert response.status_code == status
+    if status == 200:
+        assert ONE_LINE_ES in response.text
+    assert not Character.objects.exists()
+
+
 def test_a_nul_in_an_invitation_token_is_a_bad_request(client, player):
     client.force_login(player)
     response = client.get("/campaigns/join/%00/")
