@@ -18,6 +18,7 @@ from campaigns.forms.campaign import CampaignForm
 from campaigns.forms.chronicle import SceneForm, SceneNoteForm, StoryForm
 from campaigns.limits import limit
 from campaigns.models import Campaign, Scene, SceneNote, Story
+from campaigns.texts import has_control
 from characters import services
 from characters.forms.creation import CreationBaseForm
 from characters.forms.diary import DiaryForm
@@ -185,8 +186,9 @@ def test_a_campaign_description_of_a_megabyte_is_refused(client, campaign, gm):
 
 # An export always re-imports --------------------------------------------------------------
 
-# Characters a form can deliver: anything but NUL and lone surrogates. "\x01" costs six
-# bytes in the JSON file ("\u0001"), the most any character costs.
+# Characters a form can deliver: anything but NUL and lone surrogates, and in a name
+# (one line: campaigns/texts.py) no control character or line break either. "\x01" costs
+# six bytes in the JSON file ("\u0001"), the most any character costs.
 STORABLE = st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00")
 WORST_CASES = ["a", "ñ", "😀", "\x01", '"', "\n"]
 
@@ -198,6 +200,11 @@ def at_limit(piece: str, length: int) -> str:
     return f"A{middle}Z"
 
 
+def one_line(piece: str) -> str:
+    """`piece` as a name can hold it: without its controls and line breaks."""
+    return "".join(c for c in piece if not has_control(c)) or "a"
+
+
 def maximal_sheet(system: str, gm, piece: str) -> Character:
     """A sheet of `system` with every text the sheet's forms allow at its longest."""
     campaign = CampaignFactory(system=system, created_by=gm)
@@ -206,8 +213,8 @@ def maximal_sheet(system: str, gm, piece: str) -> Character:
     services.character_update(
         character=character,
         user=gm,
-        name=at_limit(piece, limits.NAME),
-        concept=at_limit(piece, limits.SHORT_TEXT),
+        name=at_limit(one_line(piece), limits.NAME),
+        concept=at_limit(one_line(piece), limits.SHORT_TEXT),
         description=at_limit(piece, limits.SHEET_TEXT),
         notes=at_limit(piece, limits.SHEET_TEXT),
     )
@@ -224,7 +231,7 @@ def maximal_sheet(system: str, gm, piece: str) -> Character:
             character=character,
             user=gm,
             key="",
-            name=at_limit(piece, limit(Merit, "name")),
+            name=at_limit(one_line(piece), limit(Merit, "name")),
             rating=min(game_system.merit_ratings("")),
             notes=at_limit(piece, limit(Merit, "notes")),
         )
@@ -232,7 +239,7 @@ def maximal_sheet(system: str, gm, piece: str) -> Character:
         character=character,
         user=gm,
         kind="item",
-        name=at_limit(piece, limit(Item, "name")),
+        name=at_limit(one_line(piece), limit(Item, "name")),
         weight_kg=1,
     )
     return Character.objects.get(pk=character.pk)
