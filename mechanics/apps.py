@@ -15,6 +15,7 @@ class MechanicsConfig(AppConfig):
             combat_timeline,
             health_panel,
             health_timeline,
+            roll_links,
             roll_timeline,
             systems,
         )

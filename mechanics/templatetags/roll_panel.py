@@ -3,30 +3,13 @@
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
-from urllib.parse import urlencode
 
 from django import template
-from django.urls import reverse
 from django.utils.formats import number_format
 
-from campaigns.permissions import CharacterAccess
 from mechanics.models import SavedRoll
-from mechanics.systems.base import TraitSpec
 
 register = template.Library()
-
-
-@register.simple_tag
-def trait_roll_url(access: CharacterAccess, spec: TraitSpec) -> str:
-    """The roll panel with this trait chosen (the trait's link on the sheet), or "" when
-    a click on it rolls nothing: the user may not roll for the sheet, or its system does
-    not roll that trait."""
-    character = access.character
-    system = character.campaign.game_system
-    if not access.can_roll or system.roll_setup is None or system.trait_roll(spec) is None:
-        return ""
-    url = reverse("mechanics:roll", args=[character.campaign_id, character.pk])
-    return f"{url}?{urlencode({'trait': spec.key})}"
 
 
 @register.filter
