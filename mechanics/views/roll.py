@@ -211,8 +211,7 @@ def _panel_context(
 
 
 def _attack_words(attack: CombatAttack) -> str:
-    """What became of an attack aimed at a character, without its damage (health is
-    sheet information the roller may not see)."""
+    """What became of an attack aimed at a character: where its damage went."""
     names = {"attacker": attack.attacker_name, "target": attack.target_name}
     if attack.is_pending:
         return (
