@@ -4,13 +4,17 @@ progress in the roll's scene, where its damage waits for the GM like the combat 
 (docs/rules.md#hitos-roll-panel-attacks)."""
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaigns import services
 from characters.models import Item
 from characters.services import item_add
 from mechanics.models import CombatAttack, HealthEvent, Roll
+from mechanics.rules.errors import RuleError
 from mechanics.services import combat as combat_services
+from mechanics.setup import load_sheets
+from mechanics.systems.registry import get_system
 from tests.factories import UserFactory, campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
@@ -272,3 +276,62 @@ def test_the_combat_panel_takes_the_rd_from_the_targets_armour_unless_typed(
     client.post(url, {**attack, "target_rd": "0"})
     amounts = [a.damage["amount"] for a in CombatAttack.objects.order_by("pk")]
     assert amounts == [4 + 2 - 2, 4 + 2]
+
+
+def rolled_attack(hero, foe, combat):
+    """The attack the roll panel's plan rolls with dice 3, 4, 9 (damage 4)."""
+    sheet = load_sheets([hero], hero.campaign, with_scene=False)[hero.pk]
+    sheet.scene = combat.scene
+    plan = hero.campaign.game_system.roll_setup.plan(
+        sheet, {**blow(foe), "difficulty": 30, "modifier": 0, "target": foe.pk}
+    )
+    assert plan.extra["target"] == foe
+    [side] = plan.roll(rolling.FixedDice((3, 4, 9)))
+    return hero.campaign.game_system.combat.attack_from_roll(side)
+
+
+def test_the_service_stores_the_attack_with_the_scenes_fight_and_waits_for_the_gm(
+    gm, player, rooftop
+):
+    combat, hero, foe = rooftop
+    attack = combat_services.scene_attack_record(
+        scene=combat.scene,
+        user=player,
+        attacker=hero,
+        target=foe,
+        attack=rolled_attack(hero, foe, combat),
+    )
+    assert (attack.combat, attack.status, attack.damage["amount"]) == (
+        combat,
+        CombatAttack.Status.PENDING,
+        4,
+    )
+    assert lost(foe) == 0
+    combat_services.combat_attack_apply(attack=attack, user=gm)
+    assert lost(foe) == 4
+
+
+def test_the_service_refuses_a_scene_without_a_fight_and_writes_nothing(player, rooftop):
+    combat, hero, foe = rooftop
+    other = services.scene_create(campaign=hero.campaign, title="Calle", participants=[hero, foe])
+    attack = rolled_attack(hero, foe, combat)
+    with pytest.raises(ValidationError, match="no hay ninguno"):
+        combat_services.scene_attack_record(
+            scene=other, user=player, attacker=hero, target=foe, attack=attack
+        )
+    with pytest.raises(ValidationError, match="no hay ninguno"):
+        combat_services.scene_attack_record(
+            scene=None, user=player, attacker=hero, target=foe, attack=attack
+        )
+    assert nothing_written()
+
+
+def test_a_hitos_sheet_keeps_plain_items_and_armours_and_refuses_other_stats():
+    system = get_system("hitos")
+    assert system.clean_item("armour", "Cota", 10, {"rd": 3}) == {"rd": 3}
+    assert system.clean_item("item", "Cuerda", 1, {}) == {}
+    for kind, data in (("weapon", {}), ("armour", {"rd": 1, "part": "torso"}), ("item", {"a": 1})):
+        with pytest.raises(ValidationError):
+            system.clean_item(kind, "Cosa", 1, data)
+    with pytest.raises(RuleError):
+        system.clean_item("armour", "Cota", 10, {"rd": -1})
