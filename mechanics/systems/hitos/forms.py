@@ -57,6 +57,8 @@ class HitosRollForm(RollForm):
     )
     spends = ("aspect", "hinder_aspect")
     compact = frozenset({"modifier"})
+    # The target's names and what choosing one does read across the row.
+    wide = RollForm.wide | {"target"}
 
     characteristic = forms.ChoiceField(label=_("Characteristic"))
     skill = forms.ChoiceField(label=_("Skill"), required=False)
