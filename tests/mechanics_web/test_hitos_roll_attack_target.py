@@ -146,7 +146,9 @@ def test_the_player_may_not_apply_the_damage_of_their_own_attack(
     _combat, hero, foe = rooftop
     client.force_login(player)
     fixed_dice(3, 4, 9)
-    client.post(roll_url(hero), blow(foe))
+    # Without JavaScript: POST/redirect/GET, with where the damage went as a message.
+    page = client.post(roll_url(hero), blow(foe), follow=True).text
+    assert "el daño espera al máster en el panel de combate" in page
     attack = CombatAttack.objects.get()
     assert client.post(apply_url(attack)).status_code == 403
     attack.refresh_from_db()
