@@ -21,6 +21,8 @@ names a system.
 - `refuse_attack(...)`: refuses an attack the fight's past forbids, checked again when
   the attack is stored.
 - `write_back(...)`: what the attack changes on the sheets besides the damage.
+- `attack_from_roll(side)`: an attack rolled from a sheet's roll panel at a target, to
+  store in the fight of its scene like the panel's.
 - `move(...)`, `refuse_attack_after_move(...)`: with `moves`, how far a fighter gets in a
   round (and the roll it takes), and whether it may still attack.
 """
@@ -152,6 +154,11 @@ class CombatRules:
         defence: Defence,
         rng: RandomSource | None,
     ) -> AttackRoll:
+        raise NotImplementedError
+
+    def attack_from_roll(self, side: SideRecord) -> AttackRoll:
+        """An attack a sheet's roll panel rolled at a character (its plan's `extra` names
+        the target), as `roll_attack` returns one, for the fight of its scene."""
         raise NotImplementedError
 
     def attack_fields(self, sheet: Sheet | None) -> dict[str, forms.Field]:

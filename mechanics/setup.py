@@ -196,6 +196,8 @@ class Plan:
     roll: Callable[[RandomSource | None], list[SideRecord]]
     group: uuid.UUID | None = None
     label: str = ""
+    # {"target": Character}: an attack aimed at a character, which the roll panel stores
+    # with the fight of its scene (`CombatRules.attack_from_roll`).
     extra: dict = field(default_factory=dict)
 
 

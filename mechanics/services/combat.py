@@ -432,6 +432,51 @@ def combat_attack_record(
     return created
 
 
+def scene_fight(*, scene: Scene | None, attacker: Character, target: Character) -> Combat:
+    """The fight in progress in `scene` where both take part: where an attack rolled from
+    a sheet's roll panel waits for the GM, as the combat panel's do. Refused with the
+    reason when there is none."""
+    combat = (
+        Combat.objects.filter(scene=scene, status=Combat.Status.ACTIVE).first()
+        if scene is not None
+        else None
+    )
+    if combat is None:
+        raise ValidationError(
+            _(
+                "An attack on a character goes to the fight in progress in the roll's scene, "
+                "where the GM applies its damage, and there is none: ask the GM to start "
+                "it, or roll without a target."
+            ),
+            code="no_fight",
+        )
+    fighting = set(
+        combat.participants.filter(
+            active=True, character_id__in=(attacker.pk, target.pk)
+        ).values_list("character_id", flat=True)
+    )
+    for character in (attacker, target):
+        if character.pk not in fighting:
+            raise ValidationError(
+                _("%(name)s is not taking part in the fight of this scene.")
+                % {"name": character.name},
+                code="not_participant",
+            )
+    return combat
+
+
+@transaction.atomic
+def scene_attack_record(
+    *, scene: Scene | None, user, attacker: Character, target: Character, attack
+) -> CombatAttack:
+    """Store an attack rolled from a sheet's roll panel in the fight of its scene: its
+    damage waits for the GM with the combat panel's, applied or discarded the same way."""
+    combat = scene_fight(scene=scene, attacker=attacker, target=target)
+    return combat_attack_record(
+        combat=combat, user=user, attacker=attacker, target=target, attack=attack
+    )
+
+
 def _settle(attack: CombatAttack, user, status: str) -> Combat:
     """Claim a pending attack for `status`; refused if it is settled already."""
     locked = _lock_combat(attack.combat)

@@ -42,10 +42,11 @@ from characters.views.sheet import sheet_context
 from mechanics.forms.errors import error_text
 from mechanics.forms.roll import RollSceneForm, default_data
 from mechanics.forms.two_sided import HELPERS, gm_forms, gm_plan, relevant_forms
-from mechanics.models import Roll, SavedRoll
+from mechanics.models import CombatAttack, Roll, SavedRoll
 from mechanics.presentation import roll_display
 from mechanics.rules.errors import RuleError
 from mechanics.selectors import roll_scenes
+from mechanics.services import combat as combat_services
 from mechanics.services.rolls import RollSide, roll_perform
 from mechanics.setup import Sheet, load_sheet
 from mechanics.systems.registry import get_system
@@ -209,6 +210,19 @@ def _panel_context(
     }
 
 
+def _attack_words(attack: CombatAttack) -> str:
+    """What became of an attack aimed at a character: where its damage went."""
+    names = {"attacker": attack.attacker_name, "target": attack.target_name}
+    if attack.is_pending:
+        return (
+            _("%(attacker)s hits %(target)s: the damage waits for the GM in the combat panel.")
+            % names
+        )
+    if attack.hit:
+        return _("%(attacker)s hits %(target)s, but deals no damage.") % names
+    return _("%(attacker)s misses %(target)s.") % names
+
+
 def _offers_aspect(roll: Roll, character) -> bool:
     """A Hitos double or triple offers a temporary aspect, until one is taken for it."""
     offered = (roll.record.get("effects") or {}).get("temporary_aspect")
@@ -297,26 +311,42 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
         if plan is not None:
             try:
                 [side] = plan.roll(None)  # None: the engine's cryptographic source
-                [stored] = roll_perform(
-                    campaign=access.campaign,
-                    user=request.user,
-                    sides=[
-                        RollSide(
-                            record=side.record,
-                            character=character,
-                            scene=sheet.scene,
-                            label=plan.label or form.cleaned_data.get("label", ""),
-                        )
-                    ],
-                    secret=bool(form.cleaned_data.get("secret")),
-                    group=plan.group,
-                )
+                target = plan.extra.get("target")
+                attack = None
+                if target is not None:
+                    # Aimed at a character: stored with the fight of its scene, where its
+                    # damage waits for the GM like the combat panel's.
+                    attack = combat_services.scene_attack_record(
+                        scene=sheet.scene,
+                        user=request.user,
+                        attacker=character,
+                        target=target,
+                        attack=sheet.system.combat.attack_from_roll(side),
+                    )
+                    stored = attack.roll
+                else:
+                    [stored] = roll_perform(
+                        campaign=access.campaign,
+                        user=request.user,
+                        sides=[
+                            RollSide(
+                                record=side.record,
+                                character=character,
+                                scene=sheet.scene,
+                                label=plan.label or form.cleaned_data.get("label", ""),
+                            )
+                        ],
+                        secret=bool(form.cleaned_data.get("secret")),
+                        group=plan.group,
+                    )
             except (RuleError, ValidationError) as error:
                 form.add_error(None, error_text(error))
             else:
                 kept = _kept_choices(data, form.one_off_fields())
                 setup.kept_after_roll(stored, kept)
                 if not request.htmx:
+                    if attack is not None:
+                        messages.success(request, _attack_words(attack))
                     kept["result"] = str(stored.pk)
                     return redirect(f"{request.path}?{urlencode(kept, doseq=True)}")
                 # Read the sheet again only if the roll changed it (a pool spent, an aspect
@@ -332,6 +362,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                 form = _panel_form(sheet, kept, is_gm=is_gm, open_actions=open_actions)
                 plan = _plan(sheet, form, open_actions, scene_form)
                 context = _panel_context(request, access, sheet, form, scene_form, plan, stored)
+                context["attack_words"] = _attack_words(attack) if attack is not None else ""
                 response = _respond(request, f"{PANEL}#panel", context)
                 if changed:
                     _refresh_sheet_section(request, response, char_access, "resources")

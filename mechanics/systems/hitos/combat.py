@@ -11,10 +11,12 @@ from django.utils.translation import gettext_noop
 from campaigns.texts import Message
 from mechanics.combat import AttackPlan, AttackRoll, CombatRules, Defence, Initiative, stamp_target
 from mechanics.rules.hitos import rolls, traits
+from mechanics.rules.hitos.rolls import highest_rd
 from mechanics.setup import Sheet, SideRecord
 from mechanics.systems.base import DamageInput
 from mechanics.systems.hitos import combat_forms
 from mechanics.systems.hitos.rolls import opposing_activation, pay_activation
+from mechanics.systems.hitos.sheet import armour_rds
 
 
 def _penalty(sheet: Sheet) -> int:
@@ -44,7 +46,8 @@ def _aspects(attacker: Sheet, target: Sheet, data) -> dict:
     }
 
 
-def _attack_data(data, defence: Defence, aspects: dict) -> dict:
+def _attack_data(data, target: Sheet, defence: Defence, aspects: dict) -> dict:
+    typed_rd = data.get("target_rd")
     return {
         "kind": "attack",
         "characteristic": data["characteristic"],
@@ -54,7 +57,7 @@ def _attack_data(data, defence: Defence, aspects: dict) -> dict:
         "weapon": data.get("weapon") or "central",
         "weapon_constant": data.get("weapon_constant") or 0,
         "attack_range": data.get("attack_range") or "melee",
-        "target_rd": data.get("target_rd") or 0,
+        "target_rd": highest_rd(armour_rds(target.items)) if typed_rd is None else typed_rd,
         "activation": aspects["activation"],
         "damage_activation": aspects["damage_activation"],
         "aspect_owner": aspects["aspect_owner"],
@@ -93,6 +96,22 @@ def _aspect_notes(attacker: Sheet, target: Sheet, aspects: dict) -> tuple[str, .
     return tuple(notes)
 
 
+def _outcome(side: SideRecord, notes: tuple, writes: tuple) -> AttackRoll:
+    """A rolled attack: a miss, a hit without damage, or the damage for the GM to apply
+    (with the secuela of a crítico)."""
+    dealt = side.record.effects.damage
+    if side.record.details.get("secuela"):
+        notes += (Message(gettext_noop("A crítico: the target takes a secuela.")),)
+    rest = (notes, None, writes)
+    if dealt is None:
+        return AttackRoll([side], False, None, "", *rest)
+    if dealt <= 0:
+        return AttackRoll([side], True, None, Message(gettext_noop("no damage")), *rest)
+    critical = side.record.details.get("secuela") or ""
+    damage = DamageInput(dealt, critical=critical)
+    return AttackRoll([side], True, damage, str(dealt), *rest)
+
+
 class HitosCombat(CombatRules):
     attack_fields = staticmethod(combat_forms.attack_fields)
     spends = ("aspect", "target_aspect")
@@ -123,13 +142,17 @@ class HitosCombat(CombatRules):
 
     def plan_attack(self, attacker, target, data, defence) -> AttackPlan:
         aspects = _aspects(attacker, target, data)
-        plan = attacker.system.roll_setup.plan(attacker, _attack_data(data, defence, aspects))
+        plan = attacker.system.roll_setup.plan(
+            attacker, _attack_data(data, target, defence, aspects)
+        )
         notes = (*plan.odds.notes, *(str(n) for n in _aspect_notes(attacker, target, aspects)))
         return AttackPlan(plan.odds, (), defence, notes)
 
     def roll_attack(self, attacker, target, data, defence, rng) -> AttackRoll:
         aspects = _aspects(attacker, target, data)
-        plan = attacker.system.roll_setup.plan(attacker, _attack_data(data, defence, aspects))
+        plan = attacker.system.roll_setup.plan(
+            attacker, _attack_data(data, target, defence, aspects)
+        )
         [side] = plan.roll(rng)
         side = stamp_target(side, target, None)
         writes = ()
@@ -152,18 +175,11 @@ class HitosCombat(CombatRules):
                 "target_activation": {**theirs.to_dict(), "use": aspects["target_use"]},
             }
             side = SideRecord(side.sheet, replace(side.record, details=details))
-        dealt = side.record.effects.damage
-        notes = _aspect_notes(attacker, target, aspects)
-        if side.record.details.get("secuela"):
-            notes += (Message(gettext_noop("A crítico: the target takes a secuela.")),)
-        rest = (notes, None, writes)
-        if dealt is None:
-            return AttackRoll([side], False, None, "", *rest)
-        if dealt <= 0:
-            return AttackRoll([side], True, None, Message(gettext_noop("no damage")), *rest)
-        critical = side.record.details.get("secuela") or ""
-        damage = DamageInput(dealt, critical=critical)
-        return AttackRoll([side], True, damage, str(dealt), *rest)
+        return _outcome(side, _aspect_notes(attacker, target, aspects), writes)
+
+    def attack_from_roll(self, side) -> AttackRoll:
+        # The roll panel's aspects and hindering are paid when its roll is stored.
+        return _outcome(side, (), ())
 
     def write_back(self, attack, user, scene) -> None:
         """The target pays for the aspect it activated against the attack: a drama point

@@ -50,9 +50,9 @@ def attack_fields(sheet: Sheet | None) -> dict[str, forms.Field]:
         ),
         "target_rd": forms.IntegerField(
             label=_("Target's RD (highest armour)"),
+            help_text=_("Empty: the highest RD of the armours on the target's sheet."),
             min_value=0,
             max_value=50,
-            initial=0,
             required=False,
         ),
         "target_state": forms.ChoiceField(

@@ -60,6 +60,10 @@ DEMO_CHARACTERS: list[dict] = [
             ("hito", "Conozco cada cueva de la costa"),
             ("complicacion", "Bebe para olvidar el pecio"),
         ],
+        "items": [
+            ("armour", "Chaqueta de cuero del puerto", "3", {"rd": 1}),
+            ("item", "Linterna de buceo", "1", {}),
+        ],
     },
 ]
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from characters.models import Character
 from mechanics.forms.roll import RollForm, first_choice, int_choices
 from mechanics.rules.hitos.catalogue import DAMAGE_CATEGORIES
-from mechanics.systems.hitos.combat_forms import fight_aspect_choices
+from mechanics.systems.hitos.combat_forms import TARGET_STATE_LABELS, fight_aspect_choices
 from mechanics.systems.hitos.rolls import (
     DRAMA_POINTS_POOL,
     OTHER_PREFIX,
@@ -51,12 +51,14 @@ class HitosRollForm(RollForm):
         (
             _("Weapon and target"),
             ("attack",),
-            ["weapon", "weapon_constant", "attack_range", "target_rd"],
+            ["target", "target_state", "weapon", "weapon_constant", "attack_range", "target_rd"],
         ),
         (None, None, ["label", "secret"]),
     )
     spends = ("aspect", "hinder_aspect")
     compact = frozenset({"modifier"})
+    # The target's names and what choosing one does read across the row.
+    wide = RollForm.wide | {"target"}
 
     characteristic = forms.ChoiceField(label=_("Characteristic"))
     skill = forms.ChoiceField(label=_("Skill"), required=False)
@@ -100,8 +102,24 @@ class HitosRollForm(RollForm):
         initial="melee",
         required=False,
     )
+    target = forms.TypedChoiceField(
+        label=_("Target"),
+        help_text=_(
+            "Its Defensa is the difficulty and its armour the RD; a hit's damage waits for "
+            "the GM in the scene's fight."
+        ),
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    target_state = forms.ChoiceField(
+        label=_("How the target faces it"),
+        choices=list(TARGET_STATE_LABELS.items()),
+        initial="normal",
+        required=False,
+    )
     target_rd = forms.IntegerField(
-        label=_("Target's RD (highest armour)"),
+        label=_("Target's RD (highest armour), without a target"),
         min_value=0,
         max_value=50,
         initial=0,
@@ -116,6 +134,13 @@ class HitosRollForm(RollForm):
         self.fields["skill"].choices = [("", _("No skill")), *skills]
         self.fields["skill"].initial = first_choice(skills)
         self.fields["modifier"].choices = int_choices(-10, 10)
+        others = Character.objects.filter(campaign_id=sheet.character.campaign_id).exclude(
+            pk=sheet.character.pk
+        )
+        self.fields["target"].choices = [
+            ("", _("Nobody: the difficulty and the RD typed")),
+            *((c.pk, c.name) for c in others.order_by("is_npc", "name", "pk")),
+        ]
         usable = [a for a in sheet.aspects if not a.exhausted]
         # Another character's aspect, used against them, hands them the drama point paid.
         others = [
@@ -190,4 +215,8 @@ class HitosRollForm(RollForm):
             )
         if data.get("kind") == "attack" and not data.get("weapon"):
             self.add_error("weapon", _("Choose the weapon's category."))
+        if data.get("kind") == "attack" and data.get("target") and data.get("secret"):
+            self.add_error(
+                "secret", _("An attack on a character goes to the fight: it cannot be secret.")
+            )
         return data

@@ -13,11 +13,13 @@ from django.utils.translation import pgettext
 from campaigns.models import Scene
 from characters.models import Aspect, Character
 from characters.services.sheet import aspect_set_exhausted, resource_adjust
+from mechanics.combat import stamp_target
 from mechanics.models import SituationAspect
 from mechanics.rules.hitos import odds as engine_odds
 from mechanics.rules.hitos import rolls as engine
 from mechanics.rules.hitos import traits
 from mechanics.rules.hitos.catalogue import DAMAGE_CATEGORIES_BY_KEY
+from mechanics.services.combat import scene_fight
 from mechanics.setup import (
     OddsRow,
     OddsView,
@@ -29,6 +31,7 @@ from mechanics.setup import (
     single,
     trait_names,
 )
+from mechanics.systems.hitos.sheet import armour_rds
 
 DRAMA_POINTS_POOL = "drama_points"
 # The aspect field's value for another character's aspect: "other:<aspect id>", and for
@@ -220,8 +223,32 @@ def _stamped(record, owner, hindering: dict | None):
     return replace(record, details=details)
 
 
+def attack_target(sheet: Sheet, data: Mapping) -> Sheet | None:
+    """The sheet of the character an attack from the roll panel is aimed at (None: no
+    target, the difficulty and the RD typed), once the fight it joins is known."""
+    target_id = data.get("target") if data.get("kind") == "attack" else None
+    if not target_id:
+        return None
+    target = (
+        Character.objects.filter(pk=target_id, campaign_id=sheet.character.campaign_id)
+        .exclude(pk=sheet.character.pk)
+        .first()
+    )
+    if target is None:
+        raise ValidationError(
+            _("Choose a character of this campaign as the target."), code="target"
+        )
+    scene_fight(scene=sheet.scene, attacker=sheet.character, target=target)
+    return load_sheets([target], sheet.character.campaign, with_scene=False)[target.pk]
+
+
+def _aimed(plan_roll, target: Sheet, defence: int):
+    """The roll's record names its target and its Defensa, as the combat panel's do."""
+    return lambda rng=None: [stamp_target(side, target, defence) for side in plan_roll(rng)]
+
+
 class HitosSetup(RollSetup):
-    sheet_extras = ("aspects",)
+    sheet_extras = ("aspects", "items")
     # The panel offers the other characters' aspects to use against them.
     panel_follows_campaign = True
 
@@ -324,6 +351,12 @@ class HitosSetup(RollSetup):
         return OddsView(rows=rows, summary=summary, steps=tuple(steps), notes=notes)
 
     def plan(self, sheet: Sheet, data: Mapping, **kwargs) -> Plan:
+        # An attack on a character: its Defensa is the difficulty, its armour the RD.
+        target = attack_target(sheet, data)
+        defence = None
+        if target is not None:
+            defence = sheet.system.combat.computed_defence(sheet, target, data)
+            data = {**data, "difficulty": defence.value}
         spec, owner, hindering, damage_activation = self._spec(sheet, data)
         # Damage steps: the combat panel's target lowering it, or the roll panel's opponent.
         shift = data.get("damage_shift") or 0
@@ -359,7 +392,8 @@ class HitosSetup(RollSetup):
         else:
             bonus = traits.melee_damage_bonus(max(fortaleza, 1), max(combate, 0))
         constant = data.get("weapon_constant") or 0
-        rd = data.get("target_rd") or 0
+        rds = armour_rds(target.items) if target is not None else [data.get("target_rd") or 0]
+        rd = engine.highest_rd(rds)
         odds = self.odds(spec, attack=True, names=trait_names(sheet, data))
         shifted = engine.shift_category(category, shift + (damage_activation is not None))
         weapon = shifted.name + (f"{constant:+d}" if constant else "")
@@ -367,27 +401,38 @@ class HitosSetup(RollSetup):
             "Damage if it hits: %(weapon)s + %(bonus)s (damage bonus) − RD %(rd)s, "
             "from the same dice"
         ) % {"weapon": weapon, "bonus": bonus, "rd": rd}
+        if target is not None:
+            notes = (
+                *notes,
+                _("%(defence)s: %(value)s, the difficulty.")
+                % {"defence": defence.label, "value": defence.value},
+            )
+            note = _(
+                "%(damage)s; RD from the armour of %(name)s. A hit's damage waits for the "
+                "GM in the combat panel."
+            ) % {"damage": note, "name": target.character.name}
+
+        def roll(rng):
+            record = engine.roll_attack(
+                spec,
+                category,
+                weapon_constant=constant,
+                damage_bonus=bonus,
+                target_rd=rds,
+                damage_shift=shift,
+                rng=rng,
+                damage_activation=damage_activation,
+            )
+            return _stamped(record, owner, hindering)
+
+        plan_roll = single(sheet, roll, data)
+        if target is not None:
+            plan_roll = _aimed(plan_roll, target, defence.value)
         return Plan(
             kind="attack",
             odds=replace(odds, notes=(*odds.notes, *notes, note)),
-            roll=single(
-                sheet,
-                lambda rng: _stamped(
-                    engine.roll_attack(
-                        spec,
-                        category,
-                        weapon_constant=constant,
-                        damage_bonus=bonus,
-                        target_rd=rd,
-                        damage_shift=shift,
-                        rng=rng,
-                        damage_activation=damage_activation,
-                    ),
-                    owner,
-                    hindering,
-                ),
-                data,
-            ),
+            roll=plan_roll,
+            extra={"target": target.character} if target is not None else {},
         )
 
 

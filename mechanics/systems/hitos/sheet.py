@@ -1,4 +1,5 @@
-"""The aspects of a Hitos sheet: their section and the GM's form to add one."""
+"""The aspects and the equipment of a Hitos sheet: their sections and the GM's forms to
+add to them."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.limits import limit
-from characters.models import Aspect
+from characters.forms.sheet import ItemForm
+from characters.models import Aspect, Item
 from mechanics.rules.hitos import catalogue
 from mechanics.systems.base import SheetSection
 
@@ -89,4 +91,38 @@ class AspectsSection(SheetSection):
         return {"aspect_form": AspectForm(data)}
 
 
-SECTIONS = (AspectsSection(),)
+class ArmourForm(ItemForm):
+    """An armour and its RD (resistencia al daño)."""
+
+    kind = Item.Kind.ARMOUR
+    stat_fields = ("rd",)
+    rd = forms.IntegerField(label="RD", min_value=0, max_value=50)
+
+
+ITEM_FORMS = (ItemForm, ArmourForm)
+
+
+def armour_rds(items) -> list[int]:
+    """The RD of each armour the character keeps: an attack on it subtracts the highest
+    one, as armours never add (docs/rules.md#hitos-damage)."""
+    return [int(item.data.get("rd", 0)) for item in items if item.kind == Item.Kind.ARMOUR]
+
+
+class EquipmentSection(SheetSection):
+    key = "equipment"
+    template = "systems/hitos/sheet_equipment.html"
+    reads = ("items",)
+
+    def context(self, character, ratings, names) -> dict:
+        items = list(character.items.all())
+        return {
+            "armours": [item for item in items if item.kind == Item.Kind.ARMOUR],
+            "plain_items": [item for item in items if item.kind != Item.Kind.ARMOUR],
+        }
+
+    def forms(self, character, ratings, data=None) -> dict:
+        system = character.campaign.game_system
+        return {"item_forms": {form.kind: form(data, system=system) for form in ITEM_FORMS}}
+
+
+SECTIONS = (AspectsSection(), EquipmentSection())

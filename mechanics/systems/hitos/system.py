@@ -4,9 +4,12 @@ import dataclasses
 from fractions import Fraction
 from types import MappingProxyType
 
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from mechanics.rules.hitos import catalogue, health, traits
+from mechanics.rules.hitos.rolls import highest_rd
 from mechanics.rules.hitos.settings import SETTINGS
 from mechanics.systems.base import (
     GameSystem,
@@ -93,7 +96,21 @@ class HitosSystem(GameSystem):
                 "%d + C"
                 % traits.initiative_base(ratings.get("reflejos", 1), ratings.get("intelecto", 1)),
             ),
+            ("RD", str(highest_rd(sheet.armour_rds(items)))),
         ]
+
+    def clean_item(self, kind, name, weight_kg, data) -> dict:
+        """Plain items, and armours with their RD (what an attack on the character
+        subtracts: docs/rules.md#hitos-damage)."""
+        if kind == "item" and not data:
+            return {}
+        if kind == "armour" and set(data) == {"rd"}:
+            return {"rd": highest_rd(data["rd"])}
+        raise ValidationError(
+            _("%(name)s: a Hitos sheet keeps plain items and armours with their RD.")
+            % {"name": name},
+            code="item_kind",
+        )
 
     def state(self, stored, ratings) -> health.HitosHealth:
         """Stored health with today's Aguante (lost points stay, capped by the new maximum)."""
