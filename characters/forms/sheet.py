@@ -135,6 +135,8 @@ class ItemForm(forms.Form):
     stores."""
 
     kind = Item.Kind.ITEM
+    # What the sheet's button that opens this form says.
+    add_label = _("Add an item")
     stat_fields: tuple[str, ...] = ()
     name = LineField(label=_("Name"), max_length=limit(Item, "name"))
     weight_kg = forms.DecimalField(

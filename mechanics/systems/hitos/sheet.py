@@ -95,6 +95,7 @@ class ArmourForm(ItemForm):
     """An armour and its RD (resistencia al daño)."""
 
     kind = Item.Kind.ARMOUR
+    add_label = _("Add an armour")
     stat_fields = ("rd",)
     rd = forms.IntegerField(label="RD", min_value=0, max_value=50)
 

@@ -21,6 +21,7 @@ DETAIL_LABELS = {"deities": "Divinidades"}
 
 class ArmourForm(ItemForm):
     kind = Item.Kind.ARMOUR
+    add_label = _("Add an armour piece")
     stat_fields = ("part", "rd", "integrity")
     part = forms.ChoiceField(
         label=_("Body part"),
@@ -32,6 +33,7 @@ class ArmourForm(ItemForm):
 
 class WeaponForm(ItemForm):
     kind = Item.Kind.WEAPON
+    add_label = _("Add a weapon")
     stat_fields = ("count", "sides", "fixed", "damage_type", "skill", "integrity")
     count = forms.IntegerField(label=_("Dice"), min_value=1, max_value=10, initial=1)
     sides = forms.TypedChoiceField(
@@ -54,6 +56,7 @@ class WeaponForm(ItemForm):
 
 class ShieldForm(ItemForm):
     kind = Item.Kind.SHIELD
+    add_label = _("Add a shield")
     stat_fields = ("gdc", "integrity")
     gdc = forms.IntegerField(label="GdC", min_value=1, max_value=10)
     integrity = forms.IntegerField(label=_("Integrity"), min_value=0, max_value=1000)
