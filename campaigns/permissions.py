@@ -395,5 +395,8 @@ def visible_search_entries(
     allowed |= Q(kind=kind.DIARY, object_id__in=visible_diaries(access, diaries).values("pk"))
     sheet = Q(kind__in=[kind.SHEET, kind.XP])
     if not _sees_every_sheet(access):
-        sheet &= Q(character__owner_id=access.membership.user_id)
+        # A subquery, not a join: the whole filter then runs in one place, and the
+        # diaries' subquery once (PostgreSQL ran it in the scan and again after a join).
+        own = all_characters().filter(owner_id=access.membership.user_id).values("pk")
+        sheet &= Q(character_id__in=own)
     return entries.filter(allowed | sheet)

@@ -1,8 +1,8 @@
 """Running a search on the campaign's index, on PostgreSQL or SQLite.
 
-A search is two queries whatever the campaign's size: the best hits of each kind (or one
-page of one kind) with the number of hits of each kind, then those hits' rows with what
-their links need.
+A search is two queries whatever the campaign's size: the newest matches the reader may
+read (at most MATCHES short rows: id, kind, score), ranked here, then the shown hits'
+rows with what their links need. Both go through the ORM's public API.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import connection
-from django.db.models import Case, F, FloatField, Q, QuerySet, Value, When
-from django.db.models.expressions import RawSQL
+from django.db.models import Case, F, Q, QuerySet, Value, When, Window
+from django.db.models.functions import RowNumber
 
 from campaigns.permissions import CampaignAccess, visible_search_entries
 from characters.models import DiaryEntry
@@ -53,49 +53,40 @@ class Results:
         return self.total >= MATCHES
 
 
-def _base(entries: QuerySet, query: Query) -> tuple[str, tuple]:
-    """SQL that defines `base`: the id, kind and score (higher is better) of the newest
-    MATCHES entries that match, materialized before they are ranked. Rolls and XP entries are short
-    labels, alike in relevance: they score 0, so the newest come first, and their many
-    rows cost no ranking."""
+def _newest(entries: QuerySet, query: Query) -> QuerySet:
+    """(id, kind, score) of the newest MATCHES entries that match, score higher for
+    better. Rolls and XP entries are short labels, alike in relevance: they score 0, so
+    the newest come first, and their many rows cost no ranking."""
     if connection.vendor == "postgresql":
         wanted = SearchQuery(query.tsquery(), config=CONFIG, search_type="raw")
-        score = Case(
-            When(kind__in=RECENT_KINDS, then=Value(0.0)),
-            default=SearchRank(F("document"), wanted),
-            output_field=FloatField(),
-        )
-        found = entries.filter(document=wanted).annotate(score=score).order_by()
-        sql, params = found.values_list("id", "kind", "score").query.sql_with_params()
-        # The matches first (GIN), then the newest: ORDER BY id LIMIT alone lets the
+        rank = SearchRank(F("document"), wanted)
+        score = Case(When(kind__in=RECENT_KINDS, then=Value(0.0)), default=rank)
+        # Numbered after the GIN index found them all: ORDER BY id LIMIT lets the
         # planner walk the primary key testing every entry until enough match.
+        newest = Window(RowNumber(), order_by=F("pk").desc())
         return (
-            f"WITH search_matches AS MATERIALIZED ({sql}), base AS MATERIALIZED "
-            "(SELECT * FROM search_matches ORDER BY id DESC LIMIT %s) ",
-            (*params, MATCHES),
+            entries.filter(document=wanted)
+            .annotate(score=score, newest=newest)
+            .filter(newest__lte=MATCHES)
+            .values_list("pk", "kind", "score")
         )
-    # One pass driven by FTS5: its matches, each joined to its entry by id, which the
-    # reader's filters then keep or drop. CROSS JOIN keeps FTS5 the outer loop (else
-    # SQLite may run the match once per entry of the campaign), and bm25 (lower is
-    # better; the title weighs five times the body) works only in that query.
-    recent = ", ".join(f"'{kind}'" for kind in RECENT_KINDS)
-    score = RawSQL(
-        f"CASE WHEN search_searchentry.kind IN ({recent}) THEN 0 "
-        "ELSE -bm25(search_fts, 5.0, 1.0) END",
-        (),
+    # FTS5 drives: its matches newest first (its rowid is the entry's id), each joined to
+    # its entry, which the reader's filters keep or drop, until MATCHES are kept. bm25
+    # (lower is better; the title weighs five times the body) works only in the query
+    # that runs the match, so the FTS5 table joins through extra(): no other public API
+    # adds a table to the FROM clause.
+    kinds = ", ".join(f"'{kind}'" for kind in RECENT_KINDS)
+    score = (
+        f"CASE WHEN search_searchentry.kind IN ({kinds}) THEN 0.0 "
+        "ELSE -bm25(search_fts, 5.0, 1.0) END"
     )
-    found = entries.extra(where=["search_fts MATCH %s"], params=[query.fts5()])
-    # Newest first in FTS5's own order, so the scan stops at MATCHES.
-    found = found.annotate(score=score).order_by(RawSQL("search_fts.rowid", ()).desc())
-    sql, params = found.values_list("id", "kind", "score")[:MATCHES].query.sql_with_params()
-    table = ' FROM "search_searchentry" '
-    if sql.count(table) != 1:
-        raise AssertionError(f"unexpected SQL for the search: {sql}")
-    joined = (
-        ' FROM search_fts CROSS JOIN "search_searchentry" '
-        'ON "search_searchentry"."id" = search_fts.rowid '
-    )
-    return f"WITH base AS MATERIALIZED ({sql.replace(table, joined)}) ", params
+    return entries.extra(
+        select={"score": score},
+        tables=["search_fts"],
+        where=["search_fts.rowid = search_searchentry.id", "search_fts MATCH %s"],
+        params=[query.fts5()],
+        order_by=["-search_fts.rowid"],
+    ).values_list("pk", "kind", "score")[:MATCHES]
 
 
 def search(access: CampaignAccess, query: Query, filters: Filters, *, page: int = 1) -> Results:
@@ -113,28 +104,20 @@ def search(access: CampaignAccess, query: Query, filters: Filters, *, page: int 
         entries = entries.filter(character_id=filters.character)
     if filters.kind:
         entries = entries.filter(kind=filters.kind)
-    base, params = _base(entries, query)
+    by_kind: dict[str, list[tuple[float, int]]] = {}
+    for pk, kind, score in _newest(entries, query):
+        by_kind.setdefault(kind, []).append((score, pk))
+    counts = {kind: len(by_kind[kind]) for kind in SearchEntry.Kind.values if kind in by_kind}
+    # Best first, the newest first among equals.
+    shown = {kind: [pk for _score, pk in sorted(by_kind[kind], reverse=True)] for kind in counts}
     if filters.kind:
-        ranked = base + (
-            "SELECT id, kind, COUNT(*) OVER () FROM base "
-            "ORDER BY score DESC, id DESC LIMIT %s OFFSET %s"
-        )
-        params = (*params, PAGE, (page - 1) * PAGE)
+        start = (page - 1) * PAGE
+        shown = {kind: pks[start : start + PAGE] for kind, pks in shown.items()}
     else:
-        ranked = base + (
-            "SELECT id, kind, n FROM (SELECT id, kind, score, COUNT(*) OVER (PARTITION BY kind) "
-            "AS n, ROW_NUMBER() OVER (PARTITION BY kind ORDER BY score DESC, id DESC) AS place "
-            "FROM base) ranked WHERE place <= %s ORDER BY score DESC, id DESC"
-        )
-        params = (*params, PER_KIND)
-    with connection.cursor() as cursor:
-        cursor.execute(ranked, params)
-        rows = cursor.fetchall()
-    counts = {kind: n for _id, kind, n in rows}
-    results = Results(counts={k: counts[k] for k in SearchEntry.Kind.values if k in counts})
-    if not rows:
-        return results
-    loaded = SearchEntry.objects.select_related("scene", "character").in_bulk([r[0] for r in rows])
-    for kind in results.counts:
-        results.groups[kind] = [loaded[pk] for pk, row_kind, _n in rows if row_kind == kind]
-    return results
+        shown = {kind: pks[:PER_KIND] for kind, pks in shown.items()}
+    if not any(shown.values()):
+        return Results()
+    rows = SearchEntry.objects.select_related("scene", "character").defer("document")
+    loaded = rows.in_bulk([pk for pks in shown.values() for pk in pks])
+    groups = {kind: [loaded[pk] for pk in pks] for kind, pks in shown.items() if pks}
+    return Results(counts=counts, groups=groups)

@@ -248,9 +248,6 @@ def test_no_module_that_imports_gettext_as_underscore_rebinds_it():
 # --- No private ORM compiler -----------------------------------------------------------------
 
 PRIVATE_COMPILER = ("get_compiler", "as_sql(", "sql_with_params")
-# The one exception, to be removed: the search wraps the reader's permission-filtered
-# queryset in a materialized CTE that PostgreSQL's planner and FTS5 need (search/engine.py).
-COMPILER_EXCEPTIONS = {"search/engine.py"}
 
 
 def test_no_module_uses_the_orms_private_compiler():
@@ -258,7 +255,7 @@ def test_no_module_uses_the_orms_private_compiler():
     Django versions, and SQL written ahead of time skips what the ORM checks per query."""
     problems = []
     for path in _python_files(*PACKAGES, "ops", "bench", "scripts"):
-        if _skipped(path) or str(path.relative_to(ROOT)) in COMPILER_EXCEPTIONS:
+        if _skipped(path):
             continue
         for number, line in enumerate(path.read_text().splitlines(), 1):
             for name in PRIVATE_COMPILER:
