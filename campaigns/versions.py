@@ -8,7 +8,8 @@ write:
   scenes, the feeds) and for the live table; and to `Campaign.public_seq` likewise, but
   for rows only GMs see (`PRIVATE`), which players' pages and streams follow instead;
 - to `Character.version` for a write to the character's own row or to a row that links to
-  the character (its traits, wounds, XP...), rolls aside (`SEQUENCE_ONLY`);
+  the character (its traits, wounds, XP...), rolls aside (`SEQUENCE_ONLY`) but for those
+  a roll panel reads back (`READ_BACK`);
 - to `Campaign.version` for a write to the campaign's own row or to a row that links to
   no character (members, stories, scenes, combats, house rules...).
 A user's new name bumps the campaigns they are a member of and the characters they own.
@@ -51,6 +52,10 @@ PROJECT_APPS = ("campaigns", "characters", "mechanics")
 # sequence alone, so a sheet stays cached through the rolls made on it. What a roll
 # changes on the sheet (a pool spent) its service writes to the character's own rows.
 SEQUENCE_ONLY = frozenset({"mechanics.Roll"})
+# Rows of those that a character's roll panel reads back, as SQL true for such a row
+# `{row}`: the rolls of an extended action hold its progress. They bump their characters'
+# versions too, so a panel follows its character and not every roll in the campaign.
+READ_BACK = {"mechanics.Roll": "{row}.kind = 'extended'"}
 # Rows only GMs see, as SQL true for such a row `{row}`: their changes leave the players'
 # sequence as it is (a diary counts for both sides of a publication, OLD and NEW).
 PRIVATE = {
@@ -140,14 +145,20 @@ def _bumps(scoped: Scoped, row: str, event: str = "update") -> list[str]:
     if label == CAMPAIGN:
         return []
     where = f"WHERE id = {campaign} AND NOT deleting"
+    ids = ", ".join(f'{row}."{column}"' for column in scoped.characters)
+    bump = f"UPDATE campaigns_campaign SET {sequences} {where};"
     if label in SEQUENCE_ONLY or (label == CHARACTER and event == "update"):
-        return [f"UPDATE campaigns_campaign SET {sequences} {where};"]
-    if scoped.characters and label != CHARACTER:
-        ids = ", ".join(f'{row}."{column}"' for column in scoped.characters)
+        read_back = READ_BACK.get(label)
+        # Such rows go only with their character or campaign: a deletion bumps nothing more.
+        if read_back is None or event == "delete":
+            return [bump]
         return [
-            f"UPDATE characters_character SET version = version + 1 WHERE id IN ({ids});",
-            f"UPDATE campaigns_campaign SET {sequences} {where};",
+            "UPDATE characters_character SET version = version + 1 "
+            f"WHERE id IN ({ids}) AND {read_back.format(row=row)};",
+            bump,
         ]
+    if scoped.characters and label != CHARACTER:
+        return [f"UPDATE characters_character SET version = version + 1 WHERE id IN ({ids});", bump]
     return [f"UPDATE campaigns_campaign SET {sequences}, version = version + 1 {where};"]
 
 

@@ -314,8 +314,8 @@ class RollSetup:
     # Sheet rows a roll reads besides traits and pools (keys of SHEET_EXTRAS).
     sheet_extras: tuple[str, ...] = ()
     # The roll panel reads rows beyond the character's own and the campaign's (other
-    # characters' aspects, the character's rolls): its cache key then follows the
-    # campaign's change sequence (campaigns.versions).
+    # characters' aspects): its cache key then follows the campaign's change sequence
+    # (campaigns.versions). Rolls it reads back bump the character (READ_BACK there).
     panel_follows_campaign: bool = False
 
     def open_actions(self, character: Character) -> dict[str, Roll]:

@@ -41,7 +41,8 @@ def test_every_model_of_the_project_belongs_to_a_campaign():
 def test_a_write_to_any_row_of_any_table_bumps_its_campaign_and_its_characters():
     """Table-driven over every scoped table: one row of each, written with plain SQL (no
     service, no ORM), bumps the campaign's change sequence and either the characters the
-    row links to or, linking to none, the campaign's version (a roll: the sequence alone)."""
+    row links to or, linking to none, the campaign's version (a roll: the sequence alone;
+    tests/live/test_pages.py follows an extended action's, which bump their character)."""
     call_command("seed_demo", stdout=StringIO())
     missed, empty = [], []
     for scoped in scoped_tables():

@@ -236,6 +236,26 @@ def test_a_roll_leaves_an_open_roll_panel_as_it_is_where_the_panel_reads_no_roll
 
 
 @pytest.mark.parametrize("member", ["gm", "player"])
+def test_a_tinieblas_panel_stays_up_to_date_through_plain_rolls_and_follows_extended_ones(
+    client, request, campaign, table, member
+):
+    """The panel reads its character's extended actions back from its rolls: those bump
+    the character (campaigns.versions.READ_BACK), every other roll leaves the panel be."""
+    client.force_login(request.getfixturevalue(member))
+    character = table["character"]
+    url = reverse("mechanics:roll", args=[campaign.pk, character.pk])
+    version = panel_reload(client.get(url, **HTMX).content.decode())
+    store_roll(campaign, request.getfixturevalue(member), character=character)
+    assert client.get(url, **HTMX, **{SINCE: version}).status_code == 204
+    extended = {"kind": "extended", "attribute": "inteligencia", "skill": "investigacion",
+                "again": "10", "target": "5", "max_rolls": "", "label": "Descifrar"}  # fmt: skip
+    assert client.post(url, extended, **HTMX).status_code == 200
+    answer = client.get(url, **HTMX, **{SINCE: version})
+    assert answer.status_code == 200
+    assert "Descifrar" in answer.content.decode()
+
+
+@pytest.mark.parametrize("member", ["gm", "player"])
 def test_a_panel_answered_after_a_write_is_up_to_date_so_no_reload_takes_its_notice(
     client, request, campaign, table, member
 ):

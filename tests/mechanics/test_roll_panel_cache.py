@@ -18,6 +18,7 @@ from mechanics.systems.base import DamageInput
 from tests.factories import UserFactory, campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
+from tests.mechanics_web.rolls import store_roll
 
 fixed_dice = rolling.fixed_dice
 
@@ -115,6 +116,18 @@ def test_an_extended_action_in_progress_shows_on_the_next_request(
     started = {**POOL, "kind": "extended", "target": "5", "max_rolls": "", "label": "Descifrar"}
     assert client.post(roll_url(lucia), started, **HTMX).status_code == 200
     assert len(options(panel(client, lucia), lucia, "action")) == 2
+
+
+def test_a_plain_roll_leaves_a_tinieblas_panel_in_the_cache(client, gm, player, lucia, campaign):
+    """Only an extended action's rolls change what the panel shows (READ_BACK)."""
+    client.force_login(player)
+    panel(client, lucia)
+    with CaptureQueriesContext(connection) as cached:
+        panel(client, lucia)
+    store_roll(campaign, gm, character=lucia)
+    with CaptureQueriesContext(connection) as after:
+        panel(client, lucia)
+    assert len(after) == len(cached)
 
 
 def test_a_gm_panel_never_reaches_a_player_in_either_order(client, gm, player, lucia):

@@ -40,8 +40,8 @@ WILLPOWER_POOL = "willpower"
 
 
 class TinieblasSetup(RollSetup):
-    # The extended actions in progress are read from the character's rolls.
-    panel_follows_campaign = True
+    # The extended actions in progress are read from the character's rolls, whose writes
+    # bump the character's version (campaigns.versions.READ_BACK): the panel follows it.
     opposed_kinds = ("opposed", "teamwork")
     sheet_extras = ("specialties",)
 
