@@ -57,6 +57,17 @@ def viewer(access: CampaignAccess) -> tuple:
     return (access.membership.pk, access.membership.user_id, access.membership.role)
 
 
+def cached_value(key: str, compute: Callable[[], Any], *, timeout: int = 3600) -> Any:
+    """What `compute()` gives, kept under `key` (a `fragment_key` of the versions it is
+    computed from): data a page reads, rather than HTML."""
+    cache = caches[CACHE]
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.set(key, value, timeout)
+    return value
+
+
 def cached_pieces(
     keys: dict[Hashable, str], render: Callable[[list], dict], *, timeout: int
 ) -> dict[Hashable, Any]:

@@ -14,10 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.core.cache import caches
 from django.db.models import Count, Func, IntegerField, Max, Min, Q, QuerySet, Sum
 
-from campaigns.fragments import CACHE, fragment_key
+from campaigns.fragments import cached_value, fragment_key
 from characters.models import XpEntry
 
 POINT_BUDGET = 500
@@ -125,8 +124,4 @@ def ledger_summary(
         entries.order_by("-created_at", "-pk").values_list("pk", flat=True)[:LEDGER_VERSION_ROWS]
     )
     version = fragment_key("xp-points", scope, newest)
-    points = caches[CACHE].get(version)
-    if points is None:
-        points = ledger_points(entries)
-        caches[CACHE].set(version, points, 3600)
-    return version, points
+    return version, cached_value(version, lambda: ledger_points(entries))

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from campaigns.fragments import cached_value, fragment_key
 from characters.models import Character
 from mechanics.models import Roll
 from mechanics.rules.tinieblas import catalogue
@@ -102,7 +103,9 @@ class TinieblasSetup(RollSetup):
         )
 
     def open_actions(self, character: Character) -> dict[str, Roll]:
-        return open_extended_actions(character)
+        # Their rolls bump the character's version (READ_BACK): the version keys them.
+        key = fragment_key("open-actions", character.pk, character.version)
+        return cached_value(key, lambda: open_extended_actions(character))
 
     def plan(self, sheet: Sheet, data: Mapping, *, open_actions=None) -> Plan:
         spec = self.spec(sheet, data)
