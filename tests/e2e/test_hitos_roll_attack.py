@@ -6,14 +6,12 @@ Resistencia (docs/rules.md#hitos-roll-panel-attacks)."""
 import pytest
 from playwright.sync_api import expect
 
-from campaigns import services
-from characters.services import item_add
 from mechanics.models import CombatAttack
-from mechanics.services import combat as combat_services
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_accessibility import axe_violations
-from tests.factories import UserFactory, campaign_with, make_character
+from tests.factories import UserFactory, campaign_with
 from tests.mechanics import rolling
+from tests.mechanics_web.rolls import hitos_rooftop_fight
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -33,20 +31,7 @@ def test_player_attacks_an_npc_from_her_sheet_and_the_gm_applies_the_damage(
     gm = UserFactory(username="narradora")
     player = UserFactory(username="jugadora")
     campaign = campaign_with("hitos", gm, players=[player], name="Mesa")
-    hero = make_character(
-        campaign, player, name="Héroe", ratings={"reflejos": 4, "combate": 4, "fortaleza": 4}
-    )
-    # Defensa 1 + 1 + 5 = 7; Aguante 5 + 4/2 = 7, Resistencia 21.
-    foe = make_character(
-        campaign,
-        None,
-        user=gm,
-        name="Sicario",
-        ratings={"reflejos": 1, "combate": 1, "fortaleza": 5, "voluntad": 4},
-    )
-    item_add(character=foe, user=gm, kind="armour", name="Chaleco", weight_kg=2, data={"rd": 2})
-    scene = services.scene_create(campaign=campaign, title="Azotea", participants=[hero, foe])
-    combat = combat_services.combat_start(scene=scene, user=gm)
+    combat, hero, foe = hitos_rooftop_fight(campaign, gm, player)
 
     # The player, on her phone, rolls from her sheet: Reflejos, then an attack on Sicario.
     page = open_as("jugadora", width=360, height=800)
@@ -78,7 +63,7 @@ def test_player_attacks_an_npc_from_her_sheet_and_the_gm_applies_the_damage(
 
     # The GM finds it waiting in the combat panel and applies it.
     gm_page = open_as("narradora", width=1280, height=900)
-    gm_page.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/combat/{combat.pk}/")
+    gm_page.goto(f"/campaigns/{campaign.pk}/scenes/{combat.scene_id}/combat/{combat.pk}/")
     pending = gm_page.locator("#combat-pending")
     expect(pending).to_contain_text("Héroe alcanza a Sicario")
     expect(pending.locator(".combat-damage")).to_have_text("4")

@@ -1,11 +1,15 @@
-"""Helpers for the roll log tests: stored rolls and a second player."""
+"""Helpers for the roll tests: stored rolls, a second player, a Hitos fight."""
 
 import random
 
+from campaigns import services
 from campaigns.models import Scene
+from characters.services import item_add
 from mechanics.rules.hitos.rolls import HitosSpec, roll_check
 from mechanics.rules.tinieblas.rolls import roll_dice
+from mechanics.services import combat as combat_services
 from mechanics.services.rolls import roll_store
+from tests.factories import make_character
 
 # A label that must never reach anyone but a GM.
 CANARY = "CANARIO-SECRETO-7731"
@@ -32,3 +36,24 @@ def hitos_record(seed=3):
 
 def make_scene(campaign, title="La cripta", **kwargs):
     return Scene.objects.create(campaign=campaign, title=title, **kwargs)
+
+
+def hitos_rooftop_fight(campaign, gm, player, *, armours=(("Chaleco", 2),)):
+    """A fight on a rooftop in a Hitos campaign: the player's Héroe (Reflejos, Combate and
+    Fortaleza 4) against the GM's Sicario, wearing `armours` (name, RD). The Sicario's
+    Defensa is 1 + 1 + 5 = 7, its Aguante 5 + 4/2 = 7 and its Resistencia 21.
+    Returns (combat, hero, foe)."""
+    hero = make_character(
+        campaign, player, name="Héroe", ratings={"reflejos": 4, "combate": 4, "fortaleza": 4}
+    )
+    foe = make_character(
+        campaign,
+        None,
+        user=gm,
+        name="Sicario",
+        ratings={"reflejos": 1, "combate": 1, "fortaleza": 5, "voluntad": 4},
+    )
+    for name, rd in armours:
+        item_add(character=foe, user=gm, kind="armour", name=name, weight_kg=2, data={"rd": rd})
+    scene = services.scene_create(campaign=campaign, title="Azotea", participants=[hero, foe])
+    return combat_services.combat_start(scene=scene, user=gm), hero, foe

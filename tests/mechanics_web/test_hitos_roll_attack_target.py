@@ -9,7 +9,6 @@ from django.urls import reverse
 
 from campaigns import services
 from characters.models import Item
-from characters.services import item_add
 from mechanics.models import CombatAttack, HealthEvent, Roll
 from mechanics.rules.errors import RuleError
 from mechanics.services import combat as combat_services
@@ -18,6 +17,7 @@ from mechanics.systems.registry import get_system
 from tests.factories import UserFactory, campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
+from tests.mechanics_web.rolls import hitos_rooftop_fight
 
 fixed_dice = rolling.fixed_dice
 
@@ -32,23 +32,8 @@ def dora():
 @pytest.fixture
 def rooftop(gm, player, dora, observer):
     campaign = campaign_with("hitos", gm, players=[player, dora], observers=[observer])
-    hero = make_character(
-        campaign, player, name="Héroe", ratings={"reflejos": 4, "combate": 4, "fortaleza": 4}
-    )
-    # Defensa 1 + 1 + 5 = 7; Aguante 5 + 4/2 = 7, so 4 points leave it Sano.
-    foe = make_character(
-        campaign,
-        None,
-        user=gm,
-        name="Sicario",
-        ratings={"reflejos": 1, "combate": 1, "fortaleza": 5, "voluntad": 4},
-    )
-    # Armours never add: the highest RD, 2, counts.
-    item_add(character=foe, user=gm, kind="armour", name="Chaleco", weight_kg=2, data={"rd": 2})
-    item_add(character=foe, user=gm, kind="armour", name="Casco", weight_kg=1, data={"rd": 1})
-    scene = services.scene_create(campaign=campaign, title="Azotea", participants=[hero, foe])
-    combat = combat_services.combat_start(scene=scene, user=gm)
-    return combat, hero, foe
+    # 4 points leave the Sicario Sano; armours never add: the highest RD, 2, counts.
+    return hitos_rooftop_fight(campaign, gm, player, armours=(("Chaleco", 2), ("Casco", 1)))
 
 
 def roll_url(character):
