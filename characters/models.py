@@ -437,6 +437,12 @@ class XpEntry(CharacterLedgerEntry):
             models.Index(
                 fields=["campaign", "-created_at", "-id"], name="xp_entry_campaign_newest"
             ),
+            # The XP chart sums a campaign's ledger by character and period
+            # (characters/xp_buckets.py) from this index alone, not from the wide rows.
+            models.Index(
+                fields=["campaign", "character", "created_at", "amount", "kind"],
+                name="xp_entry_chart",
+            ),
         ]
         constraints = [
             models.CheckConstraint(
