@@ -14,6 +14,9 @@
 //   in the parts it names; each part is spared the same way.
 // - A panel with a form (the roll panel) reloads itself with its choices through a hidden
 //   element in it ({% live_reload %}), spared the same way.
+// - htmx drops a request for a region still waiting for an answer (hx-sync): a change heard
+//   meanwhile would be lost if that answer was computed before it, so the page asks again
+//   once the answer is in.
 (function () {
   var main = document.querySelector("main[data-live-seq]");
   if (!main || !window.htmx) return;
@@ -21,6 +24,8 @@
   var LIVE = { "sse:change": true, "cronica:poll": true };
   var up = false;
   var writes = 0;
+  var waiting = new WeakSet();
+  var owed = false;
 
   main.addEventListener("htmx:sseOpen", function (event) {
     event.detail.source.addEventListener("hello", function () {
@@ -63,6 +68,7 @@
   document.addEventListener("htmx:confirm", function (event) {
     // What the answer replaces (a panel reloaded by a hidden element in it).
     var region = event.detail.target;
+    if (isLive(event.detail) && waiting.has(region)) owed = true;
     if (!isLive(event.detail) || !editing(region)) return;
     event.preventDefault();
     region.addEventListener("focusout", function later() {
@@ -73,11 +79,17 @@
   });
 
   document.addEventListener("htmx:beforeRequest", function (event) {
+    waiting.add(event.detail.target);
     if (isLive(event.detail)) event.detail.requestConfig.cronicaWrites = writes;
   });
   document.addEventListener("htmx:afterRequest", function (event) {
+    waiting.delete(event.detail.target);
     var config = event.detail.requestConfig;
     if (config && config.verb !== "get") writes += 1;
+    if (owed) {
+      owed = false;
+      htmx.trigger(document.body, "cronica:poll");
+    }
   });
   var liveSwap = false;
   document.addEventListener("htmx:beforeSwap", function (event) {

@@ -143,3 +143,55 @@ def test_a_secret_roll_reaches_the_gms_page_and_not_the_players(open_live):
     # (That the stream tells her nothing of the secret roll: tests/live/test_stream.py.)
     assert CANARY not in ana_page.content()
     assert not_reloaded(ana_page)
+
+
+def test_a_change_heard_while_the_panel_waits_for_its_reload_is_not_lost(open_live):
+    """The CI failure of session 14: a second change reached an open roll panel while its
+    reload for the first was still on the way. htmx dropped the second reload (the panel's
+    hx-sync), and the first answer, computed before the second change, stayed for good."""
+    player = UserFactory(username="ana")
+    gm = UserFactory(username="narradora")
+    campaign = campaign_with("tinieblas", gm, players=[player], name="La mesa")
+    lucia = make_character(
+        campaign, player, name="Lucía", ratings={"inteligencia": 3, "investigacion": 2}
+    )
+    page = open_live(player)
+    live(page, lucia.get_absolute_url())
+    page.locator('a[data-roll-trait="investigacion"]').click()
+    panel = page.locator(f"#roll-panel-{lucia.pk}")
+    expect(panel.get_by_label("Habilidad", exact=True)).to_have_value("investigacion")
+    # The dock puts the focus in the panel's first field, where a reload would wait (a user
+    # filling it in): she is only looking.
+    page.evaluate("document.activeElement.blur()")
+    page.evaluate(
+        """() => {
+          window.reloadsAsked = 0;
+          document.addEventListener("htmx:confirm", (event) => {
+            const trigger = event.detail.triggeringEvent;
+            if (trigger && trigger.type === "sse:change" && event.detail.elt.hasAttribute("hidden")
+                && event.detail.target.matches(".roll-panel")) window.reloadsAsked += 1;
+          });
+        }"""
+    )
+    # The first reload is answered by the server at once, and handed to the page late.
+    held = []
+
+    def hold(route):
+        if route.request.headers.get("x-cronica-since") and not held:
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    page.route(lambda url: f"/characters/{lucia.pk}/roll/" in url, hold)
+    lucia.traits.filter(key="investigacion").update(rating=3)
+    page.wait_for_function("() => window.reloadsAsked === 1")
+    for _round_trip in range(1000):  # the route's handler runs while Playwright is called
+        if held:
+            break
+        page.evaluate("0")
+    assert held, "the first reload never reached the network"
+    lucia.traits.filter(key="investigacion").update(rating=4)
+    page.wait_for_function("() => window.reloadsAsked === 2")
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    expect(panel.locator(f"#roll-odds-{lucia.pk}")).to_contain_text("Investigación +4")
