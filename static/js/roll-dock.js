@@ -51,18 +51,48 @@
     if (!link || !dock || !window.htmx || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
     event.preventDefault();
     opener = link;
-    // Sent as the panel's own reload once it is there: the panel's choices go along
-    // (hx-include), so the trait changes only what it sets, and the reload yields to a roll
-    // (hx-sync, roll_panel.html).
+    chooseTrait(dock, link.getAttribute("data-roll-trait"));
+  });
+
+  // The panel answers one request at a time (hx-sync, roll_panel.html), and htmx would drop
+  // a trait's reload sent while another is in flight. A trait is the user's choice: it
+  // cancels a reload heard from the stream (live.js) or an earlier trait's, and waits for
+  // a roll in flight, then goes to the panel the roll left.
+  var rolling = null;
+  var afterRoll = null;
+
+  function chooseTrait(dock, trait) {
+    if (rolling) {
+      afterRoll = function () { chooseTrait(dock, trait); };
+      return;
+    }
     var target = panelOf(dock);
+    var panel = target.matches(".roll-panel") ? target : undefined;
+    if (panel) htmx.trigger(panel, "htmx:abort");
+    // Sent as the panel's own reload: the panel's choices go along (hx-include), so the
+    // trait changes only what it sets, and a roll tapped meanwhile cancels it.
     htmx.ajax("GET", dock.getAttribute("data-roll-url"), {
-      source: target.matches(".roll-panel") ? target : undefined,
+      source: panel,
       target: target,
       swap: "outerHTML",
-      values: { trait: link.getAttribute("data-roll-trait") },
+      values: { trait: trait },
     }).then(function () { open(dock); }, function () {
       // Cancelled by a roll tapped meanwhile: the roll's answer takes the panel.
     });
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.requestConfig.verb === "post" && event.detail.target.closest("[data-roll-dock]")) {
+      rolling = event.detail.xhr;
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!rolling || event.detail.xhr !== rolling) return;
+    rolling = null;
+    var next = afterRoll;
+    afterRoll = null;
+    // After htmx has released the panel (it does so once this event is over).
+    if (next) window.setTimeout(next);
   });
 
   // A saved roll at the top of the sheet rolls in one tap: its form posts with htmx into the

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from campaigns.htmx import SINCE_HEADER
 from campaigns.models import Scene
 from mechanics.models import Roll
 from tests.e2e.conftest import SCREENSHOTS
@@ -217,3 +218,56 @@ def test_a_roll_tapped_while_a_trait_is_still_loading_keeps_its_result(open_as):
     expect(result).to_be_visible()
     roll = Roll.objects.get(character=character)
     expect(result).to_have_attribute("data-roll", str(roll.pk))
+
+
+def test_a_trait_clicked_while_the_panel_reloads_for_a_change_is_chosen(open_as):
+    """The CI failure of session 14: after a roll, the panel's reload for the change it made
+    (live.js) was still in flight when the player clicked another trait, and htmx dropped the
+    trait's reload (hx-sync): the panel kept the old trait. The click now cancels it."""
+    campaign, character = lucia()
+    page = open_as("jugadora", width=1280, height=800)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/")
+    panel = page.locator(f"#roll-panel-{character.pk}")
+    expect(panel).to_be_attached()
+    held = []
+
+    def hold_live_reload(route):
+        if SINCE_HEADER.lower() in route.request.headers:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(lambda url: f"/characters/{character.pk}/roll/" in url, hold_live_reload)
+    with page.expect_request(lambda request: SINCE_HEADER.lower() in request.headers):
+        page.evaluate("htmx.trigger(document.body, 'cronica:poll')")
+    page.get_by_role("link", name="Tirar Astucia").click()
+    expect(panel.get_by_label("Atributo", exact=True)).to_have_value("astucia")
+    with contextlib.suppress(PlaywrightError):  # the click cancelled it: nothing to answer
+        held[0].continue_()
+    expect(page.locator(f"#roll-dock-{character.pk}")).to_have_attribute("role", "dialog")
+    expect(panel.get_by_label("Atributo", exact=True)).to_have_value("astucia")
+
+
+def test_a_trait_clicked_while_a_roll_is_in_flight_is_chosen_after_its_result(open_as):
+    campaign, character = lucia()
+    page = open_as("jugadora", width=1280, height=800)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/")
+    panel = page.locator(f"#roll-panel-{character.pk}")
+    page.get_by_role("link", name="Tirar Inteligencia").click()
+    expect(panel.get_by_label("Atributo", exact=True)).to_have_value("inteligencia")
+    held = []
+    page.route(
+        lambda url: url.endswith(f"/characters/{character.pk}/roll/"),
+        lambda route: held.append(route),
+    )
+    with page.expect_request(lambda request: request.method == "POST"):
+        panel.get_by_role("button", name="Tirar los dados").click()
+    page.get_by_role("link", name="Tirar Astucia").click()
+    held[0].continue_()
+    # The roll's result, then the trait on the panel the roll left.
+    expect(panel.get_by_label("Atributo", exact=True)).to_have_value("astucia")
+    roll = Roll.objects.get(character=character)
+    expect(page.locator(f"#roll-result-{character.pk} .roll-card")).to_have_attribute(
+        "data-roll", str(roll.pk)
+    )
+    assert roll.record["details"]["traits"]["attribute"] == "Inteligencia"
