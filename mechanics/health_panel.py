@@ -11,13 +11,16 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django import forms
 from django.db.models import Max
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from campaigns.fragments import cached_pieces, fragment_key
 from campaigns.permissions import CharacterAccess
 from characters.sheet_panels import register_sheet_panel
 from mechanics.forms.health import DamageForm, TimeForm
@@ -33,6 +36,8 @@ HEALTH_EVENT = "cronica:health"
 # How a treatment shows when its system has no fragment of its own.
 TREATMENT_PANEL = "mechanics/health.html#treatment"
 TREATMENT_BUTTON = "mechanics/health.html#treatment_button"
+EVENT = "mechanics/health.html#event"
+EVENT_TIMEOUT = 86400
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,9 @@ class EventRow:
     state_after: str
     undone: bool
     is_undo_target: bool = False
+    # The row's HTML, cached; empty for the Undo's target, which the page renders with
+    # its form.
+    html: SafeString | str = ""
 
     @property
     def kind_label(self) -> str:
@@ -156,7 +164,45 @@ def event_rows(
         rows.append(
             EventRow(event=event, state_after=after, undone=undone, is_undo_target=is_target)
         )
-    return rows
+    return _with_html(rows)
+
+
+def _row_key(row: EventRow) -> str:
+    """A row's key: its event's id and what the row shows that can change (the state it
+    left, read with today's ratings; whether it was undone; the names it shows). An event
+    itself never changes but for links that become empty (`campaigns.history`)."""
+    event = row.event
+    roll = event.roll if event.roll_id else None
+    return fragment_key(
+        "health-event",
+        event.pk,
+        row.state_after,
+        row.undone,
+        event.created_by.username if event.created_by_id else None,
+        event.scene.title if event.scene_id else None,
+        roll
+        and (
+            roll.pk,
+            roll.user.username if roll.user_id else None,
+            roll.character.name if roll.character_id else None,
+            roll.scene.title if roll.scene_id else None,
+        ),
+    )
+
+
+def _with_html(rows: list[EventRow]) -> list[EventRow]:
+    """The rows with their HTML, from the cache in one `get_many` or rendered now: a
+    sheet re-rendered after a wound renders only the new event's row."""
+    keys = {n: _row_key(row) for n, row in enumerate(rows) if not row.is_undo_target}
+
+    def render(missing: list[int]) -> dict[int, str]:
+        return {n: render_to_string(EVENT, {"row": rows[n]}) for n in missing}
+
+    html = cached_pieces(keys, render, timeout=EVENT_TIMEOUT)
+    # Rendered by our template, which escaped it.
+    return [
+        replace(row, html=mark_safe(html[n])) if n in html else row for n, row in enumerate(rows)
+    ]
 
 
 def undo_target_id(character) -> int | None:
