@@ -1,6 +1,9 @@
 """The scene menu of a log's filters (roll log, XP log): the campaign's latest scenes,
 plus the one the filter names if it is older, so the menu (and the page) does not grow
-with the chronicle. Older scenes are still a filter away by URL (?scene=<id>)."""
+with the chronicle. Older scenes are still a filter away by URL (?scene=<id>).
+
+Scenes are the campaign's own rows: the menu is cached under the campaign's version
+(`campaigns.versions`), which a new, renamed or deleted scene bumps."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
+from campaigns.fragments import cached_value, fragment_key
 from campaigns.models import Scene
 
 # Enough for the last months of weekly sessions.
@@ -38,8 +42,9 @@ def _selected(selected: str | None) -> tuple[int, ...]:
 
 
 def scene_menu(campaign, selected: str | None) -> SceneMenu:
-    """The menu, in one query."""
-    rows = list(menu_rows(campaign, selected))
+    """The menu, in one query unless cached."""
+    key = fragment_key("scene-menu", campaign.pk, campaign.version, _selected(selected))
+    rows = cached_value(key, lambda: list(menu_rows(campaign, selected)))
     shown = [row for n, row in enumerate(rows) if n < MENU_SIZE or str(row[0]) == selected]
     # More rows than the menu's size: the 31st newest scene exists, so some are left out.
     return SceneMenu(scenes=[tuple(row) for row in shown], cut=len(rows) > MENU_SIZE)

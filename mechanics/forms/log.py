@@ -90,6 +90,13 @@ class RollFilterForm(forms.Form):
     def active(self) -> bool:
         return self.is_bound and any(self.data.get(name) for name in self.fields)
 
+    def applied(self) -> tuple:
+        """The values of the valid filters, in field order: what `filter` applies."""
+        if not self.is_bound:
+            return ()
+        self.is_valid()
+        return tuple(self.cleaned_data.get(name) for name in self.fields)
+
     def filter(self, rolls: QuerySet) -> QuerySet:
         """Apply the filters that are valid; the others were reported as errors."""
         if not self.is_bound:

@@ -23,6 +23,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from campaigns.fragments import cached_value, fragment_key, viewer
 from campaigns.htmx import unchanged
 from campaigns.keyset import keyset_page
 from campaigns.models import Role, all_characters
@@ -43,29 +44,32 @@ EXPORT_FORMATS = ("csv", "json")
 COUNT_LIMIT = 1000
 
 
+def _menus(campaign) -> tuple[list, list]:
+    """The characters and the players a roll may be filtered by: names, members and
+    characters bump the campaign's version, which keys them (`campaigns.versions`)."""
+    characters = (
+        all_characters().filter(campaign_id=campaign.pk).order_by("name", "pk")
+    ).values_list("pk", "name")
+    players = (
+        get_user_model()
+        .objects.filter(
+            memberships__campaign_id=campaign.pk, memberships__role__in=(Role.GM, Role.PLAYER)
+        )
+        .order_by("username")
+        .values_list("pk", "username")
+    )
+    return cached_value(
+        fragment_key("roll-log-menus", campaign.pk, campaign.version),
+        lambda: (list(characters), list(players)),
+    )
+
+
 def _filter_form(access: CampaignAccess, data) -> tuple[RollFilterForm, SceneMenu]:
     """The filters, and the scene menu they offer (the latest scenes, and the chosen one)."""
     campaign = access.campaign
     menu = scene_menu(campaign, (data or {}).get("scene"))
-    form = RollFilterForm(
-        data or None,
-        characters=list(
-            all_characters()
-            .filter(campaign_id=campaign.pk)
-            .order_by("name", "pk")
-            .values_list("pk", "name")
-        ),
-        scenes=menu.scenes,
-        players=list(
-            get_user_model()
-            .objects.filter(
-                memberships__campaign_id=campaign.pk,
-                memberships__role__in=(Role.GM, Role.PLAYER),
-            )
-            .order_by("username")
-            .values_list("pk", "username")
-        ),
-    )
+    characters, players = _menus(campaign)
+    form = RollFilterForm(data or None, characters=characters, scenes=menu.scenes, players=players)
     return form, menu
 
 
@@ -93,7 +97,11 @@ def roll_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "form": form,
         "scene_menu": menu,
         "page": page,
-        "total": rolls.order_by().values("pk")[: COUNT_LIMIT + 1].count(),
+        # Cached under what this member's rolls follow and the filters applied.
+        "total": cached_value(
+            fragment_key("roll-log-total", viewer(access), access.live_seq, form.applied()),
+            lambda: rolls.order_by().values("pk")[: COUNT_LIMIT + 1].count(),
+        ),
         "count_limit": COUNT_LIMIT,
         "export_formats": EXPORT_FORMATS,
     }

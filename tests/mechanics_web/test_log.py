@@ -5,10 +5,14 @@ import html
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
+from campaigns.models import Scene
+from characters.models import Character
 from tests.factories import backdated, make_character
+from tests.html import parse
 from tests.mechanics_web.rolls import make_scene, store_roll
 
 pytestmark = pytest.mark.django_db
@@ -190,6 +194,51 @@ def test_an_empty_filter_result_says_so(client, campaign, player):
     assert "Ninguna tirada coincide con estos filtros." in response.content.decode()
 
 
+# The menus and the count, cached under the campaign's version and sequence
+
+
+def _options(response, name: str) -> list[str]:
+    menu = parse(response.text).one("select", name=name)
+    return [option.text() for option in menu.find_all("option")][1:]
+
+
+def _count(response) -> str:
+    return parse(response.text).one(id="roll-count").text()
+
+
+def test_the_filters_menus_follow_new_and_renamed_scenes_characters_and_players(
+    client, campaign, gm, player
+):
+    crypt = make_scene(campaign, "La cripta")
+    lucia = make_character(campaign, player, name="Lucía")
+    client.force_login(gm)
+    page = client.get(log_url(campaign))
+    assert _options(page, "scene") == ["La cripta"]
+    assert "Lucía" in _options(page, "character")
+    make_scene(campaign, "La taberna")
+    Scene.objects.filter(pk=crypt.pk).update(title="El osario")
+    Character.objects.filter(pk=lucia.pk).update(name="Lucía Ferrer")
+    get_user_model().objects.filter(pk=player.pk).update(username="roberta")
+    page = client.get(log_url(campaign))
+    assert _options(page, "scene") == ["La taberna", "El osario"]
+    assert "Lucía Ferrer" in _options(page, "character")
+    assert "roberta" in _options(page, "player")
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+def test_the_count_follows_new_rolls_and_counts_a_secret_one_for_gms_only(
+    client, campaign, gm, player, request, who
+):
+    store_roll(campaign, player)
+    client.force_login(request.getfixturevalue(who))
+    assert _count(client.get(log_url(campaign))) == "1 tirada"
+    store_roll(campaign, gm, secret=True)
+    assert _count(client.get(log_url(campaign))) == ("2 tiradas" if who == "gm" else "1 tirada")
+    store_roll(campaign, player)
+    assert _count(client.get(log_url(campaign, player=player.pk))) == "2 tiradas"
+    assert _count(client.get(log_url(campaign))) == ("3 tiradas" if who == "gm" else "2 tiradas")
+
+
 # Cost
 
 
@@ -208,7 +257,9 @@ def test_the_log_runs_constant_queries(client, campaign, gm, player, django_asse
     fill(30)
     filters = {"player": player.pk, "date_from": "2020-01-01"}
     first = client.get(log_url(campaign, **filters))
-    with django_assert_num_queries(10):
+    # The next page: the menus and the count come from the cache (nothing changed since),
+    # so session, user, admin check, membership, page and the rolls read whole.
+    with django_assert_num_queries(6):
         response = client.get(log_url(campaign) + _link(first, "next"))
     assert len(shown_rolls(response)) == 7
 
