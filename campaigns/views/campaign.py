@@ -15,7 +15,7 @@ from campaigns import services
 from campaigns.append_only import chained_models, checkpoint
 from campaigns.confirm import ask_first
 from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
-from campaigns.fragments import cached_html, fragment_key, viewer
+from campaigns.fragments import cached_html, cached_value, fragment_key, viewer
 from campaigns.htmx import unchanged
 from campaigns.images import SIZES, image_response
 from campaigns.models import Campaign, Invitation, Membership, Role, all_characters
@@ -98,9 +98,12 @@ def _page_key(
 def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     campaign = access.campaign
-    # The latest scenes, and the counts this member may see of those alone.
-    latest_scenes = with_counts(
-        access, scenes_for(access)[:LATEST_SCENES], names=LATEST_SCENE_COUNTS
+    # The latest scenes, and the counts this member may see of those alone, kept until
+    # anything in the campaign changes (the change sequence: a diary bumps no version
+    # of the campaign's own, and a player's draft counts for its author alone).
+    latest_scenes = cached_value(
+        fragment_key("latest-scenes", viewer(access), campaign.pk, campaign.change_seq),
+        lambda: with_counts(access, scenes_for(access)[:LATEST_SCENES], names=LATEST_SCENE_COUNTS),
     )
     invitations = (
         list(campaign.invitations.filter(revoked_at__isnull=True)[:20]) if access.can_manage else []

@@ -16,6 +16,7 @@ from django.utils import timezone
 from campaigns import services
 from campaigns.fragments import CACHE
 from campaigns.models import Membership
+from characters import services as character_services
 from characters.models import Character
 from tests.campaigns.test_chronicle import publish, store_roll
 from tests.factories import InvitationFactory, MembershipFactory, UserFactory, make_character
@@ -86,6 +87,28 @@ def test_a_new_diary_changes_the_latest_scenes_count(client, campaign, gm, playe
     assert "0 entradas de diario" in _names(_cached_page(client, campaign), "scenes")[0]
     publish(scene, lucia, player, "Lo que vi")
     assert "1 entrada de diario" in _names(_page(client, campaign), "scenes")[0]
+
+
+def test_a_players_own_draft_counts_on_their_page_alone(campaign, gm, player):
+    """The latest scenes' counts are cached under the change sequence, which a draft
+    moves although players' pages follow only what they all may see."""
+    lucia = make_character(campaign, player, name="Lucía")
+    scene = services.scene_create(campaign=campaign, title="El archivo", participants=[lucia])
+    other = UserFactory(username="dora")
+    MembershipFactory(campaign=campaign, user=other, role="player")
+    author, reader = _reader(player), _reader(other)
+    assert "0 entradas de diario" in _names(_cached_page(author, campaign), "scenes")[0]
+    assert "0 entradas de diario" in _names(_cached_page(reader, campaign), "scenes")[0]
+    character_services.diary_save(
+        scene=scene,
+        character=lucia,
+        user=player,
+        body="Borrador",
+        status="draft",
+        visibility="group",
+    )
+    assert "1 entrada de diario" in _names(_page(author, campaign), "scenes")[0]
+    assert "0 entradas de diario" in _names(_page(reader, campaign), "scenes")[0]
 
 
 def test_a_roll_leaves_the_cached_page_as_it_is_and_shows_in_the_feed(client, campaign, gm, player):
