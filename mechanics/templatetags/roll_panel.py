@@ -7,6 +7,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from django import template
 from django.utils.formats import number_format
 
+from campaigns.fragments import cached_value, fragment_key
 from mechanics.models import SavedRoll
 
 register = template.Library()
@@ -39,5 +40,8 @@ def signed(value: int) -> str:
 
 @register.simple_tag
 def saved_rolls_of(character) -> list[SavedRoll]:
-    """The character's saved rolls, in one query however many there are."""
-    return list(SavedRoll.objects.filter(character=character).only("pk", "name", "character_id"))
+    """The character's saved rolls, in one query however many there are, kept under the
+    character's version (a saved roll links to its character: `campaigns.versions`)."""
+    rolls = SavedRoll.objects.filter(character=character).only("pk", "name", "character_id")
+    key = fragment_key("saved-rolls", character.pk, character.version)
+    return cached_value(key, lambda: list(rolls))

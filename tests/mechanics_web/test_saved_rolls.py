@@ -281,3 +281,33 @@ def test_the_sheet_reads_its_saved_rolls_in_one_query_however_many(client, playe
         response = client.get(sheet_url(lucia))
     assert len(parse(response.content).one(id=f"saved-rolls-{lucia.pk}").find_all("form")) == 9
     assert len(nine) == len(one)
+
+
+def test_the_sheets_bar_follows_a_saved_roll_renamed_added_or_deleted(client, player, lucia):
+    """The bar's list is cached under the character's version, which each of these bumps,
+    even written past the services."""
+    saved = saved_of(lucia)
+    client.force_login(player)
+
+    def shown() -> list[str]:
+        bar = parse(client.get(sheet_url(lucia)).content).one(id=f"saved-rolls-{lucia.pk}")
+        return [button.text() for button in bar.find_all("button")]
+
+    assert shown() == ["Percepción"]
+    SavedRoll.objects.filter(pk=saved.pk).update(name="Alerta")
+    assert shown() == ["Alerta"]
+    saved_of(lucia, "Buscar")
+    assert shown() == ["Alerta", "Buscar"]
+    SavedRoll.objects.filter(pk=saved.pk).delete()
+    assert shown() == ["Buscar"]
+
+
+def test_the_sheet_reads_its_saved_rolls_from_the_cache_while_nothing_changes(
+    client, player, lucia
+):
+    saved_of(lucia)
+    client.force_login(player)
+    client.get(sheet_url(lucia))
+    with CaptureQueriesContext(connection) as queries:
+        client.get(sheet_url(lucia))
+    assert not [query for query in queries if "mechanics_savedroll" in query["sql"]]
