@@ -25,7 +25,7 @@ from django.urls import path, reverse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
 from campaigns.forms.service import call_service
@@ -41,6 +41,7 @@ from mechanics.health_panel import (
     health_context,
     health_version,
     latest_event_id,
+    treatment_controls,
     undo_target_id,
 )
 from mechanics.models import HealthEvent
@@ -50,6 +51,7 @@ from mechanics.systems.registry import all_systems, get_system
 
 TEMPLATE = "mechanics/health.html"
 SHEET = "characters/sheet.html"
+TOOL_PAGE = "mechanics/health_tool.html"
 HISTORY_PAGE_SIZE = 25
 
 
@@ -188,13 +190,28 @@ def health_history(request: HttpRequest, campaign_id: int, character_id: int) ->
 # --- Damage and time -----------------------------------------------------------------------
 
 
+def _tool(
+    request: HttpRequest, access: CharacterAccess, partial: str, **context: Any
+) -> HttpResponse:
+    """A GET of a health tool: its form, which the sheet asks for the first time the tool
+    is opened (`#lazy_tool`); without htmx, a page with the form, which posts back as the
+    sheet's does."""
+    context.update(campaign=access.character.campaign, character=access.character)
+    if request.htmx:
+        return render(request, f"{TEMPLATE}#{partial}", context)
+    return render(request, TOOL_PAGE, {**context, "partial_template": f"{TEMPLATE}#{partial}"})
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def damage(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     """Hurt the character by its system's rules (the engine rolls any test itself)."""
     access = character_access(request.user, campaign_id, character_id)
     require(access.can_apply_damage)
     system = get_system(access.character.campaign.system)
+    if request.method == "GET":
+        form = DamageForm(system=system, character=access.character)
+        return _tool(request, access, "damage_form", label=_("Apply damage"), damage_form=form)
     form = DamageForm(request.POST, system=system, character=access.character)
     events: list[HealthEvent] = []
 
@@ -216,12 +233,18 @@ def damage(request: HttpRequest, campaign_id: int, character_id: int) -> HttpRes
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def advance_time(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     """Let game time pass for this character: it heals by its system's rules."""
     access = character_access(request.user, campaign_id, character_id)
     require(access.can_manage_health)
     system = get_system(access.character.campaign.system)
+    if request.method == "GET":
+        form = TimeForm(presets=system.time_presets, rest_question=system.rest_question)
+        return _tool(
+            request, access, "time_form", label=_("Advance time"),
+            time_form=form, time_presets=system.time_presets,
+        )  # fmt: skip
     form = TimeForm(request.POST, presets=system.time_presets, rest_question=system.rest_question)
 
     def write(data):
@@ -283,13 +306,18 @@ def _treatment_of(access: CharacterAccess, key: str) -> Treatment:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def treatment(request: HttpRequest, campaign_id: int, character_id: int, key: str) -> HttpResponse:
     """Give one of the treatments the character's system declares, through its form and
     service (first aid, Auxiliar, a GM's bleed-a-round button, ...)."""
     access = character_access(request.user, campaign_id, character_id)
     chosen = _treatment_of(access, key)
     require(getattr(access, chosen.permission))
+    if request.method == "GET":
+        offered = [c for c in treatment_controls(access, bound={}) if c.treatment.key == key]
+        if not offered or chosen.button:
+            raise Http404
+        return _tool(request, access, "treatment_form", label=chosen.label, control=offered[0])
     form = chosen.form(request.POST, character=access.character)
     events: list[HealthEvent] = []
 

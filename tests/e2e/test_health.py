@@ -64,6 +64,9 @@ def test_gm_wounds_a_character_and_the_players_open_sheet_follows_without_a_relo
     # The GM opens the damage panel on the sheet and applies 2 lethal and 2 bashing.
     panel = gm_page.locator("#health-damage")
     panel.locator("summary").click()
+    # Its form loads when first opened.
+    expect(panel.get_by_label("Niveles de daño")).to_be_visible()
+    health_shot(gm_page, request, "gm-damage-open")
     panel.get_by_label("Niveles de daño").fill("2")
     panel.get_by_text("Letal", exact=True).click()
     panel.get_by_label("Motivo").fill("Navajazo en el callejón")

@@ -50,8 +50,12 @@ def test_the_first_aid_form_says_bleeding_and_shock_are_lethal_levels(client, gm
     lucia, _doctor = clinic
     wound(lucia, gm, "LLL")
     client.force_login(gm)
-    address = reverse("mechanics:health", args=[lucia.campaign_id, lucia.pk])
-    page = client.get(address, follow=True).text
+    # The form the sheet's first-aid tool loads when opened, and its page without htmx.
+    address = reverse("mechanics:health_first_aid", args=[lucia.campaign_id, lucia.pk])
+    assert "Las hemorragias y los shocks físicos son niveles letales" in (
+        client.get(address, HTTP_HX_REQUEST="true").text
+    )
+    page = client.get(address).text
     assert "Las hemorragias y los shocks físicos son niveles letales" in page
 
 
