@@ -17,6 +17,8 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from characters.templatetags.sheet_controls import csrf_input
+
 register = template.Library()
 
 # The gap after the fifth dot, as on paper sheets.
@@ -29,12 +31,7 @@ def _set_label(name: str, rating: int) -> str:
 
 def _form(context, url: str, key: str, body: str, classes: str = "") -> str:
     """A GM's form that sets the trait and swaps its row in place."""
-    token = context.get("csrf_token")
-    csrf = (
-        f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(str(token))}">'
-        if token and token != "NOTPROVIDED"
-        else ""
-    )
+    csrf = csrf_input(context)
     css = f' class="{classes}"' if classes else ""
     url = escape(url)
     return (
