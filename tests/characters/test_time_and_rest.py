@@ -59,9 +59,14 @@ def test_the_time_form_asks_about_quiet_rest_only_where_rest_matters(client, gm,
     lucia = make_character(table("tinieblas", gm, player), player)
     aldo = make_character(table("ndp", gm, player), player, name="Aldo")
     client.force_login(gm)
-    box = parse(client.get(lucia.get_absolute_url()).text).one("input", name="time-rested")
-    assert "checked" in box.attrs
-    assert not parse(client.get(aldo.get_absolute_url()).text).find_all("input", name="time-rested")
+
+    def time_form(character):
+        # The form the sheet's time tool loads when it is opened.
+        address = reverse("mechanics:health_time", args=[character.campaign_id, character.pk])
+        return parse(client.get(address, HTTP_HX_REQUEST="true").text)
+
+    assert "checked" in time_form(lucia).one("input", name="time-rested").attrs
+    assert not time_form(aldo).find_all("input", name="time-rested")
 
 
 def test_prana_comes_back_one_point_per_hour_of_game_time(client, gm, player):
