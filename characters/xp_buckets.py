@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from django.db.models import Count, Max, Min
+from django.db.models import Count, Max, Min, QuerySet
 
 from campaigns.fragments import cached_value, fragment_key
 from characters.models import Character, XpEntry, XpSummary
@@ -57,21 +57,29 @@ def _unit(span: timedelta, series: int, budget: int = POINT_BUDGET) -> tuple[str
     return UNITS[-1]
 
 
-def ledger_points(campaign_id: int, character_ids: Sequence[int]) -> dict[int, list[LedgerPoint]]:
-    """{character id: points oldest first} of these characters of the campaign; two
-    queries, on the summary's rows of the coarsest span and of the one chosen."""
+def chart_rows(campaign_id: int, character_ids: Sequence[int]) -> QuerySet | None:
+    """The summary's rows the chart of these characters of the campaign reads, of the
+    span that keeps it within budget (one query to choose it); None without entries."""
     rows = XpSummary.objects.filter(campaign_id=campaign_id, character_id__in=character_ids)
     bounds = rows.filter(span=SPANS[-1]).aggregate(
         start=Min("first_at"), end=Max("last_at"), series=Count("character_id", distinct=True)
     )
     if bounds["start"] is None:
-        return {}
+        return None
     _name, length = _unit(bounds["end"] - bounds["start"], bounds["series"])
-    groups = (
+    return (
         rows.filter(span=int(length.total_seconds()))
         .order_by("character_id", "bucket")
         .values_list("character_id", "last_at", "total", "earned")
     )
+
+
+def ledger_points(campaign_id: int, character_ids: Sequence[int]) -> dict[int, list[LedgerPoint]]:
+    """{character id: points oldest first} of these characters of the campaign; two
+    queries, on the summary's rows of the coarsest span and of the one chosen."""
+    groups = chart_rows(campaign_id, character_ids)
+    if groups is None:
+        return {}
     points: dict[int, list[LedgerPoint]] = {}
     balance: dict[int, int] = {}
     for character, last, total, earned in groups:
