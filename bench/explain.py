@@ -31,6 +31,7 @@ def hot_queries(big) -> list[tuple[str, object]]:
     from campaigns.scene_menu import menu_rows, scene_menu
     from campaigns.selectors import _count, scenes_for
     from characters.models import XpEntry
+    from characters.xp_buckets import chart_rows
     from mechanics import selectors as log
     from mechanics.cards import keyed
     from mechanics.models import Roll
@@ -80,10 +81,8 @@ def hot_queries(big) -> list[tuple[str, object]]:
             .order_by("-created_at", "-pk")[:51],
         ),
         (
-            "XP log: the ledger's version (ids of the 50 newest entries)",
-            XpEntry.objects.filter(campaign=big.campaign)
-            .order_by("-created_at", "-pk")
-            .values_list("pk", flat=True)[:50],
+            "XP chart: every character's summed rows of the span it chooses",
+            chart_rows(big.campaign.pk, [c.pk for c in big.characters]),
         ),
         (
             "scene list, player: a page of 10 scenes with the counts they may see",

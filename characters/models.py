@@ -437,12 +437,6 @@ class XpEntry(CharacterLedgerEntry):
             models.Index(
                 fields=["campaign", "-created_at", "-id"], name="xp_entry_campaign_newest"
             ),
-            # The XP chart sums a campaign's ledger by character and period
-            # (characters/xp_buckets.py) from this index alone, not from the wide rows.
-            models.Index(
-                fields=["campaign", "character", "created_at", "amount", "kind"],
-                name="xp_entry_chart",
-            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -467,6 +461,37 @@ class XpEntry(CharacterLedgerEntry):
         """The reason in the reader's language, when the site wrote it (campaigns/texts.py)."""
         texts = (self.breakdown or {}).get(TEXTS) or {}
         return shown(self.reason, texts.get("reason"))
+
+
+class XpSummary(models.Model):
+    """The XP ledger summed per character and span of time, for each span the chart may
+    group by (characters/xp_buckets.py): what it draws without reading every entry.
+
+    Derived data, never written by the app: a database trigger adds each new XpEntry to
+    its rows in the same statement, whatever the path (characters/xp_summary.py). Entries
+    are deleted only with their campaign, which takes these rows along."""
+
+    # The unique constraint's first column: no index of its own.
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+")
+    span = models.PositiveIntegerField()  # seconds
+    bucket = models.BigIntegerField()  # which span since 1970
+    first_at = models.DateTimeField()
+    last_at = models.DateTimeField()
+    total = models.IntegerField()  # every amount: the balance moves by this
+    earned = models.IntegerField()  # awards and corrections
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "span", "character", "bucket"], name="xp_summary_bucket"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character_id} {self.span}s #{self.bucket}: {self.total:+d}"
 
 
 class WillpowerGrant(models.Model):

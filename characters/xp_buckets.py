@@ -1,23 +1,24 @@
-"""The XP chart's data, summed in the database: a few hundred points whatever the size of
-the ledger.
+"""The XP chart's data: a few hundred points whatever the size of the ledger.
 
 A chart of a long campaign does not need one point per ledger entry (20,000 entries are
 40,000 SVG circles). `ledger_points` groups each character's entries into equal spans of
 time (an hour, a day, a week, a month, a quarter or a year: the finest that keeps the whole
-chart within POINT_BUDGET points) in one GROUP BY query, and returns one point per group,
-shaped like the last entry of the group: its time, the balance it left and the XP earned in
-it. The chart draws those exactly as it drew entries.
+chart within POINT_BUDGET points) and returns one point per group, shaped like the last
+entry of the group: its time, the balance it left and the XP earned in it. The chart draws
+those exactly as it drew entries. The groups are read from `XpSummary`, which the database
+keeps summed for every span (characters/xp_summary.py), not from the entries.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
-from django.db.models import Count, Func, IntegerField, Max, Min, Q, QuerySet, Sum
+from django.db.models import Count, Max, Min, QuerySet
 
 from campaigns.fragments import cached_value, fragment_key
-from characters.models import XpEntry
+from characters.models import Character, XpEntry, XpSummary
 
 POINT_BUDGET = 500
 MIN_POINTS_PER_SERIES = 12
@@ -29,10 +30,11 @@ UNITS = (
     ("quarter", timedelta(days=91.31)),
     ("year", timedelta(days=365.25)),
 )
+# The summary's spans, in seconds (each unit's length is a whole number of them).
+SPANS = tuple(int(length.total_seconds()) for _unit, length in UNITS)
 
 
-@dataclass(frozen=True)
-class LedgerPoint:
+class LedgerPoint(NamedTuple):
     """A group of entries read like its last entry: when, the balance it left, and the XP
     earned in the group (awards and corrections)."""
 
@@ -40,25 +42,6 @@ class LedgerPoint:
     balance_after: int
     amount: int
     kind: str = XpEntry.Kind.AWARD
-
-
-class EpochSpan(Func):
-    """Which `seconds`-long span since 1970 a datetime falls in, in the database's own
-    arithmetic (Django's Trunc runs a Python function per row on SQLite)."""
-
-    output_field = IntegerField()
-
-    def __init__(self, expression, seconds: int):
-        super().__init__(expression)
-        self.seconds = int(seconds)
-
-    def as_sqlite(self, compiler, connection):
-        sql, params = compiler.compile(self.source_expressions[0])
-        return f"(CAST(strftime('%%s', {sql}) AS INTEGER) / {self.seconds})", params
-
-    def as_postgresql(self, compiler, connection):
-        sql, params = compiler.compile(self.source_expressions[0])
-        return f"FLOOR(EXTRACT(EPOCH FROM {sql}) / {self.seconds})::bigint", params
 
 
 def bucket_unit(span: timedelta, series: int, budget: int = POINT_BUDGET) -> str:
@@ -74,54 +57,54 @@ def _unit(span: timedelta, series: int, budget: int = POINT_BUDGET) -> tuple[str
     return UNITS[-1]
 
 
-def ledger_points(entries: QuerySet[XpEntry]) -> dict[int, list[LedgerPoint]]:
-    """{character id: points oldest first} for these entries; two queries."""
-    bounds = entries.order_by().aggregate(
-        start=Min("created_at"), end=Max("created_at"), series=Count("character", distinct=True)
+def chart_rows(campaign_id: int, character_ids: Sequence[int]) -> QuerySet | None:
+    """The summary's rows the chart of these characters of the campaign reads, of the
+    span that keeps it within budget (one query to choose it); None without entries."""
+    rows = XpSummary.objects.filter(campaign_id=campaign_id, character_id__in=character_ids)
+    bounds = rows.filter(span=SPANS[-1]).aggregate(
+        start=Min("first_at"), end=Max("last_at"), series=Count("character_id", distinct=True)
     )
     if bounds["start"] is None:
-        return {}
+        return None
     _name, length = _unit(bounds["end"] - bounds["start"], bounds["series"])
-    groups = (
-        entries.order_by()
-        .annotate(bucket=EpochSpan("created_at", length.total_seconds()))
-        .values("character_id", "bucket")
-        .annotate(
-            last=Max("created_at"),
-            total=Sum("amount"),
-            earned=Sum("amount", filter=~Q(kind=XpEntry.Kind.SPEND), default=0),
-        )
+    return (
+        rows.filter(span=int(length.total_seconds()))
         .order_by("character_id", "bucket")
+        .values_list("character_id", "last_at", "total", "earned")
     )
+
+
+def ledger_points(campaign_id: int, character_ids: Sequence[int]) -> dict[int, list[LedgerPoint]]:
+    """{character id: points oldest first} of these characters of the campaign; two
+    queries, on the summary's rows of the coarsest span and of the one chosen."""
+    groups = chart_rows(campaign_id, character_ids)
+    if groups is None:
+        return {}
     points: dict[int, list[LedgerPoint]] = {}
     balance: dict[int, int] = {}
-    for group in groups:
-        character = group["character_id"]
+    for character, last, total, earned in groups:
         # The balance is the running sum of the ledger (XpEntry.balance_after says so).
-        balance[character] = balance.get(character, 0) + group["total"]
-        points.setdefault(character, []).append(
-            LedgerPoint(group["last"], balance[character], group["earned"])
-        )
+        balance[character] = balance.get(character, 0) + total
+        points.setdefault(character, []).append(LedgerPoint(last, balance[character], earned))
     return points
 
 
-LEDGER_VERSION_ROWS = 50
-
-
 def ledger_summary(
-    entries: QuerySet[XpEntry], scope: tuple
+    campaign_id: int, characters: Sequence[Character]
 ) -> tuple[str, dict[int, list[LedgerPoint]]]:
-    """(version, points) of `entries` (whole ledgers: a campaign's, or a character's),
-    which `scope` names (what they are filtered on); the points are kept in the fragment
-    cache under the version.
+    """(version, points) of these characters' ledgers in the campaign; the points are
+    kept in the fragment cache under the version.
 
-    The ledger is append-only, so the ids of its newest entries (by time, on the
-    campaign's or the character's index) change with every write, including an entry
-    committed late by a concurrent request; a few dozen index entries, however long the
-    ledger. A character's deletion takes its entries along: its line goes with its name
-    from the chart's own key, and its points are never read again."""
-    newest = list(
-        entries.order_by("-created_at", "-pk").values_list("pk", flat=True)[:LEDGER_VERSION_ROWS]
-    )
-    version = fragment_key("xp-points", scope, newest)
-    return version, cached_value(version, lambda: ledger_points(entries))
+    The version is the characters' own versions, which the request has loaded with them:
+    the database bumps a character's at each of its new entries, in the same transaction
+    (campaigns/versions.py), so no query is needed to know the ledger changed."""
+    version = fragment_key("xp-points", campaign_id, [(c.pk, c.version) for c in characters])
+    ids = [c.pk for c in characters]
+
+    def plain() -> dict[int, list[tuple]]:
+        # Cached as plain tuples: unpickling 500 named ones cost 1-2 ms a request.
+        found = ledger_points(campaign_id, ids)
+        return {pk: [tuple(point) for point in series] for pk, series in found.items()}
+
+    cached = cached_value(version, plain)
+    return version, {pk: list(map(LedgerPoint._make, rows)) for pk, rows in cached.items()}

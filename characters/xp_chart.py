@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils.dateformat import DateFormat
+from django.utils.formats import date_format, get_format
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 # viewBox units. One drawing for every screen; css/xp.css enlarges the tick labels on
@@ -31,18 +34,13 @@ class Tick:
 
 
 @dataclass(frozen=True)
-class Marker:
-    x: float
-    y: float
-    title: str
-
-
-@dataclass(frozen=True)
 class Series:
     name: str
     style: int
     points: str  # the polyline's "x,y x,y …"
-    markers: tuple[Marker, ...]
+    # One circle per point with its value as a tooltip: markup made here, as a template
+    # loop over a few hundred of them cost more than the rest of the chart.
+    markers: SafeString
     last: int
 
 
@@ -147,25 +145,24 @@ def build_chart(
         x_ticks.append(Tick(x_of(moment), label))
     y_ticks = tuple(Tick(y_of(value), str(value)) for value in range(0, y_max + 1, step))
     series = []
+    marker_title = _("%(name)s: %(value)s XP on %(date)s")
+    # Once per chart, not per point (DateFormat is what date_format calls for each).
+    moment_format = get_format("SHORT_DATETIME_FORMAT")
     for index, (character, points) in enumerate(values.items()):
         coords = [(x_of(points[0][0]), y_of(0))]
         markers = []
         previous = 0
         for moment, value in points:
-            x = x_of(moment)
+            x, y = x_of(moment), y_of(value)
             coords.append((x, y_of(previous)))
-            coords.append((x, y_of(value)))
+            coords.append((x, y))
+            tooltip = marker_title % {
+                "name": character.name,
+                "value": value,
+                "date": DateFormat(moment).format(moment_format),
+            }
             markers.append(
-                Marker(
-                    x,
-                    y_of(value),
-                    _("%(name)s: %(value)s XP on %(date)s")
-                    % {
-                        "name": character.name,
-                        "value": value,
-                        "date": date_format(moment, "SHORT_DATETIME_FORMAT"),
-                    },
-                )
+                f'<circle cx="{x}" cy="{y}" r="3.5"><title>{escape(tooltip)}</title></circle>'
             )
             previous = value
         coords.append((plot_right, y_of(previous)))
@@ -174,7 +171,7 @@ def build_chart(
                 name=character.name,
                 style=index % SERIES_STYLES,
                 points=" ".join(f"{x},{y}" for x, y in coords),
-                markers=tuple(markers),
+                markers=mark_safe("".join(markers)),  # each title escaped above
                 last=previous,
             )
         )

@@ -64,17 +64,15 @@ def _render(request: HttpRequest, template: str, partial: str, context: dict) ->
 
 def _chart(
     request: HttpRequest,
+    campaign_id: int,
     characters: list[Character],
-    ledger,
-    scope: tuple,
     measure: str,
     chart_id: str,
 ) -> tuple[SafeString, dict]:
-    """The chart of `ledger` (one character's entries, or those of every character of a
-    campaign the viewer may see: `characters`), which `scope` names, from a few hundred
-    summed points, drawn once per ledger version, names and measure; and the points it
-    was drawn from."""
-    version, points = ledger_summary(ledger, scope)
+    """The chart of these characters' ledgers (one character, or every character of the
+    campaign whose sheet the viewer may see) from a few hundred summed points, drawn once
+    per ledger version, names and measure; and the points it was drawn from."""
+    version, points = ledger_summary(campaign_id, characters)
     names = [(c.pk, c.name) for c in characters]
 
     def draw(extra: dict) -> str:
@@ -283,6 +281,9 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
     page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
     rows = _of(character, page.object_list)
     attach_rows(rows, campaign=access.campaign, show_character=False)
+    chart, _points = _chart(
+        request, character.campaign_id, [character], "balance", "character-xp-chart"
+    )
     context = {
         "access": access,
         "char_access": char_access,
@@ -290,14 +291,7 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
         "character": character,
         "page": page,
         "entries": rows,
-        "chart": _chart(
-            request,
-            [character],
-            ledger,
-            ("character", character.pk),
-            "balance",
-            "character-xp-chart",
-        )[0],
+        "chart": chart,
         "purchases": list(
             XpPurchase.objects.filter(character=character).select_related(
                 "requested_by", "decided_by"
@@ -541,16 +535,13 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     for entry in page.items:
         entry.character = by_id[entry.character_id]
     attach_rows(page.items, campaign=campaign, show_character=True)
-    # The entries the viewer may see are those of the characters they see.
-    charted, charted_ledger = characters, visible
-    scope = ("campaign", campaign.pk, tuple(by_id))
+    # The entries the viewer may see are those of the characters they see
+    # (visible_sheet_rows filters both alike): the chart sums theirs alone.
+    charted = characters
     if filters.get("character") in by_id:
-        # One character's line from its own index (it is one the viewer may see).
         charted = [by_id[filters["character"]]]
-        charted_ledger = XpEntry.objects.filter(character=charted[0])
-        scope = ("character", charted[0].pk)
     measure = filters.get("measure", "balance")
-    chart, points = _chart(request, charted, charted_ledger, scope, measure, "campaign-xp-chart")
+    chart, points = _chart(request, campaign.pk, charted, measure, "campaign-xp-chart")
     # The latest scenes' awards only: the list must not grow with the campaign.
     shown_scenes = [pk for pk, _title in scenes[:LOG_SCENE_TOTALS]]
     # From the scene index: these scenes are the campaign's, and filtering on the

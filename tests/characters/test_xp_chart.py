@@ -119,3 +119,13 @@ def test_entries_of_this_evening_keep_an_axis_of_the_evening():
     chart = build_chart(SERIES, now=START + timedelta(minutes=601))
     assert [tick.label for tick in chart.x_ticks][-1] != "11 Mar"
     assert chart.x_ticks[-1].label.count(":") == 1  # hours, not days
+
+
+def test_each_point_has_a_circle_whose_tooltip_escapes_the_name():
+    sly = Named("<b>Sly</b>")
+    with translation.override("en"):
+        chart = build_chart({sly: SERIES[LUCIA]})
+        html = render_to_string("characters/_xp_chart.html", {"chart": chart, "chart_id": "c"})
+    assert html.count("<circle") == 3
+    assert "<b>" not in html
+    assert "<title>&lt;b&gt;Sly&lt;/b&gt;: 9 XP on 1 Mar 2026, 20:00</title>" in html
