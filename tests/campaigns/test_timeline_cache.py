@@ -62,7 +62,7 @@ def logged_in(cases: list[tuple], *, forward: bool) -> list[tuple]:
 
 
 def _timelines_cached() -> int:
-    return sum("scene-timeline" in key for key in caches[CACHE]._cache)
+    return sum("scene-timeline:" in key for key in caches[CACHE]._cache)
 
 
 def _review(client, url: str):
