@@ -174,9 +174,7 @@ def _own_columns(model: type[models.Model]) -> str:
 
 def _counters(label: str, target: str) -> str:
     """The own counters of a campaign or character row, set to one above OLD's."""
-    names = (
-        ("version", "change_seq", "public_seq", "nonroll_seq") if label == CAMPAIGN else ("version",)
-    )
+    names = sorted(COUNTERS) if label == CAMPAIGN else ("version",)
     return ", ".join(f"{target}{name} = OLD.{name} + 1" for name in names)
 
 
