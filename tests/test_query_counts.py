@@ -163,3 +163,22 @@ def test_later_and_filtered_pages_of_the_logs_cost_the_same_on_any_campaign(demo
     assert on_mid == on_demo, "queries of later pages, on the demo and on the mid campaign"
     over = {page: (n, LATER_BUDGET[page]) for page, n in on_demo.items() if n > LATER_BUDGET[page]}
     assert over == {}, "(queries, budget) of later pages over budget"
+
+
+# The first request of the scene page after a roll in its scene: the page of rolls and
+# the new card's roll, the timeline's other sources from the cache (campaigns.chronicle).
+AFTER_ROLL = {("scene page", "GM"): 10, ("scene page", "player"): 9}
+
+
+def test_the_scene_page_after_a_roll_reads_the_rolls_and_no_other_source(demo, mid):
+    for world in (demo, mid):
+        pages = [page for page in site.pages(world) if page.name == "scene page"]
+        for n, page in enumerate(pages):
+            client = Client()
+            client.force_login(world.gm if page.who == "GM" else world.player)
+            client.get(page.url)
+            site.write(world, "roll", n)
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(page.url).status_code == 200
+            counted = len(queries)
+            assert counted <= AFTER_ROLL[page.name, page.who], (world.name, page.who, counted)
