@@ -35,9 +35,10 @@ BUDGET = {
     ("dashboard (my campaigns)", "player"): 5,
     # The scenes' counts come apart from the scenes, for the scenes shown alone.
     ("scene list", "player"): 10,
-    # The timeline comes from the cache: its sources run only when it changed.
-    ("scene page", "GM"): 9,
-    ("scene page", "player"): 8,
+    # The timeline and the side cards come from the cache: their rows are read only when
+    # they changed.
+    ("scene page", "GM"): 5,
+    ("scene page", "player"): 5,
     # Cached under the rows they are drawn from (mechanics.views.roll._panel_key).
     ("roll panel (htmx)", "player"): 4,
     ("odds partial (htmx)", "player"): 4,
@@ -166,8 +167,9 @@ def test_later_and_filtered_pages_of_the_logs_cost_the_same_on_any_campaign(demo
 
 
 # The first request of the scene page after a roll in its scene: the page of rolls and
-# the new card's roll, the timeline's other sources from the cache (campaigns.chronicle).
-AFTER_ROLL = {("scene page", "GM"): 10, ("scene page", "player"): 9}
+# the new card's roll; the timeline's other sources (campaigns.chronicle) and the side
+# cards from the cache.
+AFTER_ROLL = {("scene page", "GM"): 7, ("scene page", "player"): 7}
 
 
 def test_the_scene_page_after_a_roll_reads_the_rolls_and_no_other_source(demo, mid):
