@@ -17,7 +17,8 @@ The item's template is rendered with `item` (the TimelineItem), `access`, `campa
 `scene` and `request`. Rolls bring their HTML instead: the roll log's own cached card
 (`mechanics.cards`), so they read the same here. The rendered timeline is cached under
 the campaign's change sequence (`campaigns.versions`: any write in the campaign bumps
-it) and its reader (`timeline_html`).
+it) and its reader (`timeline_html`); the other sources' items under the sequence that
+rolls leave alone, so that after a roll only its card is new.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from django.http import HttpRequest
 from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from campaigns.fragments import cached_fragment, fragment_key, viewer
+from campaigns.fragments import cached_fragment, cached_value, fragment_key, viewer
 from campaigns.keyset import KeysetPage
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess
@@ -113,9 +114,7 @@ def timeline_html(request: HttpRequest, access: CampaignAccess, scene: Scene) ->
             "request": request,
             **extra,
         }
-        entries = [
-            entry for source in _sources for entry in _rendered(source(access, scene), context)
-        ]
+        entries = _other_entries(access, scene, context)
         # One kind alone (`?kind=diary`), so that diaries written after a long evening of
         # rolls are not buried under them; any other value shows nothing, not an error.
         kind = request.GET.get("kind") or None
@@ -153,6 +152,25 @@ def timeline_html(request: HttpRequest, access: CampaignAccess, scene: Scene) ->
         )
 
     return cached_fragment(request, key, render)
+
+
+def _other_entries(access: CampaignAccess, scene: Scene, context: dict) -> list[_Entry]:
+    """Every item of the sources but the pager's (rolls), rendered: cached under the
+    campaign's sequence but rolls and the reader, so a roll does not render them again.
+    Their forms keep the CSRF placeholder of `context`, for the timeline that holds them."""
+    campaign = access.campaign
+    key = fragment_key(
+        "scene-timeline-others",
+        viewer(access),
+        (campaign.pk, campaign.nonroll_seq),
+        scene.pk,
+    )
+    return cached_value(
+        key,
+        lambda: [
+            entry for source in _sources for entry in _rendered(source(access, scene), context)
+        ],
+    )
 
 
 def _rendered(items: Iterable[TimelineItem], context: dict) -> list[_Entry]:

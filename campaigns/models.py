@@ -72,6 +72,9 @@ class Campaign(RendersMarkdown):
     # diaries not shared): what their pages and live streams follow, so that not even
     # the moment of a secret roll reaches them.
     public_seq = models.PositiveBigIntegerField(default=1, editable=False)
+    # The changes but rolls (shown as cards cached by id): what a list of everything else
+    # follows, so that a roll re-renders its own card and not the rest of a scene's timeline.
+    nonroll_seq = models.PositiveBigIntegerField(default=1, editable=False)
     # Written by `campaigns.images.store_image` only; served by the `image` view.
     image = models.FileField(
         _("image"), upload_to="portraits/campaigns/", max_length=200, blank=True, editable=False

@@ -7,6 +7,8 @@ write:
   the campaign's change sequence, for what shows the whole campaign (its pages, the
   scenes, the feeds) and for the live table; and to `Campaign.public_seq` likewise, but
   for rows only GMs see (`PRIVATE`), which players' pages and streams follow instead;
+  and to `Campaign.nonroll_seq` likewise, but for rolls (`SEQUENCE_ONLY`), for what lists
+  everything of the campaign but its roll cards (the rest of a scene's timeline);
 - to `Character.version` for a write to the character's own row or to a row that links to
   the character (its traits, wounds, XP...), rolls aside (`SEQUENCE_ONLY`) but for those
   a roll panel reads back (`READ_BACK`);
@@ -37,7 +39,7 @@ from django.db import connections, models
 CAMPAIGN = "campaigns.Campaign"
 CHARACTER = "characters.Character"
 # The counters themselves: writing them is a bump, not a change to bump for.
-COUNTERS = frozenset({"version", "change_seq", "public_seq"})
+COUNTERS = frozenset({"version", "change_seq", "public_seq", "nonroll_seq"})
 # The user's columns that pages show.
 USER_NAMES = ("username", "first_name", "last_name")
 # A character's columns that the campaign's pages and other characters' show (the
@@ -70,7 +72,8 @@ PRIVATE = {
 # which has bumped all there is to bump (characters/xp_summary.py): no triggers of their own.
 DERIVED = frozenset({"characters.XpSummary"})
 CHANGE = "change_seq = change_seq + 1"
-SEQUENCES = f"{CHANGE}, public_seq = public_seq + 1"
+NONROLL = "nonroll_seq = nonroll_seq + 1"
+SEQUENCES = f"{CHANGE}, public_seq = public_seq + 1, {NONROLL}"
 
 
 @dataclass(frozen=True)
@@ -143,12 +146,12 @@ def _bumps(scoped: Scoped, row: str, event: str = "update") -> list[str]:
     # (one side of a diary's publication). One UPDATE of the campaign's row per write, and
     # none while the campaign is deleted: on PostgreSQL a transaction that writes many rows
     # walks that row's versions at each one (bench/delete.py).
-    sequences = (
-        SEQUENCES
-        if private is None
-        else f"{CHANGE}, public_seq = public_seq "
-        f"+ CASE WHEN NOT ({private.format(row=row)}) THEN 1 ELSE 0 END"
+    public = (
+        "1" if private is None else f"CASE WHEN NOT ({private.format(row=row)}) THEN 1 ELSE 0 END"
     )
+    sequences = f"{CHANGE}, public_seq = public_seq + {public}"
+    if label not in SEQUENCE_ONLY:
+        sequences += f", {NONROLL}"
     if label == CAMPAIGN:
         return []
     where = f"WHERE id = {campaign} AND NOT deleting"
@@ -178,7 +181,7 @@ def _own_columns(model: type[models.Model]) -> str:
 
 def _counters(label: str, target: str) -> str:
     """The own counters of a campaign or character row, set to one above OLD's."""
-    names = ("version", "change_seq", "public_seq") if label == CAMPAIGN else ("version",)
+    names = sorted(COUNTERS) if label == CAMPAIGN else ("version",)
     return ", ".join(f"{target}{name} = OLD.{name} + 1" for name in names)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.html import format_html, html_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -29,6 +30,7 @@ TAG_MARKS = {
 SHAPED_SIDES = {4, 6, 8, 10, 12, 20}
 
 
+@html_safe
 @dataclass(frozen=True)
 class DieView:
     sides: int
@@ -36,6 +38,24 @@ class DieView:
     classes: str
     marks: str
     description: str
+
+    def __str__(self) -> str:
+        """The die as every card and result draws it (`{{ die }}`): one call, rather than
+        a template's lookups for each of the dozens of dice of a page of cards."""
+        marks = (
+            format_html('<span class="die-marks" aria-hidden="true">{}</span>', self.marks)
+            if self.marks
+            else ""
+        )
+        return format_html(
+            '<li class="{}" title="{}"><span class="die-value" aria-hidden="true">{}</span>{}'
+            '<span class="visually-hidden">{}</span></li>',
+            self.classes,
+            self.description,
+            self.text,
+            marks,
+            self.description,
+        )
 
 
 def _int(value: object, default: int = 0) -> int:

@@ -35,9 +35,10 @@ BUDGET = {
     ("dashboard (my campaigns)", "player"): 5,
     # The scenes' counts come apart from the scenes, for the scenes shown alone.
     ("scene list", "player"): 10,
-    # The timeline comes from the cache: its sources run only when it changed.
-    ("scene page", "GM"): 9,
-    ("scene page", "player"): 8,
+    # The timeline and the side cards come from the cache: their rows are read only when
+    # they changed.
+    ("scene page", "GM"): 5,
+    ("scene page", "player"): 5,
     # Cached under the rows they are drawn from (mechanics.views.roll._panel_key).
     ("roll panel (htmx)", "player"): 4,
     ("odds partial (htmx)", "player"): 4,
@@ -163,3 +164,23 @@ def test_later_and_filtered_pages_of_the_logs_cost_the_same_on_any_campaign(demo
     assert on_mid == on_demo, "queries of later pages, on the demo and on the mid campaign"
     over = {page: (n, LATER_BUDGET[page]) for page, n in on_demo.items() if n > LATER_BUDGET[page]}
     assert over == {}, "(queries, budget) of later pages over budget"
+
+
+# The first request of the scene page after a roll in its scene: the page of rolls and
+# the new card's roll; the timeline's other sources (campaigns.chronicle) and the side
+# cards from the cache.
+AFTER_ROLL = {("scene page", "GM"): 7, ("scene page", "player"): 7}
+
+
+def test_the_scene_page_after_a_roll_reads_the_rolls_and_no_other_source(demo, mid):
+    for world in (demo, mid):
+        pages = [page for page in site.pages(world) if page.name == "scene page"]
+        for n, page in enumerate(pages):
+            client = Client()
+            client.force_login(world.gm if page.who == "GM" else world.player)
+            client.get(page.url)
+            site.write(world, "roll", n)
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(page.url).status_code == 200
+            counted = len(queries)
+            assert counted <= AFTER_ROLL[page.name, page.who], (world.name, page.who, counted)

@@ -27,7 +27,9 @@ pytestmark = pytest.mark.django_db
 
 def _counters() -> dict:
     return {
-        "campaigns": {c.pk: (c.version, c.change_seq) for c in Campaign.objects.all()},
+        "campaigns": {
+            c.pk: (c.version, c.change_seq, c.nonroll_seq) for c in Campaign.objects.all()
+        },
         "characters": dict(Character.objects.values_list("pk", "version")),
     }
 
@@ -49,7 +51,8 @@ def test_a_write_to_any_row_of_any_table_bumps_its_campaign_and_its_characters()
     """Table-driven over every scoped table: one row of each, written with plain SQL (no
     service, no ORM), bumps the campaign's change sequence and either the characters the
     row links to or, linking to none, the campaign's version (a roll: the sequence alone;
-    tests/live/test_pages.py follows an extended action's, which bump their character)."""
+    tests/live/test_pages.py follows an extended action's, which bump their character);
+    and the sequence but rolls for any row but a roll's."""
     call_command("seed_demo", stdout=StringIO())
     missed, empty = [], []
     for scoped in scoped_tables():
@@ -75,15 +78,18 @@ def test_a_write_to_any_row_of_any_table_bumps_its_campaign_and_its_characters()
                 f'UPDATE "{scoped.table}" SET "{pk}" = "{pk}" WHERE "{pk}" = %s', [row.pk]
             )
         after = _counters()
-        old_version, old_seq = before["campaigns"][campaign.pk]
-        new_version, new_seq = after["campaigns"][campaign.pk]
+        old_version, old_seq, old_nonroll = before["campaigns"][campaign.pk]
+        new_version, new_seq, new_nonroll = after["campaigns"][campaign.pk]
         bumped = new_seq > old_seq
         if label in SEQUENCE_ONLY:
             bumped &= new_version == old_version and after["characters"] == before["characters"]
+            bumped &= new_nonroll == old_nonroll
         elif characters:
             bumped &= all(after["characters"][c] > before["characters"][c] for c in characters)
         else:
             bumped &= new_version > old_version
+        if label not in SEQUENCE_ONLY:
+            bumped &= new_nonroll > old_nonroll
         if not bumped:
             missed.append(label)
     assert missed == []
@@ -155,6 +161,7 @@ def test_a_users_new_name_bumps_their_campaigns_and_characters(campaign, player)
     player.save()
     after = _counters()
     assert after["characters"][character.pk] > before["characters"][character.pk]
+    assert after["campaigns"][campaign.pk][2] > before["campaigns"][campaign.pk][2]
     assert Campaign.objects.get(pk=campaign.pk).version > version
 
 

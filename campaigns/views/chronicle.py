@@ -19,7 +19,7 @@ from campaigns.chronicle import scene_count_names, scene_list_extras, timeline_h
 from campaigns.confirm import ask_first
 from campaigns.forms.chronicle import SceneForm, SceneNoteForm, StoryForm
 from campaigns.forms.service import call_service
-from campaigns.fragments import cached_pieces, fragment_key
+from campaigns.fragments import cached_html, cached_pieces, fragment_key, viewer
 from campaigns.htmx import htmx_render, unchanged
 from campaigns.models import Scene, SceneNote, Story
 from campaigns.permissions import (
@@ -214,18 +214,36 @@ def scene_edit(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRes
     )
 
 
-def _scene_context(request: HttpRequest, access: CampaignAccess, scene: Scene, **extra) -> dict:
-    attach_casts([scene])
-    scene_list_extras(access, request.user, [scene])
+def _side_key(access: CampaignAccess, scene: Scene) -> str:
+    """The cache key of the scene page's side cards (the cast with the reader's diaries to
+    write, and the GM's notes): the campaign's sequence but rolls, which every write to
+    them bumps (a cast, a diary, a note, a name), the reader and the scene."""
+    campaign = access.campaign
+    return fragment_key("scene-side", viewer(access), (campaign.pk, campaign.nonroll_seq), scene.pk)
+
+
+def _scene_context(
+    request: HttpRequest, access: CampaignAccess, scene: Scene, *, side_key: str = "", **extra
+) -> dict:
+    """The scene page's context. With `side_key` (a page asked for, not a form answered),
+    the side cards come from the cache when there, and their rows are loaded otherwise."""
     context = {
         "access": access,
         "campaign": access.campaign,
         "scene": scene,
-        "participants": sorted(scene.cast, key=lambda character: character.is_npc),
-        "my_diaries": getattr(scene, "my_diaries", []),
-        "notes": scene_notes(access, scene) if access.is_gm else [],
         "note_form": SceneNoteForm(),
     }
+    for part in ("cast", "notes"):
+        key = f"{side_key}:{part}" if side_key else ""
+        context[f"{part}_key"] = key
+        context[f"{part}_html"] = cached_html(request, key) if key else None
+    if not context["cast_html"]:
+        attach_casts([scene])
+        scene_list_extras(access, request.user, [scene])
+        context["participants"] = sorted(scene.cast, key=lambda character: character.is_npc)
+        context["my_diaries"] = getattr(scene, "my_diaries", [])
+    if not context["notes_html"]:
+        context["notes"] = scene_notes(access, scene) if access.is_gm else []
     context["timeline_html"] = timeline_html(request, access, scene)
     context.update(extra)
     return context
@@ -238,7 +256,7 @@ def scene_detail(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpR
     scene = scene_or_404(access, scene_id)
     if up_to_date := unchanged(request, access.live_seq):
         return up_to_date
-    context = _scene_context(request, access, scene)
+    context = _scene_context(request, access, scene, side_key=_side_key(access, scene))
     return htmx_render(request, "campaigns/scene.html", "scene-timeline", context)
 
 

@@ -1,7 +1,9 @@
 """A scene's timeline is rendered once per key and cached (`campaigns.chronicle.
 timeline_html`): the key holds the campaign's change sequence, which every write bumps
 (`campaigns.versions`), the reader and the page asked for, so a write shows on the next
-request and one reader's timeline never reaches another."""
+request and one reader's timeline never reaches another. The items of every source but
+rolls are cached apart, under the sequence that rolls leave alone, the reader and the
+scene: a roll renders its own card and reads none of them again."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns import chronicle, services
@@ -62,7 +66,7 @@ def logged_in(cases: list[tuple], *, forward: bool) -> list[tuple]:
 
 
 def _timelines_cached() -> int:
-    return sum("scene-timeline" in key for key in caches[CACHE]._cache)
+    return sum("scene-timeline:" in key for key in caches[CACHE]._cache)
 
 
 def _review(client, url: str):
@@ -210,3 +214,51 @@ def test_a_sources_cached_items_never_reach_another_reader(
     only_gm = f"diary-{publish(scene, lucia, player, 'Solo para el máster', 'gm_only').pk}"
     for reader, sees_it in logged_in([(gm, True), (player2, False)], forward=gm_first):
         assert (only_gm in _ids(_review(reader, scene_url(scene)))) is sees_it
+
+
+# Tables only the timeline's other sources read (the page reads the viewer's own diaries
+# for its buttons): none is read again after a roll.
+OTHER_SOURCES = ("characters_xpentry", "characters_healthevent", "campaigns_combat")
+
+
+@pytest.mark.parametrize(
+    ("reader", "secret", "sees_it"),
+    [
+        ("gm", False, True),
+        ("gm", True, True),
+        ("player", False, True),
+        ("player", True, False),
+    ],
+)
+def test_after_a_roll_the_next_request_shows_its_card_and_reads_no_other_source(
+    request, gm, player, scene, lucia, reader, secret, sees_it
+):
+    """The rest of the timeline stays cached through a roll; a secret roll's card still
+    reaches the GMs alone."""
+    publish(scene, lucia, player, "La puerta estaba abierta")
+    _write_xp(scene, lucia, player, gm)
+    _write_damage(scene, lucia, player, gm)
+    client = Client()
+    client.force_login(request.getfixturevalue(reader))
+    before = _ids(_cached_review(client, scene))
+    roll = store_roll(scene.campaign, scene, lucia, gm, secret=secret)
+    with CaptureQueriesContext(connection) as queries:
+        after = _ids(_review(client, scene_url(scene)))
+    timeline = [q["sql"] for q in queries if any(t in q["sql"] for t in OTHER_SOURCES)]
+    assert timeline == []
+    assert (f"scene-roll-{roll.pk}" in after) is sees_it
+    assert after - {f"scene-roll-{roll.pk}"} == before
+
+
+def test_a_stranger_gets_no_timeline_after_a_roll(client, stranger, player, scene, lucia):
+    store_roll(scene.campaign, scene, lucia, player)
+    client.force_login(stranger)
+    assert client.get(scene_url(scene)).status_code == 404
+
+
+def test_a_scenes_cached_items_never_show_in_another_scene(client, gm, player, scene, lucia):
+    other = services.scene_create(campaign=scene.campaign, title="El muelle", participants=[lucia])
+    entry = publish(scene, lucia, player, "Solo de esta escena")
+    client.force_login(gm)
+    assert f"diary-{entry.pk}" in _ids(_cached_review(client, scene))
+    assert f"diary-{entry.pk}" not in _ids(_review(client, scene_url(other)))

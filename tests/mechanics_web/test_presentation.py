@@ -3,6 +3,7 @@
 import random
 
 import pytest
+from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -29,6 +30,20 @@ def test_a_die_says_what_it_did_in_classes_marks_and_words():
     assert die.classes == "die die-d10 die-success die-exploded"
     assert die.marks == "✓✶"
     assert die.description == "d10: 10, éxito, explota"
+
+
+def test_a_die_draws_itself_in_a_template_as_every_card_does():
+    die = die_view({"sides": 10, "value": 8, "tags": ["success"]}, mark_kept=False)
+    plain = die_view({"sides": 6, "value": 2, "tags": []}, mark_kept=False)
+    html = Template("{{ die }}{{ plain }}").render(Context({"die": die, "plain": plain}))
+    assert html == (
+        '<li class="die die-d10 die-success" title="d10: 8, éxito">'
+        '<span class="die-value" aria-hidden="true">8</span>'
+        '<span class="die-marks" aria-hidden="true">✓</span>'
+        '<span class="visually-hidden">d10: 8, éxito</span></li>'
+        '<li class="die die-d6" title="d6: 2"><span class="die-value" aria-hidden="true">2</span>'
+        '<span class="visually-hidden">d6: 2</span></li>'
+    )
 
 
 def test_dice_added_by_explosions_and_rerolls_are_marked():
