@@ -16,9 +16,8 @@ from django.utils import timezone
 from campaigns import services
 from campaigns.fragments import CACHE
 from campaigns.models import Membership
-from characters import services as character_services
 from characters.models import Character
-from tests.campaigns.test_chronicle import publish, store_roll
+from tests.campaigns.test_chronicle import draft, publish, store_roll
 from tests.factories import InvitationFactory, MembershipFactory, UserFactory, make_character
 from tests.html import parse
 
@@ -99,14 +98,7 @@ def test_a_players_own_draft_counts_on_their_page_alone(campaign, gm, player):
     author, reader = _reader(player), _reader(other)
     assert "0 entradas de diario" in _names(_cached_page(author, campaign), "scenes")[0]
     assert "0 entradas de diario" in _names(_cached_page(reader, campaign), "scenes")[0]
-    character_services.diary_save(
-        scene=scene,
-        character=lucia,
-        user=player,
-        body="Borrador",
-        status="draft",
-        visibility="group",
-    )
+    draft(scene, lucia, player, "Borrador")
     assert "1 entrada de diario" in _names(_page(author, campaign), "scenes")[0]
     assert "0 entradas de diario" in _names(_page(reader, campaign), "scenes")[0]
 

@@ -96,6 +96,12 @@ def publish(scene, character, user, body, visibility="group"):
     )
 
 
+def draft(scene, character, user, body):
+    return character_services.diary_save(
+        scene=scene, character=character, user=user, body=body, status="draft", visibility="group"
+    )
+
+
 def store_roll(campaign, scene, character, user, *, secret=False, seed=1):
     """A real engine roll (five dice) stored the way the roll endpoints store one."""
     return roll_store(

@@ -11,9 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaigns import services
-from characters import services as character_services
 from characters.models import Character
-from tests.campaigns.test_chronicle import store_roll
+from tests.campaigns.test_chronicle import draft, store_roll
 from tests.campaigns.test_timeline_cache import logged_in, scene_url
 from tests.factories import MembershipFactory, UserFactory, make_character
 from tests.html import parse
@@ -74,14 +73,7 @@ def test_a_players_draft_changes_their_diary_button_on_the_next_request(
 ):
     client.force_login(player)
     assert _cached_side(client, scene)[1] == ["Escribir el diario de Lucía"]
-    character_services.diary_save(
-        scene=scene,
-        character=lucia,
-        user=player,
-        body="Borrador",
-        status="draft",
-        visibility="group",
-    )
+    draft(scene, lucia, player, "Borrador")
     assert _side(client, scene)[1] == ["Terminar el borrador de Lucía"]
 
 
