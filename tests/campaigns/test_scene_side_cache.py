@@ -20,16 +20,6 @@ from tests.html import parse
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def lucia(campaign, player):
-    return make_character(campaign, player, name="Lucía")
-
-
-@pytest.fixture
-def scene(campaign, lucia):
-    return services.scene_create(campaign=campaign, title="El archivo", participants=[lucia])
-
-
 def _side(client, scene):
     """The page's side cards, as `(cast text, diary buttons, notes text or None)`."""
     response = client.get(scene_url(scene))

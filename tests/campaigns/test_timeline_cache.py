@@ -25,20 +25,10 @@ from mechanics.rules.tinieblas.advancement import SceneAward
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
 from tests.campaigns.test_chronicle import publish, store_roll
-from tests.factories import MembershipFactory, UserFactory, make_character
+from tests.factories import MembershipFactory, UserFactory
 from tests.html import parse
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def lucia(campaign, player):
-    return make_character(campaign, player, name="Lucía")
-
-
-@pytest.fixture
-def scene(campaign, lucia):
-    return services.scene_create(campaign=campaign, title="El archivo", participants=[lucia])
 
 
 @pytest.fixture
