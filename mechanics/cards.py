@@ -64,7 +64,7 @@ def keyed(rolls: QuerySet[Roll]) -> QuerySet[Roll]:
     return rolls.select_related(*RELATIONS).only(*KEY_FIELDS)
 
 
-def _names(roll: Roll) -> tuple:
+def card_names(roll: Roll) -> tuple:
     """The names a roll's card shows, read from the relations the list loaded (as
     `cards_of` gets them from a values query)."""
     return (
@@ -78,7 +78,9 @@ def attach_cards(rolls: Sequence[Roll], *, compact: bool) -> None:
     """Set each roll's `card`: its HTML, from the cache or rendered (and stored) now.
     The rolls that `keyed` loaded are read whole first if their card is to be rendered."""
     loaded = {roll.pk: roll for roll in rolls if "record" not in roll.get_deferred_fields()}
-    shown = cards_of([(roll.pk, *_names(roll)) for roll in rolls], compact=compact, loaded=loaded)
+    shown = cards_of(
+        [(roll.pk, *card_names(roll)) for roll in rolls], compact=compact, loaded=loaded
+    )
     for roll, html in zip(rolls, shown, strict=True):
         roll.card = html
 

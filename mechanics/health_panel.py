@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from campaigns.fragments import cached_pieces, fragment_key
 from campaigns.permissions import CharacterAccess
 from characters.sheet_panels import register_sheet_panel
+from mechanics.cards import card_names
 from mechanics.forms.health import DamageForm, TimeForm
 from mechanics.models import HealthEvent
 from mechanics.rules.errors import RuleError
@@ -180,13 +181,7 @@ def _row_key(row: EventRow) -> str:
         row.undone,
         event.created_by.username if event.created_by_id else None,
         event.scene.title if event.scene_id else None,
-        roll
-        and (
-            roll.pk,
-            roll.user.username if roll.user_id else None,
-            roll.character.name if roll.character_id else None,
-            roll.scene.title if roll.scene_id else None,
-        ),
+        roll and (roll.pk, *card_names(roll)),
     )
 
 
