@@ -363,6 +363,14 @@ $$;
 }
 
 
+def remake_deleting_guard(apps, schema_editor) -> None:
+    """For a migration that adds a column to campaigns_campaign: SQLite rebuilds the table
+    and drops the deletion guard's triggers with it."""
+    create, drop = DELETING_GUARD_SQL.get(schema_editor.connection.vendor, ([], []))
+    for statement in (*drop, *create):
+        schema_editor.execute(statement, None)
+
+
 def trigger_sql(vendor: str, table: str, fixed: Sequence[str], links: Sequence[str]):
     """(create, drop) statements of the triggers that keep `table` append-only.
 

@@ -75,6 +75,9 @@ class Campaign(RendersMarkdown):
     # The changes but rolls (shown as cards cached by id): what a list of everything else
     # follows, so that a roll re-renders its own card and not the rest of a scene's timeline.
     nonroll_seq = models.PositiveBigIntegerField(default=1, editable=False)
+    # New XP entries (the ledger is append-only): what the XP chart follows, so that a
+    # wound or a roll leaves it cached.
+    xp_seq = models.PositiveBigIntegerField(default=1, editable=False)
     # Written by `campaigns.images.store_image` only; served by the `image` view.
     image = models.FileField(
         _("image"), upload_to="portraits/campaigns/", max_length=200, blank=True, editable=False

@@ -8,7 +8,8 @@ write:
   scenes, the feeds) and for the live table; and to `Campaign.public_seq` likewise, but
   for rows only GMs see (`PRIVATE`), which players' pages and streams follow instead;
   and to `Campaign.nonroll_seq` likewise, but for rolls (`SEQUENCE_ONLY`), for what lists
-  everything of the campaign but its roll cards (the rest of a scene's timeline);
+  everything of the campaign but its roll cards (the rest of a scene's timeline); and
+  to a counter of one table's own (`LEDGERS`) for a new row of that table;
 - to `Character.version` for a write to the character's own row or to a row that links to
   the character (its traits, wounds, XP...), rolls aside (`SEQUENCE_ONLY`) but for those
   a roll panel reads back (`READ_BACK`);
@@ -39,7 +40,7 @@ from django.db import connections, models
 CAMPAIGN = "campaigns.Campaign"
 CHARACTER = "characters.Character"
 # The counters themselves: writing them is a bump, not a change to bump for.
-COUNTERS = frozenset({"version", "change_seq", "public_seq", "nonroll_seq"})
+COUNTERS = frozenset({"version", "change_seq", "public_seq", "nonroll_seq", "xp_seq"})
 # The user's columns that pages show.
 USER_NAMES = ("username", "first_name", "last_name")
 # A character's columns that the campaign's pages and other characters' show (the
@@ -71,6 +72,9 @@ PRIVATE = {
 # Sums a trigger keeps from another table's rows, in the same statement as their write,
 # which has bumped all there is to bump (characters/xp_summary.py): no triggers of their own.
 DERIVED = frozenset({"characters.XpSummary"})
+# Append-only tables whose new rows also bump a counter of the campaign's that only they
+# move: what draws them alone (the XP chart) is kept through every other write.
+LEDGERS = {"characters.XpEntry": "xp_seq"}
 CHANGE = "change_seq = change_seq + 1"
 NONROLL = "nonroll_seq = nonroll_seq + 1"
 SEQUENCES = f"{CHANGE}, public_seq = public_seq + 1, {NONROLL}"
@@ -152,6 +156,8 @@ def _bumps(scoped: Scoped, row: str, event: str = "update") -> list[str]:
     sequences = f"{CHANGE}, public_seq = public_seq + {public}"
     if label not in SEQUENCE_ONLY:
         sequences += f", {NONROLL}"
+    if label in LEDGERS and event == "insert":
+        sequences += f", {LEDGERS[label]} = {LEDGERS[label]} + 1"
     if label == CAMPAIGN:
         return []
     where = f"WHERE id = {campaign} AND NOT deleting"

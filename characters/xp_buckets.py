@@ -18,6 +18,7 @@ from typing import NamedTuple
 from django.db.models import Count, Max, Min, QuerySet
 
 from campaigns.fragments import cached_value, fragment_key
+from campaigns.models import Campaign
 from characters.models import Character, XpEntry, XpSummary
 
 POINT_BUDGET = 500
@@ -90,20 +91,21 @@ def ledger_points(campaign_id: int, character_ids: Sequence[int]) -> dict[int, l
 
 
 def ledger_summary(
-    campaign_id: int, characters: Sequence[Character]
+    campaign: Campaign, characters: Sequence[Character]
 ) -> tuple[str, dict[int, list[LedgerPoint]]]:
     """(version, points) of these characters' ledgers in the campaign; the points are
     kept in the fragment cache under the version.
 
-    The version is the characters' own versions, which the request has loaded with them:
-    the database bumps a character's at each of its new entries, in the same transaction
-    (campaigns/versions.py), so no query is needed to know the ledger changed."""
-    version = fragment_key("xp-points", campaign_id, [(c.pk, c.version) for c in characters])
+    The version is the campaign's counter of new XP entries (`Campaign.xp_seq`), loaded
+    with the campaign: the database bumps it at each new entry, in the same transaction
+    (campaigns/versions.py), and a wound or a roll leaves it as it is, so the points stay
+    cached through them and no query is needed to know the ledger changed."""
     ids = [c.pk for c in characters]
+    version = fragment_key("xp-points", campaign.pk, campaign.xp_seq, ids)
 
     def plain() -> dict[int, list[tuple]]:
         # Cached as plain tuples: unpickling 500 named ones cost 1-2 ms a request.
-        found = ledger_points(campaign_id, ids)
+        found = ledger_points(campaign.pk, ids)
         return {pk: [tuple(point) for point in series] for pk, series in found.items()}
 
     cached = cached_value(version, plain)

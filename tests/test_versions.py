@@ -15,11 +15,15 @@ from campaigns.versions import (
     CAMPAIGN,
     CHARACTER,
     DERIVED,
+    LEDGERS,
     PROJECT_APPS,
     SEQUENCE_ONLY,
     scoped_tables,
 )
 from characters.models import Character, Trait
+from characters.services import xp_adjust
+from mechanics.services.health import character_apply_damage
+from mechanics.systems.base import DamageInput
 from tests.factories import UserFactory, make_character
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +32,7 @@ pytestmark = pytest.mark.django_db
 def _counters() -> dict:
     return {
         "campaigns": {
-            c.pk: (c.version, c.change_seq, c.nonroll_seq) for c in Campaign.objects.all()
+            c.pk: (c.version, c.change_seq, c.nonroll_seq, c.xp_seq) for c in Campaign.objects.all()
         },
         "characters": dict(Character.objects.values_list("pk", "version")),
     }
@@ -52,7 +56,7 @@ def test_a_write_to_any_row_of_any_table_bumps_its_campaign_and_its_characters()
     service, no ORM), bumps the campaign's change sequence and either the characters the
     row links to or, linking to none, the campaign's version (a roll: the sequence alone;
     tests/live/test_pages.py follows an extended action's, which bump their character);
-    and the sequence but rolls for any row but a roll's."""
+    and the sequence but rolls for any row but a roll's; and never a ledger's counter."""
     call_command("seed_demo", stdout=StringIO())
     missed, empty = [], []
     for scoped in scoped_tables():
@@ -78,9 +82,12 @@ def test_a_write_to_any_row_of_any_table_bumps_its_campaign_and_its_characters()
                 f'UPDATE "{scoped.table}" SET "{pk}" = "{pk}" WHERE "{pk}" = %s', [row.pk]
             )
         after = _counters()
-        old_version, old_seq, old_nonroll = before["campaigns"][campaign.pk]
-        new_version, new_seq, new_nonroll = after["campaigns"][campaign.pk]
+        old_version, old_seq, old_nonroll, old_xp = before["campaigns"][campaign.pk]
+        new_version, new_seq, new_nonroll, new_xp = after["campaigns"][campaign.pk]
         bumped = new_seq > old_seq
+        # A ledger's counter moves for its new rows alone (and the campaign's own row).
+        if label != CAMPAIGN:
+            bumped &= new_xp == old_xp
         if label in SEQUENCE_ONLY:
             bumped &= new_version == old_version and after["characters"] == before["characters"]
             bumped &= new_nonroll == old_nonroll
@@ -133,6 +140,25 @@ def test_adding_and_removing_a_trait_bumps_its_character_and_the_campaigns_seque
         assert Campaign.objects.get(pk=campaign.pk).change_seq > seq
         versions.append(before)
     assert versions[0] < versions[1]
+
+
+def test_only_a_new_xp_entry_bumps_the_xp_counter(campaign, gm, player):
+    """The XP chart is kept under `Campaign.xp_seq`: every new entry moves it, through any
+    service, and a wound (a new row of another append-only table) does not."""
+    assert set(LEDGERS) == {"characters.XpEntry"}
+    lucia = make_character(campaign, player, name="Lucía")
+
+    def xp_seq() -> int:
+        return Campaign.objects.values_list("xp_seq", flat=True).get(pk=campaign.pk)
+
+    before = xp_seq()
+    xp_adjust(character=lucia, user=gm, amount=3, reason="Inicial")
+    awarded = xp_seq()
+    assert awarded == before + 1
+    xp_adjust(character=lucia, user=gm, amount=-3, reason="Error")
+    assert xp_seq() == awarded + 1
+    character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "B"))
+    assert xp_seq() == awarded + 1
 
 
 def test_a_stale_save_still_counts_up(campaign, player):

@@ -4,13 +4,8 @@ which drops the deletion guard's triggers: they are made again here."""
 
 from django.db import migrations, models
 
-from campaigns.history import DELETING_GUARD_SQL
+from campaigns.history import remake_deleting_guard
 
-
-def remake_deleting_guard(apps, schema_editor):
-    create, drop = DELETING_GUARD_SQL.get(schema_editor.connection.vendor, ([], []))
-    for statement in (*drop, *create):
-        schema_editor.execute(statement, None)
 
 
 class Migration(migrations.Migration):

@@ -29,7 +29,7 @@ from campaigns import services as campaign_services
 from campaigns.fragments import cached_fragment, fragment_key
 from campaigns.htmx import unchanged
 from campaigns.keyset import keyset_page
-from campaigns.models import Scene
+from campaigns.models import Campaign, Scene
 from campaigns.permissions import (
     CampaignAccess,
     campaign_access,
@@ -64,7 +64,7 @@ def _render(request: HttpRequest, template: str, partial: str, context: dict) ->
 
 def _chart(
     request: HttpRequest,
-    campaign_id: int,
+    campaign: Campaign,
     characters: list[Character],
     measure: str,
     chart_id: str,
@@ -72,7 +72,7 @@ def _chart(
     """The chart of these characters' ledgers (one character, or every character of the
     campaign whose sheet the viewer may see) from a few hundred summed points, drawn once
     per ledger version, names and measure; and the points it was drawn from."""
-    version, points = ledger_summary(campaign_id, characters)
+    version, points = ledger_summary(campaign, characters)
     names = [(c.pk, c.name) for c in characters]
 
     def draw(extra: dict) -> str:
@@ -281,9 +281,7 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
     page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
     rows = _of(character, page.object_list)
     attach_rows(rows, campaign=access.campaign, show_character=False)
-    chart, _points = _chart(
-        request, character.campaign_id, [character], "balance", "character-xp-chart"
-    )
+    chart, _points = _chart(request, access.campaign, [character], "balance", "character-xp-chart")
     context = {
         "access": access,
         "char_access": char_access,
@@ -541,7 +539,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if filters.get("character") in by_id:
         charted = [by_id[filters["character"]]]
     measure = filters.get("measure", "balance")
-    chart, points = _chart(request, campaign.pk, charted, measure, "campaign-xp-chart")
+    chart, points = _chart(request, campaign, charted, measure, "campaign-xp-chart")
     # The latest scenes' awards only: the list must not grow with the campaign.
     shown_scenes = [pk for pk, _title in scenes[:LOG_SCENE_TOTALS]]
     # From the scene index: these scenes are the campaign's, and filtering on the
