@@ -49,8 +49,10 @@ BUDGET = {
     ("roll POST (htmx)", "player"): 11,
     ("feed poll, unchanged", "player"): 4,
     ("health poll, unchanged", "player"): 4,
-    ("XP log + chart", "GM"): 10,
-    ("XP log + chart", "player"): 9,
+    # Below the waiting purchases (the GM's), the log is cached whole under the entries'
+    # counter and the campaign's version: its rows are read only when it changed.
+    ("XP log + chart", "GM"): 5,
+    ("XP log + chart", "player"): 4,
     ("roll log", "GM"): 9,
     ("roll log", "player"): 9,
 }
@@ -138,10 +140,9 @@ LATER_BUDGET = {
     ("roll log, older page", "player"): 9,
     ("roll log, newer page", "GM"): 9,
     ("roll log, one scene", "player"): 9,
-    ("XP log, older page", "GM"): 10,
-    # Filtered, the totals per character are summed over the filtered entries.
-    ("XP log, one scene", "player"): 10,
-    ("XP log, one character", "GM"): 10,
+    ("XP log, older page", "GM"): 5,
+    ("XP log, one scene", "player"): 4,
+    ("XP log, one character", "GM"): 5,
 }
 
 
@@ -154,15 +155,19 @@ def test_later_and_filtered_pages_of_the_logs_cost_the_same_on_any_campaign(demo
             clients[who].force_login(user)
         for page in _later_pages(world):
             client = clients[page.who]
-            client.get(page.url)  # fragments cached, as most requests find them
-            with CaptureQueriesContext(connection) as queries:
-                response = client.get(page.url)
-            assert response.status_code == 200, (page, response.status_code)
-            counted[world.name, page.name, page.who] = len(queries)
+            # The first request reads the rows; the next finds the fragments cached, as
+            # most requests do. Both must not grow with the campaign.
+            caches[CACHE].clear()
+            for warm in (False, True):
+                with CaptureQueriesContext(connection) as queries:
+                    response = client.get(page.url)
+                assert response.status_code == 200, (page, response.status_code)
+                counted[world.name, page.name, page.who, warm] = len(queries)
     on_demo = {key[1:]: n for key, n in counted.items() if key[0] == "demo"}
     on_mid = {key[1:]: n for key, n in counted.items() if key[0] != "demo"}
     assert on_mid == on_demo, "queries of later pages, on the demo and on the mid campaign"
-    over = {page: (n, LATER_BUDGET[page]) for page, n in on_demo.items() if n > LATER_BUDGET[page]}
+    warm = {key[:2]: n for key, n in on_demo.items() if key[2]}
+    over = {page: (n, LATER_BUDGET[page]) for page, n in warm.items() if n > LATER_BUDGET[page]}
     assert over == {}, "(queries, budget) of later pages over budget"
 
 

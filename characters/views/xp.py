@@ -26,7 +26,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services as campaign_services
-from campaigns.fragments import cached_fragment, fragment_key
+from campaigns.fragments import cached_fragment, cached_html, fragment_key, viewer
 from campaigns.htmx import unchanged
 from campaigns.keyset import keyset_page
 from campaigns.models import Campaign, Scene
@@ -62,6 +62,11 @@ def _render(request: HttpRequest, template: str, partial: str, context: dict) ->
     return render(request, f"{template}#{partial}" if request.htmx else template, context)
 
 
+def _drawn_in() -> str:
+    """The axis of a chart ends now: a chart drawn in an earlier hour is drawn again."""
+    return timezone.now().strftime("%Y%m%d%H")
+
+
 def _chart(
     request: HttpRequest,
     campaign: Campaign,
@@ -81,9 +86,7 @@ def _chart(
             "characters/_xp_chart.html", {"chart": chart, "chart_id": chart_id, **extra}
         )
 
-    # The axis ends now: a chart drawn in an earlier hour is drawn again.
-    drawn_in = timezone.now().strftime("%Y%m%d%H")
-    key = fragment_key("xp-chart", version, names, measure, chart_id, drawn_in)
+    key = fragment_key("xp-chart", version, names, measure, chart_id, _drawn_in())
     return cached_fragment(request, key, draw), points
 
 
@@ -508,6 +511,34 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = access.campaign
     if up_to_date := unchanged(request, access.live_seq):
         return up_to_date
+    pending = []
+    if access.can_award_xp:
+        pending = list(
+            XpPurchase.objects.filter(
+                character__campaign=campaign, status=XpPurchase.Status.PENDING
+            ).select_related("character", "requested_by")
+        )
+    # The filters and everything below them show XP entries (`xp_seq`), names, scenes and
+    # who sees which sheet (the campaign's version, the viewer), as the request asks:
+    # rendered once per key, and the rows read only then. Purchases waiting are apart.
+    key = fragment_key(
+        "xp-log",
+        viewer(access),
+        campaign.pk,
+        campaign.version,
+        campaign.xp_seq,
+        sorted(request.GET.lists()),
+        _drawn_in(),
+    )
+    context = {
+        "access": access,
+        "campaign": campaign,
+        "pending": pending,
+        "body": cached_html(request, key),
+        "body_key": key,
+    }
+    if context["body"]:
+        return render(request, "characters/xp_log.html", context)
     characters = list(
         visible_sheet_rows(
             access, campaign.characters.select_related("owner"), character=""
@@ -554,17 +585,8 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         .values("scene_id")
         .annotate(total=Sum("amount"))
     }
-    pending = []
-    if access.can_award_xp:
-        pending = list(
-            XpPurchase.objects.filter(
-                character__campaign=campaign, status=XpPurchase.Status.PENDING
-            ).select_related("character", "requested_by")
-        )
     unfiltered = not {"scene", "kind"} & filters.keys()
-    context = {
-        "access": access,
-        "campaign": campaign,
+    context |= {
         "filter_form": filter_form,
         "keyset": page,
         "entries": page.items,
@@ -581,7 +603,6 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "scene_menu": menu,
         "chart": chart,
         "chart_title": chart_title(measure),
-        "pending": pending,
     }
     return render(request, "characters/xp_log.html", context)
 

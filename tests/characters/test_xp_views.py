@@ -3,9 +3,12 @@ XP log with its chart, and the campaign's XP settings. Every view with the GM, t
 owner, another player, an observer and a stranger; forged POSTs; query counts."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from campaigns import services as campaign_services
 from campaigns.models import Campaign
@@ -725,3 +728,19 @@ def test_the_xp_log_pages_from_the_last_entry_shown(client, gm, campaign, lucia)
     assert again.text.count('data-entry-kind="') == LOG_ENTRIES_PER_PAGE
     garbled = client.get(log_url(campaign), {"after": "nope"})
     assert garbled.status_code == 200
+
+
+def test_the_xp_logs_chart_ends_at_the_hour_it_is_read(client, gm, lucia, monkeypatch):
+    """The chart's time axis ends now: the log cached an hour ago is drawn again."""
+    give(lucia, gm, 5)
+    client.force_login(gm)
+    later = timezone.now() + timedelta(hours=1)
+
+    def last_tick(moment) -> str:
+        monkeypatch.setattr(timezone, "now", lambda: moment)
+        chart = parse(client.get(log_url(lucia.campaign)).text).one(id="campaign-xp-chart")
+        return chart.find_all("text", class_="xp-chart-label")[-1].text()
+
+    assert last_tick(later) == date_format(timezone.localtime(later), "H:i")
+    even_later = later + timedelta(hours=2)
+    assert last_tick(even_later) == date_format(timezone.localtime(even_later), "H:i")
