@@ -8,8 +8,10 @@ from types import SimpleNamespace
 import pytest
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.dateformat import DateFormat
+from django.utils.formats import get_format
 
-from characters.xp_chart import WIDTH, _nice_step, build_chart
+from characters.xp_chart import WIDTH, _nice_step, build_chart, moment_formatter
 
 START = timezone.make_aware(datetime(2026, 3, 1, 20, 0))
 
@@ -129,3 +131,16 @@ def test_each_point_has_a_circle_whose_tooltip_escapes_the_name():
     assert html.count("<circle") == 3
     assert "<b>" not in html
     assert "<title>&lt;b&gt;Sly&lt;/b&gt;: 9 XP on 1 Mar 2026, 20:00</title>" in html
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+@pytest.mark.parametrize(
+    "format_string", ["SHORT_DATETIME_FORMAT", r"l j \d\e F Y, H:i \h", "D, N jS P e"]
+)
+def test_a_moments_tooltip_reads_as_djangos_dateformat_writes_it(language, format_string):
+    moments = [START + timedelta(days=41 * n, minutes=97 * n) for n in range(12)]
+    with translation.override(language):
+        format_string = get_format(format_string) if format_string.isupper() else format_string
+        written = moment_formatter(format_string)
+        for moment in map(timezone.localtime, moments):
+            assert written(moment) == DateFormat(moment).format(format_string)
