@@ -53,8 +53,9 @@ BUDGET = {
     # counter and the campaign's version: its rows are read only when it changed.
     ("XP log + chart", "GM"): 5,
     ("XP log + chart", "player"): 4,
-    ("roll log", "GM"): 9,
-    ("roll log", "player"): 9,
+    # Cached whole under the reader's sequence and the campaign's version.
+    ("roll log", "GM"): 4,
+    ("roll log", "player"): 4,
 }
 OK = {"get": {200, 204}, "post": {200}}
 
@@ -137,9 +138,9 @@ def _later_pages(world: site.World) -> list[site.Page]:
 
 LATER_BUDGET = {
     ("scene list, page 2", "player"): 10,
-    ("roll log, older page", "player"): 9,
-    ("roll log, newer page", "GM"): 9,
-    ("roll log, one scene", "player"): 9,
+    ("roll log, older page", "player"): 4,
+    ("roll log, newer page", "GM"): 4,
+    ("roll log, one scene", "player"): 4,
     ("XP log, older page", "GM"): 5,
     ("XP log, one scene", "player"): 4,
     ("XP log, one character", "GM"): 5,

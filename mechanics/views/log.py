@@ -23,7 +23,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from campaigns.fragments import cached_value, fragment_key, viewer
+from campaigns.fragments import cached_html, cached_value, fragment_key, viewer
 from campaigns.htmx import unchanged
 from campaigns.keyset import keyset_page
 from campaigns.models import Role, all_characters
@@ -80,6 +80,18 @@ def roll_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     if up_to_date := unchanged(request, access.live_seq):
         return up_to_date
+    # The filters and the rolls, names and scenes move this member's sequence (every write
+    # does but those they may not see): rendered once per reader, sequence and query, the
+    # rolls read only then.
+    key = fragment_key("roll-log", viewer(access), access.live_seq, sorted(request.GET.lists()))
+    context = {
+        "access": access,
+        "campaign": access.campaign,
+        "body": cached_html(request, key),
+        "body_key": key,
+    }
+    if context["body"]:
+        return render(request, "mechanics/log.html", context)
     form, menu = _filter_form(access, request.GET)
     rolls = form.filter(log.campaign_rolls(access))
     # Pages found from the last roll shown (the campaign's index), never by OFFSET; the
@@ -91,9 +103,7 @@ def roll_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         before=request.GET.get("before"),
     )
     attach_cards(page.items, compact=False)
-    context = {
-        "access": access,
-        "campaign": access.campaign,
+    context |= {
         "form": form,
         "scene_menu": menu,
         "page": page,

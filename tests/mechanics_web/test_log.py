@@ -239,6 +239,29 @@ def test_the_count_follows_new_rolls_and_counts_a_secret_one_for_gms_only(
     assert _count(client.get(log_url(campaign))) == ("3 tiradas" if who == "gm" else "2 tiradas")
 
 
+def test_a_secret_roll_the_gm_read_never_reaches_a_player_whose_sequence_catches_up(
+    client, campaign, gm, player
+):
+    """The log is cached under its reader's sequence, and a player's sequence comes, a few
+    writes later, to the number the GM's had when the GM read a secret roll."""
+    lucia = make_character(campaign, player, name="Lucía")
+    store_roll(campaign, player, character=lucia)
+    secret = store_roll(campaign, gm, secret=True)
+    client.force_login(gm)
+    assert secret.pk in shown_rolls(client.get(log_url(campaign)))
+    campaign.refresh_from_db()
+    read_at, public_rolls = campaign.change_seq, 1
+    while campaign.public_seq < read_at:  # a roll moves the players' sequence by one
+        store_roll(campaign, player, character=lucia, seed=public_rolls)
+        public_rolls += 1
+        campaign.refresh_from_db()
+    assert campaign.public_seq == read_at
+    client.force_login(player)
+    page = client.get(log_url(campaign))
+    assert secret.pk not in shown_rolls(page)
+    assert _count(page) == f"{public_rolls} tiradas"
+
+
 # Cost
 
 
