@@ -261,9 +261,13 @@ def may_join_through(invitation: Invitation, user) -> bool:
     ).exists()
 
 
-def may_use_admin(user) -> bool:
+def may_use_admin(user, access: CampaignAccess | None = None) -> bool:
+    """GMs and superusers; `access`, the page's campaign as the user has it, answers for
+    its GMs without a query."""
     if not (user.is_active and user.is_authenticated):
         return False
+    if access is not None and access.is_gm and access.membership.user_id == user.pk:
+        return True
     # Asked on every page (the menu's admin link).
     return user.is_superuser or Membership.objects.filter(user_id=user.pk, role=Role.GM).exists()
 

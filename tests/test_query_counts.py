@@ -21,7 +21,8 @@ from characters.models import XpEntry
 from mechanics.models import Roll
 
 # Queries per page once its fragments are cached, as the GM or a player; a page may get
-# cheaper, never dearer.
+# cheaper, never dearer. A GM's page of their campaign asks nothing for the menu's admin
+# link (campaigns.permissions.may_use_admin), a player's asks whether they run another.
 BUDGET = {
     # Sheets: one query for the saved rolls at the top, however many there are.
     ("sheet (tinieblas)", "player"): 9,
@@ -29,8 +30,8 @@ BUDGET = {
     ("sheet (hitos)", "player"): 9,
     ("sheet (ndp)", "player"): 9,
     ("sheet (objetivo)", "player"): 9,
-    ("campaign page", "GM"): 9,
-    ("campaign page", "player"): 8,
+    ("campaign page", "GM"): 5,
+    ("campaign page", "player"): 5,
     # One query for the viewer's own characters, linked from each campaign's card.
     ("dashboard (my campaigns)", "player"): 5,
     # The scenes' counts come apart from the scenes, for the scenes shown alone.
@@ -51,10 +52,10 @@ BUDGET = {
     ("health poll, unchanged", "player"): 4,
     # Below the waiting purchases (the GM's), the log is cached whole under the entries'
     # counter and the campaign's version: its rows are read only when it changed.
-    ("XP log + chart", "GM"): 5,
+    ("XP log + chart", "GM"): 4,
     ("XP log + chart", "player"): 4,
     # Cached whole under the reader's sequence and the campaign's version.
-    ("roll log", "GM"): 4,
+    ("roll log", "GM"): 3,
     ("roll log", "player"): 4,
 }
 OK = {"get": {200, 204}, "post": {200}}
@@ -139,11 +140,11 @@ def _later_pages(world: site.World) -> list[site.Page]:
 LATER_BUDGET = {
     ("scene list, page 2", "player"): 10,
     ("roll log, older page", "player"): 4,
-    ("roll log, newer page", "GM"): 4,
+    ("roll log, newer page", "GM"): 3,
     ("roll log, one scene", "player"): 4,
-    ("XP log, older page", "GM"): 5,
+    ("XP log, older page", "GM"): 4,
     ("XP log, one scene", "player"): 4,
-    ("XP log, one character", "GM"): 5,
+    ("XP log, one character", "GM"): 4,
 }
 
 

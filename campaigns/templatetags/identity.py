@@ -7,7 +7,7 @@ from django.templatetags.static import static
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from campaigns.permissions import may_use_admin
+from campaigns.permissions import CampaignAccess, may_use_admin
 from mechanics.systems.registry import all_systems, get_system
 
 register = template.Library()
@@ -34,7 +34,9 @@ def system_stylesheets() -> SafeString:
     )
 
 
-@register.filter
-def may_administer(user) -> bool:
-    """Whether the menu offers the admin: GMs and superusers, never a plain player."""
-    return may_use_admin(user)
+@register.simple_tag(takes_context=True)
+def may_administer(context) -> bool:
+    """Whether the menu offers the admin: GMs and superusers, never a plain player; a page
+    of a campaign its reader runs knows without asking."""
+    access = context.get("access")
+    return may_use_admin(context["user"], access if isinstance(access, CampaignAccess) else None)
