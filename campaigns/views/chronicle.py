@@ -222,6 +222,16 @@ def _side_key(access: CampaignAccess, scene: Scene) -> str:
     return fragment_key("scene-side", viewer(access), (campaign.pk, campaign.nonroll_seq), scene.pk)
 
 
+def _chrome_key(access: CampaignAccess, scene: Scene) -> str:
+    """The cache key of what the scene page shows of the scene itself (its header, its
+    combat and system links, the GM's time card): the campaign's version, which every
+    write to a scene, a story or the campaign bumps, and what the reader may do."""
+    campaign = access.campaign
+    return fragment_key(
+        "scene-chrome", (campaign.pk, campaign.version), scene.pk, access.can_run_scenes
+    )
+
+
 def _scene_context(
     request: HttpRequest, access: CampaignAccess, scene: Scene, *, side_key: str = "", **extra
 ) -> dict:
@@ -237,6 +247,11 @@ def _scene_context(
         key = f"{side_key}:{part}" if side_key else ""
         context[f"{part}_key"] = key
         context[f"{part}_html"] = cached_html(request, key) if key else None
+    # The scene's header, its links and the GM's time card show the scene, its story and
+    # the campaign's system (the campaign's version) to the reader's role.
+    chrome = _chrome_key(access, scene) if side_key else ""
+    for part in ("head", "links", "time"):
+        context[f"{part}_key"] = f"{chrome}:{part}" if chrome else ""
     if not context["cast_html"]:
         attach_casts([scene])
         scene_list_extras(access, request.user, [scene])
