@@ -214,18 +214,19 @@ def scene_edit(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRes
     )
 
 
-def _side_key(access: CampaignAccess, scene: Scene) -> str:
-    """The cache key of the scene page's side cards (the cast with the reader's diaries to
-    write, and the GM's notes): the campaign's sequence but rolls, which every write to
-    them bumps (a cast, a diary, a note, a name), the reader and the scene."""
+def _cast_key(access: CampaignAccess, scene: Scene) -> str:
+    """The cache key of the scene page's cast card (with the reader's diaries to write):
+    the campaign's sequence but rolls, which every write to it bumps (a cast, a diary, a
+    name), the reader and the scene."""
     campaign = access.campaign
     return fragment_key("scene-side", viewer(access), (campaign.pk, campaign.nonroll_seq), scene.pk)
 
 
 def _chrome_key(access: CampaignAccess, scene: Scene) -> str:
     """The cache key of what the scene page shows of the scene itself (its header, its
-    combat and system links, the GM's time card): the campaign's version, which every
-    write to a scene, a story or the campaign bumps, and what the reader may do."""
+    combat and system links, the GM's time card and notes): the campaign's version, which
+    every write to a scene, a story, a note, an author's name or the campaign bumps (a
+    wound or XP does not), and what the reader may do."""
     campaign = access.campaign
     return fragment_key(
         "scene-chrome", (campaign.pk, campaign.version), scene.pk, access.can_run_scenes
@@ -233,23 +234,22 @@ def _chrome_key(access: CampaignAccess, scene: Scene) -> str:
 
 
 def _scene_context(
-    request: HttpRequest, access: CampaignAccess, scene: Scene, *, side_key: str = "", **extra
+    request: HttpRequest, access: CampaignAccess, scene: Scene, *, cached: bool = False, **extra
 ) -> dict:
-    """The scene page's context. With `side_key` (a page asked for, not a form answered),
-    the side cards come from the cache when there, and their rows are loaded otherwise."""
+    """The scene page's context. When `cached` (a page asked for, not a form answered),
+    its cards come from the cache when there, and their rows are loaded otherwise."""
     context = {
         "access": access,
         "campaign": access.campaign,
         "scene": scene,
         "note_form": SceneNoteForm(),
     }
-    for part in ("cast", "notes"):
-        key = f"{side_key}:{part}" if side_key else ""
+    cast = _cast_key(access, scene) if cached else ""
+    chrome = _chrome_key(access, scene) if cached else ""
+    for part, key in (("cast", cast), ("notes", chrome)):
+        key = f"{key}:{part}" if key else ""
         context[f"{part}_key"] = key
         context[f"{part}_html"] = cached_html(request, key) if key else None
-    # The scene's header, its links and the GM's time card show the scene, its story and
-    # the campaign's system (the campaign's version) to the reader's role.
-    chrome = _chrome_key(access, scene) if side_key else ""
     for part in ("head", "links", "time"):
         context[f"{part}_key"] = f"{chrome}:{part}" if chrome else ""
     if not context["cast_html"]:
@@ -271,7 +271,7 @@ def scene_detail(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpR
     scene = scene_or_404(access, scene_id)
     if up_to_date := unchanged(request, access.live_seq):
         return up_to_date
-    context = _scene_context(request, access, scene, side_key=_side_key(access, scene))
+    context = _scene_context(request, access, scene, cached=True)
     return htmx_render(request, "campaigns/scene.html", "scene-timeline", context)
 
 
