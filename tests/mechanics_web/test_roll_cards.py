@@ -133,7 +133,7 @@ def test_a_card_built_as_a_string_escapes_every_name_and_label(campaign, player)
     )
     roll = cards.with_relations(type(roll).objects.filter(pk=roll.pk)).get()
     html = cards.card_html(roll, compact=False)
-    assert "<script>" not in html and "<b>" not in html and "<i>" not in html
+    assert not any(tag in html for tag in ("<script>", "<b>", "<i>"))
     assert "· Lucía &amp; &lt;b&gt;&quot;la Roja&quot;&lt;/b&gt;</span>" in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; más</p>" in html
     assert "Scene: &lt;i&gt;Cripta&lt;/i&gt; &amp; &#x27;sótano&#x27;</p>" in html
