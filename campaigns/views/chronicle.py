@@ -19,7 +19,7 @@ from campaigns.chronicle import scene_count_names, scene_list_extras, timeline_h
 from campaigns.confirm import ask_first
 from campaigns.forms.chronicle import SceneForm, SceneNoteForm, StoryForm
 from campaigns.forms.service import call_service
-from campaigns.fragments import cached_html, cached_pieces, fragment_key, viewer
+from campaigns.fragments import cached_html, cached_pieces, cached_value, fragment_key, viewer
 from campaigns.htmx import htmx_render, unchanged
 from campaigns.models import Scene, SceneNote, Story
 from campaigns.permissions import (
@@ -60,7 +60,11 @@ def _scene_url(scene: Scene, anchor: str = "") -> str:
 @require_GET
 def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
-    stories = list(access.campaign.stories.all())
+    campaign = access.campaign
+    # Stories are the campaign's own rows: its version follows them.
+    stories = cached_value(
+        fragment_key("stories", campaign.pk, campaign.version), lambda: list(campaign.stories.all())
+    )
     scenes = scenes_for(access)
     story = None
     story_param = request.GET.get("story", "")
@@ -69,19 +73,34 @@ def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
         if story is None:
             raise Http404
         scenes = scenes.filter(story=story)
-    page = Paginator(scenes, SCENES_PER_PAGE).get_page(request.GET.get("page"))
-    # Counted for the page's scenes alone, not for every scene of the campaign.
-    page.object_list = with_counts(access, page.object_list)
-    # Names for the card and owners for the diary buttons: not whole sheets.
-    attach_casts(page.object_list)
-    scene_list_extras(access, request.user, page.object_list)
-    _attach_scene_cards(access, page.object_list)
+    # The page of scenes, kept until anything in the campaign changes (a player's draft
+    # or a secret roll moves the counts of some readers alone: the change sequence and
+    # the reader).
+    list_key = fragment_key(
+        "scene-list",
+        viewer(access),
+        (campaign.pk, campaign.change_seq),
+        story.pk if story else None,
+        request.GET.get("page", ""),
+    )
+    list_html = cached_html(request, list_key)
+    page = None
+    if list_html is None:
+        page = Paginator(scenes, SCENES_PER_PAGE).get_page(request.GET.get("page"))
+        # Counted for the page's scenes alone, not for every scene of the campaign.
+        page.object_list = with_counts(access, page.object_list)
+        # Names for the card and owners for the diary buttons: not whole sheets.
+        attach_casts(page.object_list)
+        scene_list_extras(access, request.user, page.object_list)
+        _attach_scene_cards(access, page.object_list)
     context = {
         "access": access,
-        "campaign": access.campaign,
+        "campaign": campaign,
         "stories": stories,
         "story": story,
         "page": page,
+        "list_key": list_key,
+        "list_html": list_html,
     }
     return htmx_render(request, "campaigns/timeline.html", "scene-list", context)
 
