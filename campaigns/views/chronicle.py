@@ -65,14 +65,12 @@ def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
     stories = cached_value(
         fragment_key("stories", campaign.pk, campaign.version), lambda: list(campaign.stories.all())
     )
-    scenes = scenes_for(access)
     story = None
     story_param = request.GET.get("story", "")
     if story_param:
         story = next((s for s in stories if str(s.pk) == story_param), None)
         if story is None:
             raise Http404
-        scenes = scenes.filter(story=story)
     # The page of scenes, kept until anything in the campaign changes (a player's draft
     # or a secret roll moves the counts of some readers alone: the change sequence and
     # the reader).
@@ -86,6 +84,9 @@ def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
     list_html = cached_html(request, list_key)
     page = None
     if list_html is None:
+        scenes = scenes_for(access)
+        if story is not None:
+            scenes = scenes.filter(story=story)
         page = Paginator(scenes, SCENES_PER_PAGE).get_page(request.GET.get("page"))
         # Counted for the page's scenes alone, not for every scene of the campaign.
         page.object_list = with_counts(access, page.object_list)
