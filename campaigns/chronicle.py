@@ -18,7 +18,10 @@ The item's template is rendered with `item` (the TimelineItem), `access`, `campa
 (`mechanics.cards`), so they read the same here. The rendered timeline is cached under
 the campaign's change sequence (`campaigns.versions`: any write in the campaign bumps
 it) and its reader (`timeline_html`); the other sources' items under the sequence that
-rolls leave alone, so that after a roll only its card is new.
+rolls leave alone, so that after a roll only its card is new; and an item whose source
+gives its `key` (a diary, an XP award: its row and the names it shows) under that key,
+the reader and the campaign's version, so that after a wound or XP elsewhere none of
+them renders again, and after a new diary only that diary does.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from django.http import HttpRequest
 from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from campaigns.fragments import cached_fragment, cached_value, fragment_key, viewer
+from campaigns.fragments import cached_fragment, cached_pieces, cached_value, fragment_key, viewer
 from campaigns.keyset import KeysetPage
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess
@@ -47,6 +50,10 @@ class TimelineItem:
     template: str = ""  # included with `item`, `access`, `campaign`, `scene` and `request`
     obj: Any = None
     html: str | None = None  # or the item's HTML, escaped, when its source renders it
+    # Everything the item's template shows beyond its reader, the campaign's version and
+    # the language (its row's state, the names it reads): the item is then cached apart,
+    # so a write renders only the items it changed.
+    key: tuple | None = None
 
 
 TimelineSource = Callable[[CampaignAccess, Scene], Iterable[TimelineItem]]
@@ -70,6 +77,7 @@ def register_timeline_source() -> Callable[[TimelineSource], TimelineSource]:
 # whose time span holds them.
 TimelinePager = Callable[..., KeysetPage]
 TIMELINE_PAGE = 50
+ITEM_TIMEOUT = 86400
 _pager: list[TimelinePager] = []
 
 
@@ -167,24 +175,46 @@ def _other_entries(access: CampaignAccess, scene: Scene, context: dict) -> list[
     )
     return cached_value(
         key,
-        lambda: [
-            entry for source in _sources for entry in _rendered(source(access, scene), context)
-        ],
+        lambda: _rendered([item for source in _sources for item in source(access, scene)], context),
     )
 
 
-def _rendered(items: Iterable[TimelineItem], context: dict) -> list[_Entry]:
+def _rendered(items: list[TimelineItem], context: dict) -> list[_Entry]:
+    """The items' HTML: those with a `key` from the cache in one go (rendered and stored
+    when not there), the others rendered now."""
+    access = context["access"]
+    campaign = access.campaign
+    keys = {
+        index: fragment_key(
+            "timeline-item",
+            viewer(access),
+            (campaign.pk, campaign.version),
+            context["scene"].pk,
+            item.template,
+            item.key,
+        )
+        for index, item in enumerate(items)
+        if item.key is not None and item.html is None
+    }
+
+    def render(indexes: Iterable[int]) -> dict[int, str]:
+        return {
+            index: get_template(items[index].template).render({**context, "item": items[index]})
+            for index in indexes
+        }
+
+    pieces = cached_pieces(keys, render, timeout=ITEM_TIMEOUT) if keys else {}
+    pieces.update(
+        render(index for index, item in enumerate(items) if index not in keys and item.html is None)
+    )
     return [
         _Entry(
             item.at,
             item.kind,
-            mark_safe(  # our templates escaped it, or the source did (`html`)
-                item.html
-                if item.html is not None
-                else get_template(item.template).render({**context, "item": item})
-            ),
+            # Our templates escaped it, or the source did (`html`).
+            mark_safe(item.html if item.html is not None else pieces[index]),
         )
-        for item in items
+        for index, item in enumerate(items)
     ]
 
 

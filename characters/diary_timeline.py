@@ -10,6 +10,7 @@ from campaigns.chronicle import (
     register_scene_list_extra,
     register_timeline_source,
 )
+from campaigns.fragments import row_state
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, may_write_diary, visible_diaries
 from characters.models import DiaryEntry
@@ -26,6 +27,12 @@ def diary_source(access: CampaignAccess, scene: Scene) -> list[TimelineItem]:
             kind="diary",
             template="campaigns/timeline/diary.html",
             obj=entry,
+            key=(
+                row_state(entry),
+                entry.character.name,
+                entry.character.owner_id,
+                entry.author.username if entry.author_id else None,
+            ),
         )
         for entry in entries
     ]

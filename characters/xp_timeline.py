@@ -8,6 +8,7 @@ purchase never shows up here.
 from __future__ import annotations
 
 from campaigns.chronicle import TimelineItem, register_timeline_source
+from campaigns.fragments import row_state
 from campaigns.permissions import visible_sheet_rows
 from characters import advancement
 from characters.models import XpEntry
@@ -29,7 +30,15 @@ def xp_award_source(access, scene) -> list[TimelineItem]:
         entry.rubric_lines = advancement.rubric_lines(access.campaign, stored)
         items.append(
             TimelineItem(
-                at=entry.created_at, kind="xp", template="characters/_xp_item.html", obj=entry
+                at=entry.created_at,
+                kind="xp",
+                template="characters/_xp_item.html",
+                obj=entry,
+                key=(
+                    row_state(entry),
+                    entry.character.name,
+                    entry.created_by.username if entry.created_by_id else None,
+                ),
             )
         )
     return items

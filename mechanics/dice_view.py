@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from html import escape
 
-from django.utils.html import format_html, html_safe
+from django.utils.html import html_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -40,21 +41,20 @@ class DieView:
     description: str
 
     def __str__(self) -> str:
-        """The die as every card and result draws it (`{{ die }}`): one call, rather than
-        a template's lookups for each of the dozens of dice of a page of cards."""
+        """The die as every card and result draws it (`{{ die }}`): one string, rather
+        than a template's lookups for each of the dozens of dice of a page of cards (its
+        parts are plain text, escaped here as `format_html` would, without its lazy-text
+        checks)."""
         marks = (
-            format_html('<span class="die-marks" aria-hidden="true">{}</span>', self.marks)
+            f'<span class="die-marks" aria-hidden="true">{escape(self.marks)}</span>'
             if self.marks
             else ""
         )
-        return format_html(
-            '<li class="{}" title="{}"><span class="die-value" aria-hidden="true">{}</span>{}'
-            '<span class="visually-hidden">{}</span></li>',
-            self.classes,
-            self.description,
-            self.text,
-            marks,
-            self.description,
+        description = escape(self.description)
+        return (
+            f'<li class="{escape(self.classes)}" title="{description}"><span class="die-value" '
+            f'aria-hidden="true">{escape(self.text)}</span>{marks}'
+            f'<span class="visually-hidden">{description}</span></li>'
         )
 
 

@@ -30,6 +30,13 @@ FREE_OUTCOMES = {
     "exceptional": (gettext_lazy("Exceptional success"), "exceptional"),
     "dramatic_failure": (gettext_lazy("Dramatic failure"), "dramatic"),
 }
+# A system's roll outcomes, in the words every system shares.
+OUTCOMES = {
+    "failure": (gettext_lazy("Failure"), "failure"),
+    "marginal": (gettext_lazy("Marginal success"), "success"),
+    "success": (gettext_lazy("Success"), "success"),
+    "exceptional": (gettext_lazy("Exceptional success"), "exceptional"),
+}
 
 
 @dataclass(frozen=True)
@@ -111,14 +118,11 @@ def _outcome_words(words: RollWords, kind: str, outcome: str) -> tuple[str, str]
     if kind == "initiative" or outcome == "initiative":
         # The label already says "Iniciativa"; the total is all there is to tell.
         return "", "neutral"
-    generic = {
-        "failure": (_("Failure"), "failure"),
-        "marginal": (_("Marginal success"), "success"),
-        "success": (_("Success"), "success"),
-        "exceptional": (_("Exceptional success"), "exceptional"),
-        "rolled": (str(words.no_target), "neutral"),
-    }
-    return generic.get(outcome, (outcome, "neutral"))
+    if outcome == "rolled":
+        return str(words.no_target), "neutral"
+    # Only the outcome shown is translated: this runs for every card of a list.
+    text, tone = OUTCOMES.get(outcome, (outcome, "neutral"))
+    return str(text), tone
 
 
 def _applied_text(words: RollWords, item: dict) -> str:

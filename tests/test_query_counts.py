@@ -34,8 +34,9 @@ BUDGET = {
     ("campaign page", "player"): 5,
     # One query for the viewer's own characters, linked from each campaign's card.
     ("dashboard (my campaigns)", "player"): 5,
-    # The scenes' counts come apart from the scenes, for the scenes shown alone.
-    ("scene list", "player"): 10,
+    # The page of scenes with their counts and casts from the cache, under the change
+    # sequence and the reader; the stories under the campaign's version.
+    ("scene list", "player"): 4,
     # The timeline and the side cards come from the cache: their rows are read only when
     # they changed.
     ("scene page", "GM"): 5,
@@ -138,7 +139,7 @@ def _later_pages(world: site.World) -> list[site.Page]:
 
 
 LATER_BUDGET = {
-    ("scene list, page 2", "player"): 10,
+    ("scene list, page 2", "player"): 4,
     ("roll log, older page", "player"): 4,
     ("roll log, newer page", "GM"): 3,
     ("roll log, one scene", "player"): 4,

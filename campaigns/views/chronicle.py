@@ -19,7 +19,7 @@ from campaigns.chronicle import scene_count_names, scene_list_extras, timeline_h
 from campaigns.confirm import ask_first
 from campaigns.forms.chronicle import SceneForm, SceneNoteForm, StoryForm
 from campaigns.forms.service import call_service
-from campaigns.fragments import cached_html, cached_pieces, fragment_key, viewer
+from campaigns.fragments import cached_html, cached_pieces, cached_value, fragment_key, viewer
 from campaigns.htmx import htmx_render, unchanged
 from campaigns.models import Scene, SceneNote, Story
 from campaigns.permissions import (
@@ -60,28 +60,48 @@ def _scene_url(scene: Scene, anchor: str = "") -> str:
 @require_GET
 def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
-    stories = list(access.campaign.stories.all())
-    scenes = scenes_for(access)
+    campaign = access.campaign
+    # Stories are the campaign's own rows: its version follows them.
+    stories = cached_value(
+        fragment_key("stories", campaign.pk, campaign.version), lambda: list(campaign.stories.all())
+    )
     story = None
     story_param = request.GET.get("story", "")
     if story_param:
         story = next((s for s in stories if str(s.pk) == story_param), None)
         if story is None:
             raise Http404
-        scenes = scenes.filter(story=story)
-    page = Paginator(scenes, SCENES_PER_PAGE).get_page(request.GET.get("page"))
-    # Counted for the page's scenes alone, not for every scene of the campaign.
-    page.object_list = with_counts(access, page.object_list)
-    # Names for the card and owners for the diary buttons: not whole sheets.
-    attach_casts(page.object_list)
-    scene_list_extras(access, request.user, page.object_list)
-    _attach_scene_cards(access, page.object_list)
+    # The page of scenes, kept until anything in the campaign changes (a player's draft
+    # or a secret roll moves the counts of some readers alone: the change sequence and
+    # the reader).
+    list_key = fragment_key(
+        "scene-list",
+        viewer(access),
+        (campaign.pk, campaign.change_seq),
+        story.pk if story else None,
+        request.GET.get("page", ""),
+    )
+    list_html = cached_html(request, list_key)
+    page = None
+    if list_html is None:
+        scenes = scenes_for(access)
+        if story is not None:
+            scenes = scenes.filter(story=story)
+        page = Paginator(scenes, SCENES_PER_PAGE).get_page(request.GET.get("page"))
+        # Counted for the page's scenes alone, not for every scene of the campaign.
+        page.object_list = with_counts(access, page.object_list)
+        # Names for the card and owners for the diary buttons: not whole sheets.
+        attach_casts(page.object_list)
+        scene_list_extras(access, request.user, page.object_list)
+        _attach_scene_cards(access, page.object_list)
     context = {
         "access": access,
-        "campaign": access.campaign,
+        "campaign": campaign,
         "stories": stories,
         "story": story,
         "page": page,
+        "list_key": list_key,
+        "list_html": list_html,
     }
     return htmx_render(request, "campaigns/timeline.html", "scene-list", context)
 
@@ -214,29 +234,44 @@ def scene_edit(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRes
     )
 
 
-def _side_key(access: CampaignAccess, scene: Scene) -> str:
-    """The cache key of the scene page's side cards (the cast with the reader's diaries to
-    write, and the GM's notes): the campaign's sequence but rolls, which every write to
-    them bumps (a cast, a diary, a note, a name), the reader and the scene."""
+def _cast_key(access: CampaignAccess, scene: Scene) -> str:
+    """The cache key of the scene page's cast card (with the reader's diaries to write):
+    the campaign's sequence but rolls, which every write to it bumps (a cast, a diary, a
+    name), the reader and the scene."""
     campaign = access.campaign
     return fragment_key("scene-side", viewer(access), (campaign.pk, campaign.nonroll_seq), scene.pk)
 
 
+def _chrome_key(access: CampaignAccess, scene: Scene) -> str:
+    """The cache key of what the scene page shows of the scene itself (its header, its
+    combat and system links, the GM's time card and notes): the campaign's version, which
+    every write to a scene, a story, a note, an author's name or the campaign bumps (a
+    wound or XP does not), and what the reader may do."""
+    campaign = access.campaign
+    return fragment_key(
+        "scene-chrome", (campaign.pk, campaign.version), scene.pk, access.can_run_scenes
+    )
+
+
 def _scene_context(
-    request: HttpRequest, access: CampaignAccess, scene: Scene, *, side_key: str = "", **extra
+    request: HttpRequest, access: CampaignAccess, scene: Scene, *, cached: bool = False, **extra
 ) -> dict:
-    """The scene page's context. With `side_key` (a page asked for, not a form answered),
-    the side cards come from the cache when there, and their rows are loaded otherwise."""
+    """The scene page's context. When `cached` (a page asked for, not a form answered),
+    its cards come from the cache when there, and their rows are loaded otherwise."""
     context = {
         "access": access,
         "campaign": access.campaign,
         "scene": scene,
         "note_form": SceneNoteForm(),
     }
-    for part in ("cast", "notes"):
-        key = f"{side_key}:{part}" if side_key else ""
+    cast = _cast_key(access, scene) if cached else ""
+    chrome = _chrome_key(access, scene) if cached else ""
+    for part, key in (("cast", cast), ("notes", chrome)):
+        key = f"{key}:{part}" if key else ""
         context[f"{part}_key"] = key
         context[f"{part}_html"] = cached_html(request, key) if key else None
+    for part in ("head", "links", "time"):
+        context[f"{part}_key"] = f"{chrome}:{part}" if chrome else ""
     if not context["cast_html"]:
         attach_casts([scene])
         scene_list_extras(access, request.user, [scene])
@@ -256,7 +291,7 @@ def scene_detail(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpR
     scene = scene_or_404(access, scene_id)
     if up_to_date := unchanged(request, access.live_seq):
         return up_to_date
-    context = _scene_context(request, access, scene, side_key=_side_key(access, scene))
+    context = _scene_context(request, access, scene, cached=True)
     return htmx_render(request, "campaigns/scene.html", "scene-timeline", context)
 
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 
 from django import template
+from django.forms import BoundField
 from django.utils.formats import number_format
+from django.utils.safestring import SafeString, mark_safe
 
 from campaigns.fragments import cached_value, fragment_key
+from mechanics.cards import esc
 from mechanics.models import SavedRoll
 
 register = template.Library()
@@ -45,3 +48,47 @@ def saved_rolls_of(character) -> list[SavedRoll]:
     rolls = SavedRoll.objects.filter(character=character).only("pk", "name", "character_id")
     key = fragment_key("saved-rolls", character.pk, character.version)
     return cached_value(key, lambda: list(rolls))
+
+
+@register.simple_tag
+def roll_field(field: BoundField) -> SafeString:
+    """`{% roll_field field %}`: one field of a roll set-up with its label, help and
+    errors, as a checkbox, a row of radios or a labelled input. Built as a string: a panel
+    draws dozens of them, where a template's lookups cost more than the widgets."""
+    auto_id = esc(field.auto_id)
+    kind = field.widget_type
+    help_text = (
+        f'<div class="form-text" id="{auto_id}_helptext">{esc(field.help_text)}</div>'
+        if field.help_text
+        else ""
+    )
+    errors = "".join(
+        f'<div class="invalid-feedback d-block">{esc(error)}</div>' for error in field.errors
+    )
+    label = esc(field.label)
+    if kind == "checkbox":
+        html = (
+            f'\n  <div class="form-check roll-check">\n    {field.__html__()}\n'
+            f'    <label class="form-check-label" for="{esc(field.id_for_label)}">{label}'
+            f"</label>\n    {help_text}\n    {errors}\n  </div>\n"
+        )
+    elif kind == "radioselect":
+        radios = "".join(
+            '\n        <div class="form-check form-check-inline me-0">\n'
+            f"          {radio.tag()}\n"
+            f'          <label class="form-check-label" for="{esc(radio.id_for_label)}">'
+            f"{esc(radio.choice_label)}</label>\n        </div>\n      "
+            for radio in field
+        )
+        html = (
+            f'\n  <div class="roll-radios" role="radiogroup" aria-labelledby="{auto_id}_label">'
+            f'\n    <div class="form-label" id="{auto_id}_label">{label}</div>\n'
+            f'    <div class="d-flex flex-wrap gap-2">\n      {radios}\n    </div>\n'
+            f"    {help_text}\n    {errors}\n  </div>\n"
+        )
+    else:
+        html = (
+            f'\n  <label class="form-label" for="{esc(field.id_for_label)}">{label}</label>'
+            f"\n  {field.__html__()}\n  {help_text}\n  {errors}\n"
+        )
+    return mark_safe(f"\n{html}\n\n")  # every part escaped above, or a widget's own HTML

@@ -1,17 +1,23 @@
-"""The scene page's side cards (the cast with the reader's diaries to write, and the
-GM's notes) are cached under the campaign's sequence but rolls, the reader and the scene
-(`campaigns.views.chronicle._side_key`): a write to what they show appears on the next
-request, a roll reads none of their rows again, and one reader's cards never reach
-another's page or another scene."""
+"""The scene page's side cards are cached: the cast with the reader's diaries to write
+under the campaign's sequence but rolls, the reader and the scene
+(`campaigns.views.chronicle._cast_key`), the GM's notes under the campaign's version, the
+scene and the reader's role (`_chrome_key`). A write to what they show appears on the
+next request, a roll reads none of their rows again, a wound or XP not the notes, and one
+reader's cards never reach another's page or another scene."""
 
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaigns import services
+from campaigns.models import SceneNote
+from characters import services as character_services
 from characters.models import Character
+from mechanics.services import health as health_services
+from mechanics.systems.base import DamageInput
 from tests.campaigns.test_chronicle import draft, store_roll
 from tests.campaigns.test_timeline_cache import logged_in, scene_url
 from tests.factories import MembershipFactory, UserFactory, make_character
@@ -43,6 +49,30 @@ def test_a_new_note_shows_on_the_next_request_and_only_to_gms(gm, player, scene)
     services.scene_note_save(scene=scene, author=gm, body="El archivero miente")
     assert "El archivero miente" in _side(gm_client, scene)[2]
     assert _side(player_client, scene)[2] is None
+
+
+def test_a_note_changed_past_the_services_and_its_renamed_author_show_on_the_next_request(
+    client, gm, scene
+):
+    client.force_login(gm)
+    note = services.scene_note_save(scene=scene, author=gm, body="El archivero miente")
+    assert "El archivero miente" in _cached_side(client, scene)[2]
+    SceneNote.objects.filter(pk=note.pk).update(body_html="<p>El archivero calla</p>")
+    assert "El archivero calla" in _side(client, scene)[2]
+    get_user_model().objects.filter(pk=gm.pk).update(username="la_directora")
+    assert "la_directora" in _side(client, scene)[2]
+
+
+def test_after_a_wound_or_xp_the_notes_read_no_row_again(client, gm, scene, lucia):
+    client.force_login(gm)
+    services.scene_note_save(scene=scene, author=gm, body="El archivero miente")
+    before = _cached_side(client, scene)
+    damage = DamageInput(amount=1, damage_type="B")
+    health_services.character_apply_damage(character=lucia, user=gm, damage=damage)
+    character_services.xp_adjust(character=lucia, user=gm, amount=1, reason="Bien jugado")
+    with CaptureQueriesContext(connection) as queries:
+        assert _side(client, scene) == before
+    assert [q["sql"] for q in queries if "scenenote" in q["sql"]] == []
 
 
 def test_a_new_cast_member_and_a_renamed_one_show_on_the_next_request(

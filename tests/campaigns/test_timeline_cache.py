@@ -15,17 +15,18 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from campaigns import chronicle, services
 from campaigns.confirm import CONFIRMED
 from campaigns.fragments import CACHE, CSRF_PLACEHOLDER
 from characters import services as character_services
-from characters.models import Character
+from characters.models import Character, DiaryEntry
 from mechanics.rules.tinieblas.advancement import SceneAward
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
 from tests.campaigns.test_chronicle import publish, store_roll
-from tests.factories import MembershipFactory, UserFactory
+from tests.factories import MembershipFactory, UserFactory, make_character
 from tests.html import parse
 
 pytestmark = pytest.mark.django_db
@@ -252,3 +253,67 @@ def test_a_scenes_cached_items_never_show_in_another_scene(client, gm, player, s
     client.force_login(gm)
     assert f"diary-{entry.pk}" in _ids(_cached_review(client, scene))
     assert f"diary-{entry.pk}" not in _ids(_review(client, scene_url(other)))
+
+
+def test_diaries_and_xp_awards_changed_past_the_services_show_on_the_next_request(
+    client, gm, player, scene, lucia
+):
+    """Each diary and XP award is cached apart, under its row, the names it shows and the
+    campaign's version: a change written past the services still shows (XP entries are
+    append-only: only their names change)."""
+    entry = publish(scene, lucia, player, "La puerta estaba abierta")
+    (award,) = character_services.scene_award_xp(scene=scene, user=gm, awards={lucia.pk: 2})
+    client.force_login(gm)
+    review = _cached_review(client, scene)
+    assert "La puerta estaba abierta" in review.one("article", id=f"diary-{entry.pk}").text()
+    DiaryEntry.objects.filter(pk=entry.pk).update(body_html="<p>La puerta estaba cerrada</p>")
+    review = _review(client, scene_url(scene))
+    assert "La puerta estaba cerrada" in review.one("article", id=f"diary-{entry.pk}").text()
+    DiaryEntry.objects.filter(pk=entry.pk).update(hidden_at=timezone.now())
+    Character.objects.filter(pk=lucia.pk).update(name="Lucía Vidal")
+    get_user_model().objects.filter(pk=gm.pk).update(username="la_directora")
+    review = _review(client, scene_url(scene))
+    diary = review.one("article", id=f"diary-{entry.pk}").text()
+    assert "Oculto por el máster" in diary
+    assert "Lucía Vidal" in diary
+    assert "Lucía Vidal" in review.one(id=f"xp-entry-{award.pk}").text()
+    assert "la_directora" in review.one(id=f"xp-entry-{award.pk}").text()
+
+
+@pytest.mark.parametrize("gm_first", [True, False])
+def test_a_cached_diary_shows_each_reader_their_own_buttons(
+    gm, player, player2, scene, lucia, gm_first
+):
+    """The GM's hide form and the author's edit link stay on their own pages."""
+    entry = publish(scene, lucia, player, "Lo que vi en el archivo")
+    cases = [(gm, "Ocultar al grupo"), (player, "Editar"), (player2, None)]
+    for reader, button in logged_in(cases, forward=gm_first):
+        footer = _review(reader, scene_url(scene)).one("article", id=f"diary-{entry.pk}")
+        links = [element.text() for element in footer.iter() if element.tag in ("a", "button")]
+        assert links == ([button] if button else [])
+
+
+def test_after_a_wound_or_xp_elsewhere_no_diary_or_award_renders_again(
+    client, gm, player, player2, scene, lucia, monkeypatch
+):
+    publish(scene, lucia, player, "La puerta estaba abierta")
+    character_services.scene_award_xp(scene=scene, user=gm, awards={lucia.pk: 2})
+    pablo = make_character(scene.campaign, player2, name="Pablo")
+    services.scene_update(scene=scene, title=scene.title, participants=[lucia, pablo])
+    client.force_login(gm)
+    before = _ids(_cached_review(client, scene))
+    rendered = []
+    original = chronicle.get_template
+
+    def counted(name):
+        rendered.append(name)
+        return original(name)
+
+    monkeypatch.setattr(chronicle, "get_template", counted)
+    health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "B"))
+    character_services.xp_adjust(character=lucia, user=gm, amount=1, reason="Bien jugado")
+    assert _ids(_review(client, scene_url(scene))) == before
+    assert rendered == []
+    entry = publish(scene, pablo, player2, "Pablo también escribe")
+    assert f"diary-{entry.pk}" in _ids(_review(client, scene_url(scene)))
+    assert rendered == ["campaigns/timeline/diary.html"]

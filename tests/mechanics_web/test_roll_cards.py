@@ -57,13 +57,13 @@ def _card(page, roll):
 def renders(monkeypatch):
     """How many cards were rendered (not read from the cache)."""
     count = []
-    original = cards.render_to_string
+    original = cards.card_html
 
     def counted(*args, **kwargs):
         count.append(1)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(cards, "render_to_string", counted)
+    monkeypatch.setattr(cards, "card_html", counted)
     return count
 
 
@@ -115,3 +115,31 @@ def test_each_language_gets_its_own_cards(client, gm, campaign, table):
     assert "Escena:" in _card(_log(client, campaign), rolls[0]).one(class_="roll-scene").text()
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     assert "Scene:" in _card(_log(client, campaign), rolls[0]).one(class_="roll-scene").text()
+
+
+def test_a_card_built_as_a_string_escapes_every_name_and_label(campaign, player):
+    """`card_html` writes the markup itself: what players type reaches it escaped, once."""
+    lucia = make_character(campaign, player, name='Lucía & <b>"la Roja"</b>')
+    scene = campaign_services.scene_create(
+        campaign=campaign, title="<i>Cripta</i> & 'sótano'", participants=[lucia]
+    )
+    roll = roll_store(
+        campaign=campaign,
+        user=player,
+        record=roll_dice(4, rng=random.Random(1)),
+        character=lucia,
+        scene=scene,
+        label="<script>alert(1)</script> & más",
+    )
+    roll = cards.with_relations(type(roll).objects.filter(pk=roll.pk)).get()
+    html = cards.card_html(roll, compact=False)
+    assert not any(tag in html for tag in ("<script>", "<b>", "<i>"))
+    assert "· Lucía &amp; &lt;b&gt;&quot;la Roja&quot;&lt;/b&gt;</span>" in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; más</p>" in html
+    assert "Scene: &lt;i&gt;Cripta&lt;/i&gt; &amp; &#x27;sótano&#x27;</p>" in html
+    assert "&amp;amp;" not in html
+    page = parse(html)
+    assert page.one("article", data_roll=str(roll.pk)).one("p", class_="roll-label").text() == (
+        "<script>alert(1)</script> & más"
+    )
+    assert not cards.card_html(roll, compact=True).count("roll-scene")
