@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django import forms
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -25,7 +25,7 @@ from campaigns.permissions import CharacterAccess
 from characters.sheet_panels import register_sheet_panel
 from mechanics.cards import card_names
 from mechanics.forms.health import DamageForm, TimeForm
-from mechanics.models import HealthEvent
+from mechanics.models import HealthEvent, Roll
 from mechanics.rules.errors import RuleError
 from mechanics.systems.base import GameSystem, HealthView, Treatment, hours_in_words
 from mechanics.systems.registry import get_system
@@ -131,11 +131,34 @@ def _state_text(shown: HealthView, system: GameSystem) -> str:
 NEWEST_FIRST = ("-created_at", "-pk")
 
 
+# What an event's row shows of it (`#event` in mechanics/health.html): not its hash chain
+# nor the state before it, which make most of its row.
+ROW_FIELDS = (
+    "kind", "inputs", "summary", "reason", "health_after", "created_at", "character",
+    "created_by__username", "scene__title", "roll",
+)  # fmt: skip
+
+
 def events_of(character):
-    """A character's health events, newest first, with what their rows show."""
-    return character.health_events.select_related(
-        "created_by", "undone_by", "scene", "roll__user", "roll__character", "roll__scene"
-    ).order_by(*NEWEST_FIRST)
+    """A character's health events, newest first, with what their rows show (`is_undone`;
+    the rolls of those that have one come with `event_rows`)."""
+    undone = Exists(HealthEvent.objects.filter(undoes=OuterRef("pk")))
+    return (
+        character.health_events.select_related("created_by", "scene")
+        .only(*ROW_FIELDS)
+        .annotate(is_undone=undone)
+        .order_by(*NEWEST_FIRST)
+    )
+
+
+def _with_rolls(events: list[HealthEvent]) -> None:
+    """The rolls of the events that have one, in one query, only when some do."""
+    ids = {event.roll_id for event in events if event.roll_id}
+    if ids:
+        rolls = Roll.objects.select_related("user", "character", "scene").in_bulk(ids)
+        for event in events:
+            if event.roll_id in rolls:
+                event.roll = rolls[event.roll_id]
 
 
 def event_rows(
@@ -148,8 +171,10 @@ def event_rows(
     rules = character.campaign.rules
     rows = []
     target_found = False
+    events = list(events)
+    _with_rolls(events)
     for event in events:
-        undone = hasattr(event, "undone_by")
+        undone = event.is_undone
         try:
             shown = system.health_view(event.health_after, ratings, character.details, rules)
             after = _state_text(shown, system)
