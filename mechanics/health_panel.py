@@ -43,10 +43,11 @@ EVENT_TIMEOUT = 86400
 
 @dataclass(frozen=True)
 class TreatmentControl:
-    """One treatment as the health section offers it: its form and where it is drawn."""
+    """One treatment as the health section offers it: its form (None while the tool is
+    closed: it loads when opened) and where it is drawn."""
 
     treatment: Treatment
-    form: forms.Form
+    form: forms.Form | None
     templates: tuple[str, ...]
 
 
@@ -237,35 +238,39 @@ def undo_target_id(character) -> int | None:
 
 
 def treatment_controls(
-    access: CharacterAccess, *, bound: Mapping[str, forms.Form]
+    access: CharacterAccess, *, bound: Mapping[str, forms.Form], opened: str = ""
 ) -> list[TreatmentControl]:
     """The treatments of the character's system this user may give now, each with its
-    form (the bound one of a failed attempt, named `<key>_form` in `bound`)."""
+    form when it is shown: the bound one of a failed attempt (named `<key>_form` in
+    `bound`), or an empty one for the tool `opened`."""
     character = access.character
     system = get_system(character.campaign.system)
     controls = []
     for treatment in system.treatments:
         if not getattr(access, treatment.permission) or not treatment.offered(character):
             continue
-        form = bound.get(f"{treatment.key}_form") or treatment.form(character=character)
+        form = bound.get(f"{treatment.key}_form")
+        if form is None and opened == treatment.key:
+            form = treatment.form(character=character)
         fallback = TREATMENT_BUTTON if treatment.button else TREATMENT_PANEL
         templates = (*system.template(f"health_{treatment.key}"), fallback)
         controls.append(TreatmentControl(treatment=treatment, form=form, templates=templates))
     return controls
 
 
-def health_forms(access: CharacterAccess, **bound: Any) -> dict[str, Any]:
-    """Empty forms for what this user may do (a bound form in `bound` replaces its own)."""
+def health_forms(access: CharacterAccess, *, opened: str = "", **bound: Any) -> dict[str, Any]:
+    """The forms of the tools shown open: a bound form in `bound`, or an empty one for the
+    tool `opened` that this user may use; closed tools load theirs when opened."""
     character = access.character
     system = get_system(character.campaign.system)
     context: dict[str, Any] = {}
-    if access.can_apply_damage and "damage_form" not in bound:
+    if access.can_apply_damage and "damage_form" not in bound and opened == "damage":
         context["damage_form"] = DamageForm(system=system, character=character)
-    if access.can_manage_health and "time_form" not in bound:
+    if access.can_manage_health and "time_form" not in bound and opened == "time":
         context["time_form"] = TimeForm(
             presets=system.time_presets, rest_question=system.rest_question
         )
-    controls = treatment_controls(access, bound=bound)
+    controls = treatment_controls(access, bound=bound, opened=opened)
     context["health_treatments"] = [c for c in controls if not c.treatment.button]
     context["health_buttons"] = [c for c in controls if c.treatment.button]
     return {**context, **bound}
@@ -306,7 +311,8 @@ def health_context(
             character.health, ratings, character.details, campaign.rules
         ),
     }
-    context.update(health_forms(access, **{k: v for k, v in extra.items() if k.endswith("_form")}))
+    bound = {k: v for k, v in extra.items() if k.endswith("_form")}
+    context.update(health_forms(access, opened=extra.get("health_open") or "", **bound))
     context.update({k: v for k, v in extra.items() if not k.endswith("_form")})
     return context
 

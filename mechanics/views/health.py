@@ -314,7 +314,8 @@ def treatment(request: HttpRequest, campaign_id: int, character_id: int, key: st
     chosen = _treatment_of(access, key)
     require(getattr(access, chosen.permission))
     if request.method == "GET":
-        offered = [c for c in treatment_controls(access, bound={}) if c.treatment.key == key]
+        controls = treatment_controls(access, bound={}, opened=key)
+        offered = [c for c in controls if c.treatment.key == key]
         if not offered or chosen.button:
             raise Http404
         return _tool(request, access, "treatment_form", label=chosen.label, control=offered[0])
