@@ -224,3 +224,27 @@ def test_an_owed_secuela_shows_on_the_next_request_of_a_cached_hitos_sheet(clien
     assert 'id="secuela-name"' not in _sheet(client, marcos)
     health_services.character_advance_time(character=marcos, user=gm, hours=30 * 24)
     assert 'id="secuela-name"' in client.get(_url(marcos)).text
+
+
+@pytest.mark.parametrize("page", ["sheet", "poll"])
+def test_a_stamina_changed_after_a_wound_shows_in_the_health_track_on_the_next_request(
+    client, gm, player, lucia, page
+):
+    """The health reads the ratings kept under the grid version (a wound leaves it, a
+    trait moves it): the track follows Resistencia at once, on the sheet and its poll."""
+    poll = reverse("mechanics:health", args=[lucia.campaign_id, lucia.pk])
+
+    def boxes() -> int:
+        if page == "sheet":
+            return _boxes(client.get(_url(lucia)).text)
+        return _boxes(client.get(f"{poll}?since=stale", HTTP_HX_REQUEST="true").text)
+
+    campaign = lucia.campaign
+    campaign.house_rules = {**campaign.house_rules, "health_from_stamina": True}
+    campaign.save()
+    client.force_login(player)
+    _sheet(client, lucia)
+    health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "B"))
+    before = boxes()
+    Trait.objects.filter(character=lucia, key="resistencia").update(rating=4)
+    assert boxes() == before + 2

@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from campaigns.fragments import cached_html, fragment_key, viewer
+from campaigns.fragments import cached_html, cached_value, fragment_key, viewer
 from campaigns.permissions import CharacterAccess
 from characters import services
 from characters.forms.sheet import DetailsForm
@@ -215,6 +215,14 @@ def _apart(
     return {**apart, **sheet_panels_context(access, ratings, {**context, **apart})}
 
 
+def cached_ratings(character) -> dict[str, int]:
+    """The character's ratings, kept under its grid version (a trait's write moves it, a
+    wound or an award leaves it): the health the sheet and its poll show after a wound
+    reads them without loading the traits."""
+    key = fragment_key("ratings", character.pk, character.grid_version)
+    return cached_value(key, lambda: services.ratings_of(character))
+
+
 def section_forms(access: CharacterAccess, section: SheetSection, data=None) -> dict:
     """A section's GM forms for this sheet, bound to `data` when it is given."""
     prefetch_related_objects([access.character], "traits")
@@ -265,10 +273,8 @@ def sheet_context(
             return context
         if [piece for piece in GRID_PIECES if piece not in context] == ["sheet_apart"]:
             # After a wound or an award: the head and the tail are cached.
-            prefetch_related_objects(
-                [character], "owner", "traits", *(["items"] if "items" in reads else [])
-            )
-            ratings = services.ratings_of(character)
+            prefetch_related_objects([character], "owner", *(["items"] if "items" in reads else []))
+            ratings = cached_ratings(character)
             items = list(character.items.all()) if "items" in reads else []
             context.update(_apart(access, ratings, items, context))
             return context
