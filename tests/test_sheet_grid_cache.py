@@ -9,7 +9,9 @@ import re
 
 import pytest
 from django.core.cache import caches
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns.fragments import CACHE, CSRF_PLACEHOLDER
@@ -248,3 +250,34 @@ def test_a_stamina_changed_after_a_wound_shows_in_the_health_track_on_the_next_r
     before = boxes()
     Trait.objects.filter(character=lucia, key="resistencia").update(rating=4)
     assert boxes() == before + 2
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+@pytest.mark.parametrize("write", ["wound", "award"])
+def test_after_a_wound_or_an_award_the_sheet_loads_the_health_events_alone_more(
+    client, gm, player, lucia, who, write
+):
+    """The pools and the rest of the grid come from the cache, and the ratings (kept by
+    the first such request): of the character's rows only its latest health events are
+    read again."""
+
+    def play() -> None:
+        if write == "wound":
+            health_services.character_apply_damage(
+                character=lucia, user=gm, damage=DamageInput(1, "B")
+            )
+        else:
+            services.xp_adjust(character=lucia, user=gm, amount=2, reason="Buena sesión")
+
+    client.force_login(gm if who == "gm" else player)
+    _sheet(client, lucia)
+    with CaptureQueriesContext(connection) as warm:
+        client.get(_url(lucia))
+    play()
+    client.get(_url(lucia))
+    play()
+    with CaptureQueriesContext(connection) as after:
+        client.get(_url(lucia))
+    read = [query["sql"] for query in after.captured_queries]
+    assert len(read) == len(warm) + 1
+    assert sum('FROM "characters_healthevent"' in sql for sql in read) == 1
