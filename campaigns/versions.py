@@ -12,7 +12,8 @@ write:
   to a counter of one table's own (`LEDGERS`) for a new row of that table;
 - to `Character.version` for a write to the character's own row or to a row that links to
   the character (its traits, wounds, XP...), rolls aside (`SEQUENCE_ONLY`) but for those
-  a roll panel reads back (`READ_BACK`);
+  a roll panel reads back (`READ_BACK`); and to `Character.grid_version` likewise, but for
+  its health and XP (`APART`), which the sheet's grid shows in pieces cached apart;
 - to `Campaign.version` for a write to the campaign's own row or to a row that links to
   no character (members, stories, scenes, combats, house rules...).
 A user's new name bumps the campaigns they are a member of and the characters they own.
@@ -39,8 +40,9 @@ from django.db import connections, models
 
 CAMPAIGN = "campaigns.Campaign"
 CHARACTER = "characters.Character"
-# The counters themselves: writing them is a bump, not a change to bump for.
-COUNTERS = frozenset({"version", "change_seq", "public_seq", "nonroll_seq", "xp_seq"})
+# The counters themselves, each model's own: writing them is a bump, not a change to bump for.
+CAMPAIGN_COUNTERS = ("change_seq", "nonroll_seq", "public_seq", "version", "xp_seq")
+COUNTERS = frozenset({*CAMPAIGN_COUNTERS, "grid_version"})
 # The user's columns that pages show.
 USER_NAMES = ("username", "first_name", "last_name")
 # A character's columns that the campaign's pages and other characters' show (the
@@ -51,6 +53,13 @@ CHARACTER_SHOWN = (
     "campaign_id",
 )  # fmt: skip
 PROJECT_APPS = ("campaigns", "characters", "mechanics")
+# A character's health and XP: their rows and its own columns that hold them. A write to
+# them bumps `Character.version` but not `grid_version`: the sheet's grid shows them in
+# pieces of its own (characters/views/sheet_context.py), so a wound or an award does not
+# render the rest of the sheet again.
+APART = frozenset({"mechanics.HealthEvent", "characters.XpEntry"})
+APART_COLUMNS = ("health", "xp_balance")
+CHARACTER_BUMP = "version = version + 1, grid_version = grid_version + 1"
 # Rolls show as cards cached by id, in lists under the change sequence: a roll bumps the
 # sequence alone, so a sheet stays cached through the rolls made on it. What a roll
 # changes on the sheet (a pool spent) its service writes to the character's own rows.
@@ -169,25 +178,28 @@ def _bumps(scoped: Scoped, row: str, event: str = "update") -> list[str]:
         if read_back is None or event == "delete":
             return [bump]
         return [
-            "UPDATE characters_character SET version = version + 1 "
+            f"UPDATE characters_character SET {CHARACTER_BUMP} "
             f"WHERE id IN ({ids}) AND {read_back.format(row=row)};",
             bump,
         ]
     if scoped.characters and label != CHARACTER:
-        return [f"UPDATE characters_character SET version = version + 1 WHERE id IN ({ids});", bump]
+        counters = "version = version + 1" if label in APART else CHARACTER_BUMP
+        return [f"UPDATE characters_character SET {counters} WHERE id IN ({ids});", bump]
     return [f"UPDATE campaigns_campaign SET {sequences}, version = version + 1 {where};"]
 
 
-def _own_columns(model: type[models.Model]) -> str:
-    """The columns of `model` but its counters, for an `UPDATE OF` trigger."""
+def _own_columns(model: type[models.Model], but: tuple[str, ...] = ()) -> str:
+    """The columns of `model` but its counters (and `but`), for an `UPDATE OF` trigger."""
     return ", ".join(
-        f'"{f.column}"' for f in model._meta.concrete_fields if f.column not in COUNTERS
+        f'"{f.column}"'
+        for f in model._meta.concrete_fields
+        if f.column not in COUNTERS and f.column not in but
     )
 
 
 def _counters(label: str, target: str) -> str:
     """The own counters of a campaign or character row, set to one above OLD's."""
-    names = sorted(COUNTERS) if label == CAMPAIGN else ("version",)
+    names = CAMPAIGN_COUNTERS if label == CAMPAIGN else ("version",)
     return ", ".join(f"{target}{name} = OLD.{name} + 1" for name in names)
 
 
@@ -197,7 +209,7 @@ def _name(table: str, event: str) -> str:
 
 def _sqlite(scoped: Scoped) -> tuple[list[str], list[str]]:
     table, label = scoped.table, scoped.model._meta.label
-    events = ("insert", "update", "delete", "shown")
+    events = ("insert", "update", "delete", "shown", "grid")
     drop = [f'DROP TRIGGER IF EXISTS "{_name(table, e)}";' for e in events]
     changes = _bumps(scoped, "OLD") + _bumps(scoped, "NEW")
     if label in (CAMPAIGN, CHARACTER):
@@ -217,11 +229,19 @@ def _sqlite(scoped: Scoped) -> tuple[list[str], list[str]]:
             for event, row in (("insert", "NEW"), ("delete", "OLD"))
         ]
     if label == CHARACTER:
-        create.append(
+        grid = f'UPDATE "{table}" SET grid_version = OLD.grid_version + 1 WHERE id = NEW.id;'
+        create += [
             f'CREATE TRIGGER "{_name(table, "shown")}" AFTER UPDATE OF {_shown()} '
-            f'ON "{table}" BEGIN {_shown_bump(scoped)} END;'
-        )
+            f'ON "{table}" BEGIN {_shown_bump(scoped)} END;',
+            f'CREATE TRIGGER "{_name(table, "grid")}" AFTER UPDATE OF {_grid_columns()} '
+            f'ON "{table}" BEGIN {grid} END;',
+        ]
     return drop, create
+
+
+def _grid_columns() -> str:
+    """A character's own columns that its sheet's grid shows: all but its health and XP."""
+    return _own_columns(apps.get_model(CHARACTER), but=APART_COLUMNS)
 
 
 def _shown() -> str:
@@ -244,7 +264,8 @@ def _function(name: str, body: str, result: str = "NULL") -> str:
 def _postgresql(scoped: Scoped) -> tuple[list[str], list[str]]:
     table, label = scoped.table, scoped.model._meta.label
     own, bump, shown = _name(table, "own"), _name(table, "bump"), _name(table, "shown")
-    drop = [f'DROP FUNCTION IF EXISTS "{name}"() CASCADE;' for name in (own, bump, shown)]
+    grid = _name(table, "grid")
+    drop = [f'DROP FUNCTION IF EXISTS "{name}"() CASCADE;' for name in (own, bump, shown, grid)]
     create = []
     events = "INSERT OR UPDATE OR DELETE"
     if label in (CAMPAIGN, CHARACTER):
@@ -275,6 +296,9 @@ def _postgresql(scoped: Scoped) -> tuple[list[str], list[str]]:
             _function(shown, _shown_bump(scoped)),
             f'CREATE TRIGGER "{shown}" AFTER UPDATE OF {_shown()} ON "{table}" '
             f'FOR EACH ROW EXECUTE FUNCTION "{shown}"();',
+            _function(grid, "NEW.grid_version = OLD.grid_version + 1;", "NEW"),
+            f'CREATE TRIGGER "{grid}" BEFORE UPDATE OF {_grid_columns()} ON "{table}" '
+            f'FOR EACH ROW EXECUTE FUNCTION "{grid}"();',
         ]
     return drop, create
 
@@ -287,7 +311,7 @@ def _users(vendor: str) -> tuple[list[str], list[str]]:
     bumps = (
         f"UPDATE campaigns_campaign SET {SEQUENCES}, version = version + 1 "
         "WHERE id IN (SELECT campaign_id FROM campaigns_membership WHERE user_id = NEW.id); "
-        "UPDATE characters_character SET version = version + 1 WHERE owner_id = NEW.id;"
+        f"UPDATE characters_character SET {CHARACTER_BUMP} WHERE owner_id = NEW.id;"
     )
     if vendor == "sqlite":
         return [f'DROP TRIGGER IF EXISTS "{name}";'], [

@@ -52,6 +52,9 @@ class Character(models.Model):
     approved_over_budget = models.BooleanField(_("approved over budget"), default=False)
     # Counted by the database itself (campaigns.versions): the sheet's cache keys.
     version = models.PositiveBigIntegerField(default=1, editable=False)
+    # Like `version`, but health and XP writes leave it (`campaigns.versions.APART`): the
+    # sheet's grid, whose health and XP parts are cached apart, is keyed by it.
+    grid_version = models.PositiveBigIntegerField(default=1, editable=False)
     approved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("approved by"),

@@ -5,10 +5,12 @@ a function `(access, ratings, context) -> extra context` that runs a constant nu
 queries and asks campaigns.permissions itself.
 
 The sheet's grid is cached under its character's and its campaign's versions
-(`characters.views.sheet_context`), which the database bumps for any row that links to the
-character, for the campaign's own rows and for other characters' names
+(`characters.views.sheet_context`; its pools and the rest under the character's grid
+version, which its health and XP leave), which the database bumps for any row that links
+to the character, for the campaign's own rows and for other characters' names
 (`campaigns.versions`): a panel showing more of other characters than that needs its own
-fragment.
+fragment, and one showing the character's health or XP outside the grid's middle piece a
+section that `reads_health` (or a key of its own).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django import forms
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -25,7 +25,7 @@ from campaigns.permissions import CharacterAccess
 from characters.sheet_panels import register_sheet_panel
 from mechanics.cards import card_names
 from mechanics.forms.health import DamageForm, TimeForm
-from mechanics.models import HealthEvent
+from mechanics.models import HealthEvent, Roll
 from mechanics.rules.errors import RuleError
 from mechanics.systems.base import GameSystem, HealthView, Treatment, hours_in_words
 from mechanics.systems.registry import get_system
@@ -43,10 +43,11 @@ EVENT_TIMEOUT = 86400
 
 @dataclass(frozen=True)
 class TreatmentControl:
-    """One treatment as the health section offers it: its form and where it is drawn."""
+    """One treatment as the health section offers it: its form (None while the tool is
+    closed: it loads when opened) and where it is drawn."""
 
     treatment: Treatment
-    form: forms.Form
+    form: forms.Form | None
     templates: tuple[str, ...]
 
 
@@ -131,11 +132,34 @@ def _state_text(shown: HealthView, system: GameSystem) -> str:
 NEWEST_FIRST = ("-created_at", "-pk")
 
 
+# What an event's row shows of it (`#event` in mechanics/health.html): not its hash chain
+# nor the state before it, which make most of its row.
+ROW_FIELDS = (
+    "kind", "inputs", "summary", "reason", "health_after", "created_at", "character",
+    "created_by__username", "scene__title", "roll",
+)  # fmt: skip
+
+
 def events_of(character):
-    """A character's health events, newest first, with what their rows show."""
-    return character.health_events.select_related(
-        "created_by", "undone_by", "scene", "roll__user", "roll__character", "roll__scene"
-    ).order_by(*NEWEST_FIRST)
+    """A character's health events, newest first, with what their rows show (`is_undone`;
+    the rolls of those that have one come with `event_rows`)."""
+    undone = Exists(HealthEvent.objects.filter(undoes=OuterRef("pk")))
+    return (
+        character.health_events.select_related("created_by", "scene")
+        .only(*ROW_FIELDS)
+        .annotate(is_undone=undone)
+        .order_by(*NEWEST_FIRST)
+    )
+
+
+def _with_rolls(events: list[HealthEvent]) -> None:
+    """The rolls of the events that have one, in one query, only when some do."""
+    ids = {event.roll_id for event in events if event.roll_id}
+    if ids:
+        rolls = Roll.objects.select_related("user", "character", "scene").in_bulk(ids)
+        for event in events:
+            if event.roll_id in rolls:
+                event.roll = rolls[event.roll_id]
 
 
 def event_rows(
@@ -148,8 +172,10 @@ def event_rows(
     rules = character.campaign.rules
     rows = []
     target_found = False
+    events = list(events)
+    _with_rolls(events)
     for event in events:
-        undone = hasattr(event, "undone_by")
+        undone = event.is_undone
         try:
             shown = system.health_view(event.health_after, ratings, character.details, rules)
             after = _state_text(shown, system)
@@ -212,35 +238,39 @@ def undo_target_id(character) -> int | None:
 
 
 def treatment_controls(
-    access: CharacterAccess, *, bound: Mapping[str, forms.Form]
+    access: CharacterAccess, *, bound: Mapping[str, forms.Form], opened: str = ""
 ) -> list[TreatmentControl]:
     """The treatments of the character's system this user may give now, each with its
-    form (the bound one of a failed attempt, named `<key>_form` in `bound`)."""
+    form when it is shown: the bound one of a failed attempt (named `<key>_form` in
+    `bound`), or an empty one for the tool `opened`."""
     character = access.character
     system = get_system(character.campaign.system)
     controls = []
     for treatment in system.treatments:
         if not getattr(access, treatment.permission) or not treatment.offered(character):
             continue
-        form = bound.get(f"{treatment.key}_form") or treatment.form(character=character)
+        form = bound.get(f"{treatment.key}_form")
+        if form is None and opened == treatment.key:
+            form = treatment.form(character=character)
         fallback = TREATMENT_BUTTON if treatment.button else TREATMENT_PANEL
         templates = (*system.template(f"health_{treatment.key}"), fallback)
         controls.append(TreatmentControl(treatment=treatment, form=form, templates=templates))
     return controls
 
 
-def health_forms(access: CharacterAccess, **bound: Any) -> dict[str, Any]:
-    """Empty forms for what this user may do (a bound form in `bound` replaces its own)."""
+def health_forms(access: CharacterAccess, *, opened: str = "", **bound: Any) -> dict[str, Any]:
+    """The forms of the tools shown open: a bound form in `bound`, or an empty one for the
+    tool `opened` that this user may use; closed tools load theirs when opened."""
     character = access.character
     system = get_system(character.campaign.system)
     context: dict[str, Any] = {}
-    if access.can_apply_damage and "damage_form" not in bound:
+    if access.can_apply_damage and "damage_form" not in bound and opened == "damage":
         context["damage_form"] = DamageForm(system=system, character=character)
-    if access.can_manage_health and "time_form" not in bound:
+    if access.can_manage_health and "time_form" not in bound and opened == "time":
         context["time_form"] = TimeForm(
             presets=system.time_presets, rest_question=system.rest_question
         )
-    controls = treatment_controls(access, bound=bound)
+    controls = treatment_controls(access, bound=bound, opened=opened)
     context["health_treatments"] = [c for c in controls if not c.treatment.button]
     context["health_buttons"] = [c for c in controls if c.treatment.button]
     return {**context, **bound}
@@ -281,7 +311,8 @@ def health_context(
             character.health, ratings, character.details, campaign.rules
         ),
     }
-    context.update(health_forms(access, **{k: v for k, v in extra.items() if k.endswith("_form")}))
+    bound = {k: v for k, v in extra.items() if k.endswith("_form")}
+    context.update(health_forms(access, opened=extra.get("health_open") or "", **bound))
     context.update({k: v for k, v in extra.items() if not k.endswith("_form")})
     return context
 

@@ -9,16 +9,19 @@ import re
 
 import pytest
 from django.core.cache import caches
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns.fragments import CACHE, CSRF_PLACEHOLDER
 from campaigns.models import Scene
-from characters.models import Trait
+from characters import services
+from characters.models import Character, Trait
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
 from tests.characters.test_sheet_views import tinieblas_sheet
-from tests.factories import make_character
+from tests.factories import campaign_with, make_character
 from tests.html import parse
 
 
@@ -159,3 +162,122 @@ def test_a_house_rule_change_shows_on_the_next_request_of_a_cached_sheet(
 
 def _boxes(page: str) -> int:
     return len(parse(page).one("ol", class_="health-boxes").find_all("li"))
+
+
+def _pieces_stored() -> dict[str, int]:
+    """How many of each piece of the grid the cache holds."""
+    keys = list(caches[CACHE]._cache)
+    return {
+        piece: sum(f":{piece}:" in key for key in keys)
+        for piece in ("sheet-grid-head", "sheet-apart", "sheet-grid-tail")
+    }
+
+
+def _xp_balance(page: str) -> str:
+    return parse(page).one("span", data_xp_balance=True).text()
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+@pytest.mark.parametrize("write", ["wound", "award"])
+def test_a_wound_or_an_award_renders_the_grids_middle_piece_alone_and_shows_at_once(
+    client, gm, player, lucia, who, write
+):
+    """Health and XP leave `grid_version`: the pools and the rest of the grid stay cached,
+    and the piece that shows them follows `version` (keyed by `grid_version` too, it would
+    show the old state)."""
+    client.force_login(gm if who == "gm" else player)
+    page = _sheet(client, lucia)
+    assert (page.count('class="health-event '), _xp_balance(page)) == (0, "0")
+    stored = _pieces_stored()
+    assert all(stored.values())
+    if write == "wound":
+        health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
+    else:
+        services.xp_adjust(character=lucia, user=gm, amount=5, reason="Buena sesión")
+    page = client.get(_url(lucia)).text
+    shown = (page.count('class="health-event '), _xp_balance(page))
+    assert shown == ((1, "0") if write == "wound" else (0, "5"))
+    assert _pieces_stored() == {**stored, "sheet-apart": stored["sheet-apart"] + 1}
+
+
+def test_the_details_written_without_the_services_show_on_the_next_request(client, player, lucia):
+    """A column of the character's own row but its health and XP moves `grid_version`."""
+    client.force_login(player)
+    assert "Caridad" in _sheet(client, lucia)
+    Character.objects.filter(pk=lucia.pk).update(details={"virtue": "fe", "vice": "orgullo"})
+    page = client.get(_url(lucia)).text
+    assert "Caridad" not in page
+    assert "Fe" in parse(page).one(id="sheet-status-more").text()
+
+
+def test_an_owed_secuela_shows_on_the_next_request_of_a_cached_hitos_sheet(client, gm, player):
+    """Hitos aspects ask for the permanent secuela a recovery owes (the character's health):
+    its grid follows every health write (`SheetSection.reads_health`)."""
+    campaign = campaign_with("hitos", gm, players=[player])
+    marcos = make_character(
+        campaign,
+        player,
+        name="Marcos",
+        ratings={"fortaleza": 4, "voluntad": 2, "reflejos": 3, "intelecto": 3},
+    )
+    for hit in (4, 4, 4, 3):  # Moribundo, each hit below Aguante 5
+        health_services.character_apply_damage(character=marcos, user=gm, damage=DamageInput(hit))
+    client.force_login(player)
+    assert 'id="secuela-name"' not in _sheet(client, marcos)
+    health_services.character_advance_time(character=marcos, user=gm, hours=30 * 24)
+    assert 'id="secuela-name"' in client.get(_url(marcos)).text
+
+
+@pytest.mark.parametrize("page", ["sheet", "poll"])
+def test_a_stamina_changed_after_a_wound_shows_in_the_health_track_on_the_next_request(
+    client, gm, player, lucia, page
+):
+    """The health reads the ratings kept under the grid version (a wound leaves it, a
+    trait moves it): the track follows Resistencia at once, on the sheet and its poll."""
+    poll = reverse("mechanics:health", args=[lucia.campaign_id, lucia.pk])
+
+    def boxes() -> int:
+        if page == "sheet":
+            return _boxes(client.get(_url(lucia)).text)
+        return _boxes(client.get(f"{poll}?since=stale", HTTP_HX_REQUEST="true").text)
+
+    campaign = lucia.campaign
+    campaign.house_rules = {**campaign.house_rules, "health_from_stamina": True}
+    campaign.save()
+    client.force_login(player)
+    _sheet(client, lucia)
+    health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "B"))
+    before = boxes()
+    Trait.objects.filter(character=lucia, key="resistencia").update(rating=4)
+    assert boxes() == before + 2
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+@pytest.mark.parametrize("write", ["wound", "award"])
+def test_after_a_wound_or_an_award_the_sheet_loads_the_health_events_alone_more(
+    client, gm, player, lucia, who, write
+):
+    """The pools and the rest of the grid come from the cache, and the ratings (kept by
+    the first such request): of the character's rows only its latest health events are
+    read again."""
+
+    def play() -> None:
+        if write == "wound":
+            health_services.character_apply_damage(
+                character=lucia, user=gm, damage=DamageInput(1, "B")
+            )
+        else:
+            services.xp_adjust(character=lucia, user=gm, amount=2, reason="Buena sesión")
+
+    client.force_login(gm if who == "gm" else player)
+    _sheet(client, lucia)
+    with CaptureQueriesContext(connection) as warm:
+        client.get(_url(lucia))
+    play()
+    client.get(_url(lucia))
+    play()
+    with CaptureQueriesContext(connection) as after:
+        client.get(_url(lucia))
+    read = [query["sql"] for query in after.captured_queries]
+    assert len(read) == len(warm) + 1
+    assert sum('FROM "characters_healthevent"' in sql for sql in read) == 1

@@ -12,6 +12,7 @@ from django.db import connection, transaction
 
 from campaigns.models import Campaign
 from campaigns.versions import (
+    APART_COLUMNS,
     CAMPAIGN,
     CHARACTER,
     DERIVED,
@@ -35,9 +36,13 @@ def _counters() -> dict:
             c.pk: (c.version, c.change_seq, c.nonroll_seq, c.xp_seq) for c in Campaign.objects.all()
         },
         "characters": dict(Character.objects.values_list("pk", "version")),
+        "grids": dict(Character.objects.values_list("pk", "grid_version")),
     }
 
 
+# The rows a sheet's grid shows in a piece of its own: they leave `grid_version`. Any other
+# row of a character moves it (written here, not read from campaigns.versions.APART).
+HEALTH_AND_XP = {"mechanics.HealthEvent", "characters.XpEntry"}
 # Rows of no campaign, which no campaign's page shows: a user's upload count this hour.
 UNSCOPED = {"campaigns.UploadAllowance"}
 
@@ -56,7 +61,9 @@ def test_a_write_to_any_row_of_any_table_bumps_its_campaign_and_its_characters()
     service, no ORM), bumps the campaign's change sequence and either the characters the
     row links to or, linking to none, the campaign's version (a roll: the sequence alone;
     tests/live/test_pages.py follows an extended action's, which bump their character);
-    and the sequence but rolls for any row but a roll's; and never a ledger's counter."""
+    and the sequence but rolls for any row but a roll's, and never a ledger's counter. The
+    characters' grid versions follow their versions but for health and XP rows
+    (`HEALTH_AND_XP`)."""
     call_command("seed_demo", stdout=StringIO())
     missed, empty = [], []
     for scoped in scoped_tables():
@@ -93,6 +100,8 @@ def test_a_write_to_any_row_of_any_table_bumps_its_campaign_and_its_characters()
             bumped &= new_nonroll == old_nonroll
         elif characters:
             bumped &= all(after["characters"][c] > before["characters"][c] for c in characters)
+            grids = [after["grids"][c] > before["grids"][c] for c in characters]
+            bumped &= not any(grids) if label in HEALTH_AND_XP else all(grids)
         else:
             bumped &= new_version > old_version
         if label not in SEQUENCE_ONLY:
@@ -187,6 +196,7 @@ def test_a_users_new_name_bumps_their_campaigns_and_characters(campaign, player)
     player.save()
     after = _counters()
     assert after["characters"][character.pk] > before["characters"][character.pk]
+    assert after["grids"][character.pk] > before["grids"][character.pk]
     assert after["campaigns"][campaign.pk][2] > before["campaigns"][campaign.pk][2]
     assert Campaign.objects.get(pk=campaign.pk).version > version
 
@@ -208,6 +218,34 @@ def test_a_characters_name_bumps_the_campaign_and_its_wounds_do_not(campaign, pl
     assert Campaign.objects.get(pk=campaign.pk).version == version
     Character.objects.filter(pk=character.pk).update(name="Lucía la Roja")
     assert Campaign.objects.get(pk=campaign.pk).version > version
+
+
+@pytest.mark.parametrize("column", APART_COLUMNS)
+def test_a_characters_health_or_xp_leaves_its_grid_version_and_the_rest_bumps_it(
+    campaign, player, column
+):
+    """The sheet's grid is keyed by `grid_version`: a wound or an award moves `version`
+    alone; any other column of the character's row, written alongside or not, moves both."""
+    character = make_character(campaign, player)
+    rows = Character.objects.filter(pk=character.pk)
+    value = {"health": {"bashing": 1}, "xp_balance": 3}[column]
+    before = rows.values_list("version", "grid_version").get()
+    rows.update(**{column: value})
+    version, grid = rows.values_list("version", "grid_version").get()
+    assert (version > before[0], grid) == (True, before[1])
+    rows.update(**{column: value, "details": {"virtud": "Fe"}})
+    assert rows.values_list("version", "grid_version").get() > (version, grid)
+    assert rows.get().grid_version > grid
+
+
+def test_a_stale_save_still_counts_the_grid_version_up(campaign, player):
+    stale = make_character(campaign, player)
+    Trait.objects.create(character=stale, key="test-trait", kind="skill")
+    bumped = Character.objects.get(pk=stale.pk).grid_version
+    assert bumped > stale.grid_version
+    stale.name = "Otra"
+    stale.save()
+    assert Character.objects.get(pk=stale.pk).grid_version > bumped
 
 
 class _Abandoned(Exception):

@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from campaigns.fragments import cached_html, fragment_key, viewer
+from campaigns.fragments import cached_html, cached_value, fragment_key, viewer
 from campaigns.permissions import CharacterAccess
 from characters import services
 from characters.forms.sheet import DetailsForm
@@ -174,19 +174,53 @@ def _rights(access: CharacterAccess) -> tuple:
     return tuple((name, getattr(access, name)) for name in names)
 
 
-def _grid_key(access: CharacterAccess) -> str:
-    """The cache key of the sheet's grid: the versions of its character (its own rows,
-    its owner's name) and of its campaign (house rules, trait lists, members), which the
-    database bumps at every write (`campaigns.versions`), and the viewer with their
-    rights; the language is added."""
+# The sheet's grid in three pieces, each cached under its own key (`_grid_keys`): the
+# status column's top (the pools), its health, derived traits and XP ("apart"), and the
+# rest of the grid. A wound or an award renders the middle piece alone.
+GRID_PIECES = ("sheet_grid_head", "sheet_apart", "sheet_grid_tail")
+
+
+def _grid_keys(access: CharacterAccess, sections: tuple[SheetSection, ...]) -> dict[str, str]:
+    """The cache key of each piece of the sheet's grid: the versions of its character (its
+    own rows, its owner's name) and of its campaign (house rules, trait lists, members),
+    which the database bumps at every write (`campaigns.versions`), and the viewer with
+    their rights; the language is added. The head and the tail follow the character's
+    `grid_version`, which its health and XP leave (unless a section shows its health);
+    the piece that shows those follows its `version`."""
     character, campaign = access.character, access.character.campaign
-    return fragment_key(
-        "sheet-grid",
-        viewer(access.access),
-        _rights(access),
-        (character.pk, character.version),
-        (campaign.pk, campaign.version),
-    )
+    who = (viewer(access.access), _rights(access), (campaign.pk, campaign.version))
+    reads_health = any(section.reads_health for section in sections)
+    grid = (character.pk, character.version if reads_health else character.grid_version)
+    return {
+        "sheet_grid_head": fragment_key("sheet-grid-head", *who, grid),
+        "sheet_apart": fragment_key("sheet-apart", *who, (character.pk, character.version)),
+        "sheet_grid_tail": fragment_key("sheet-grid-tail", *who, grid),
+    }
+
+
+def _apart(
+    access: CharacterAccess, ratings: Mapping[str, int], items: list, context: dict
+) -> dict[str, Any]:
+    """What the grid's health, derived traits and XP show, with the sheet's panels."""
+    character, campaign = access.character, access.character.campaign
+    system = campaign.game_system
+    health = system.health_view(character.health, ratings, character.details, campaign.rules)
+    apart = {
+        "health": health,
+        "derived": system.derived(
+            ratings, character.details, campaign.rules, items=items, wound_penalty=health.penalty
+        ),
+        "xp_balance": character.xp_balance,
+    }
+    return {**apart, **sheet_panels_context(access, ratings, {**context, **apart})}
+
+
+def cached_ratings(character) -> dict[str, int]:
+    """The character's ratings, kept under its grid version (a trait's write moves it, a
+    wound or an award leaves it): the health the sheet and its poll show after a wound
+    reads them without loading the traits."""
+    key = fragment_key("ratings", character.pk, character.grid_version)
+    return cached_value(key, lambda: services.ratings_of(character))
 
 
 def section_forms(access: CharacterAccess, section: SheetSection, data=None) -> dict:
@@ -203,9 +237,10 @@ def sheet_context(
     `extra` adds to it or replaces what it holds; a dict of forms (the equipment's, by
     kind) is merged, so one bound form stands in for its unbound twin.
 
-    Given the `request` (the plain sheet, nothing bound or flagged in `extra`), the grid of
-    sections is rendered once per key (`_grid_key`): `sheet_grid` holds it when cached,
-    `sheet_grid_key` says where the template stores it otherwise."""
+    Given the `request` (the plain sheet, nothing bound or flagged in `extra`), each piece
+    of the grid of sections is rendered once per key (`_grid_keys`): `<piece>` holds it
+    when cached, `<piece>_key` says where the template stores it otherwise; only what the
+    missing pieces show is loaded."""
     character, campaign = access.character, access.character.campaign
     system = campaign.game_system
     sections = system.sheet_sections
@@ -225,36 +260,38 @@ def sheet_context(
         context.update(extra)
         return context
 
-    if request is not None and not extra:
-        key = _grid_key(access)
-        html = cached_html(request, key)
-        if html is not None:
-            prefetch_related_objects([character], "owner")
-            context["sheet_grid"] = html
-            return context
-        context["sheet_grid_key"] = key
-    _prefetch(access, sections)
-    rules = campaign.rules
-    ratings = services.ratings_of(character)
     reads = _reads(sections)
+    if request is not None and not extra:
+        for piece, key in _grid_keys(access, sections).items():
+            html = cached_html(request, key)
+            if html is None:
+                context[f"{piece}_key"] = key
+            else:
+                context[piece] = html
+        if all(piece in context for piece in GRID_PIECES):
+            prefetch_related_objects([character], "owner")
+            return context
+        if [piece for piece in GRID_PIECES if piece not in context] == ["sheet_apart"]:
+            # After a wound or an award: the head and the tail are cached.
+            prefetch_related_objects([character], "owner", *(["items"] if "items" in reads else []))
+            ratings = cached_ratings(character)
+            items = list(character.items.all()) if "items" in reads else []
+            context.update(_apart(access, ratings, items, context))
+            return context
+    _prefetch(access, sections)
+    ratings = services.ratings_of(character)
     specialties_by_skill: dict[str, list[str]] = {}
     if "specialties" in reads:
         for specialty in character.specialties.all():
             specialties_by_skill.setdefault(specialty.skill_key, []).append(specialty.name)
     groups, rows = _trait_rows(system, campaign, character, specialties_by_skill)
     items = list(character.items.all()) if "items" in reads else []
-    health = system.health_view(character.health, ratings, character.details, rules)
     context.update(
         trait_sections=_trait_sections(groups),
         trait_rows=rows,
         pools=pools_of(system, access, ratings),
-        health=health,
-        derived=system.derived(
-            ratings, character.details, rules, items=items, wound_penalty=health.penalty
-        ),
-        xp_balance=character.xp_balance,
     )
-    context.update(sheet_panels_context(access, ratings, context))
+    context.update(_apart(access, ratings, items, context))
     names = {key: row.spec.name for key, row in rows.items()}
     for section in sections:
         context.update(section.context(character, ratings, names))

@@ -306,6 +306,9 @@ class SheetSection:
     reads: tuple[str, ...] = ()
     # Rendered again, out of band, when a rating changes (what it offers depends on them).
     follows_traits: bool = False
+    # Shows what the character's health holds: the sheet's grid then follows every
+    # health write (`Character.version`), not only the rest (`grid_version`).
+    reads_health: bool = False
 
     def context(self, character, ratings: Mapping[str, int], names: Mapping[str, str]) -> dict:
         """What the fragment shows; `names` are the sheet's trait names by key."""

@@ -44,9 +44,10 @@ def signed(value: int) -> str:
 @register.simple_tag
 def saved_rolls_of(character) -> list[SavedRoll]:
     """The character's saved rolls, in one query however many there are, kept under the
-    character's version (a saved roll links to its character: `campaigns.versions`)."""
+    character's grid version (a saved roll links to its character: `campaigns.versions`),
+    which its wounds and awards leave."""
     rolls = SavedRoll.objects.filter(character=character).only("pk", "name", "character_id")
-    key = fragment_key("saved-rolls", character.pk, character.version)
+    key = fragment_key("saved-rolls", character.pk, character.grid_version)
     return cached_value(key, lambda: list(rolls))
 
 

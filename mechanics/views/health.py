@@ -33,6 +33,7 @@ from campaigns.permissions import CharacterAccess, character_access, require
 from campaigns.selectors import active_scene
 from characters.services import ratings_of
 from characters.views.sheet import sheet_context
+from characters.views.sheet_context import cached_ratings
 from mechanics.forms.health import DamageForm, TimeForm, UndoForm
 from mechanics.health_panel import (
     HEALTH_EVENT,
@@ -58,8 +59,7 @@ HISTORY_PAGE_SIZE = 25
 def _panel_context(access: CharacterAccess, **extra: Any) -> dict[str, Any]:
     """The health section's context without the rest of the sheet."""
     character = access.character
-    prefetch_related_objects([character], "traits")
-    ratings = ratings_of(character)
+    ratings = cached_ratings(character)
     return {
         "access": access,
         "character": character,
@@ -72,7 +72,7 @@ def _panel_context(access: CharacterAccess, **extra: Any) -> dict[str, Any]:
 def _derived(access: CharacterAccess, context: dict[str, Any]) -> list[tuple[str, str]]:
     character = access.character
     return context["system"].derived(
-        ratings_of(character),
+        cached_ratings(character),
         character.details,
         character.campaign.rules,
         items=list(character.items.all()),
@@ -97,7 +97,7 @@ def _answer(
     the sheet otherwise. `done` is the success message; None when nothing changed."""
     bound = bound or {}
     if request.htmx:
-        access.character.refresh_from_db(fields=["health"])
+        access.character.refresh_from_db(fields=["health", "grid_version"])
         context = _panel_context(
             access, health_open=opened, health_notice=done, health_error=error, **bound
         )
@@ -314,7 +314,8 @@ def treatment(request: HttpRequest, campaign_id: int, character_id: int, key: st
     chosen = _treatment_of(access, key)
     require(getattr(access, chosen.permission))
     if request.method == "GET":
-        offered = [c for c in treatment_controls(access, bound={}) if c.treatment.key == key]
+        controls = treatment_controls(access, bound={}, opened=key)
+        offered = [c for c in controls if c.treatment.key == key]
         if not offered or chosen.button:
             raise Http404
         return _tool(request, access, "treatment_form", label=chosen.label, control=offered[0])

@@ -68,6 +68,8 @@ class AspectsSection(SheetSection):
     template = "systems/hitos/sheet_aspects.html"
     place = "top"
     reads = ("aspects",)
+    # The secuelas a recovery owes.
+    reads_health = True
 
     def context(self, character, ratings, names) -> dict:
         """(kind name, aspect) in the sheet's order."""
