@@ -319,5 +319,7 @@ def health_context(
 
 @register_sheet_panel
 def health_panel(access: CharacterAccess, ratings: Mapping[str, int], context: dict) -> dict:
-    """The sheet's health card: its controls, for those who may use them."""
-    return health_context(access, ratings=ratings, health=context["health"])
+    """The sheet's health card: its controls, for those who may use them, with the tool
+    the answer to a refused form shows open and that form."""
+    asked = {k: v for k, v in context.items() if k == "health_open" or k.endswith("_form")}
+    return health_context(access, ratings=ratings, health=context["health"], **asked)

@@ -291,7 +291,8 @@ def sheet_context(
         trait_rows=rows,
         pools=pools_of(system, access, ratings),
     )
-    context.update(_apart(access, ratings, items, context))
+    # The panels see what `extra` asks of them (a tool to show open, a refused form).
+    context.update(_apart(access, ratings, items, {**context, **extra}))
     names = {key: row.spec.name for key, row in rows.items()}
     for section in sections:
         context.update(section.context(character, ratings, names))

@@ -113,3 +113,17 @@ def test_a_refused_damage_keeps_its_tool_open_with_the_form_and_what_was_typed(c
     tool = parse(response.text).one("details", id="health-damage")
     assert "open" in tool.attrs
     assert tool.one("input", name="damage-reason").attrs["value"] == "Cuchillo"
+
+
+def test_a_refused_first_aid_without_javascript_shows_the_sheet_with_it_open_and_kept(
+    client, gm, lucia
+):
+    client.force_login(gm)
+    response = client.post(
+        tool_url(lucia, "health_first_aid"),
+        {"first_aid-healer": "no-such-healer", "first_aid-reason": "Vendaje"},
+    )
+    assert response.status_code == 200
+    tool = parse(response.text).one("details", id="health-first-aid")
+    assert "open" in tool.attrs
+    assert tool.one("input", name="first_aid-reason").attrs["value"] == "Vendaje"
