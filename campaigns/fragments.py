@@ -94,10 +94,15 @@ def _token(request: HttpRequest) -> str:
 
 def cached_html(request: HttpRequest, key: str) -> SafeString | None:
     """The fragment stored under `key` with this request's CSRF token, or None."""
-    html = caches[CACHE].get(key)
-    if html is None:
-        return None
-    return mark_safe(html.replace(CSRF_PLACEHOLDER, _token(request)))
+    return cached_htmls(request, [key]).get(key)
+
+
+def cached_htmls(request: HttpRequest, keys: list[str]) -> dict[str, SafeString]:
+    """The fragments stored under these keys, read in one `get_many` (one round trip to a
+    shared cache), each with this request's CSRF token; those not stored are left out."""
+    found = caches[CACHE].get_many(keys)
+    token = _token(request) if found else ""
+    return {key: mark_safe(html.replace(CSRF_PLACEHOLDER, token)) for key, html in found.items()}
 
 
 def cached_fragment(

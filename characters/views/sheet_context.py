@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from campaigns.fragments import cached_html, cached_value, fragment_key, viewer
+from campaigns.fragments import cached_htmls, cached_value, fragment_key, viewer
 from campaigns.permissions import CharacterAccess
 from characters import services
 from characters.forms.sheet import DetailsForm
@@ -262,12 +262,13 @@ def sheet_context(
 
     reads = _reads(sections)
     if request is not None and not extra:
-        for piece, key in _grid_keys(access, sections).items():
-            html = cached_html(request, key)
-            if html is None:
-                context[f"{piece}_key"] = key
+        keys = _grid_keys(access, sections)
+        found = cached_htmls(request, list(keys.values()))
+        for piece, key in keys.items():
+            if key in found:
+                context[piece] = found[key]
             else:
-                context[piece] = html
+                context[f"{piece}_key"] = key
         if all(piece in context for piece in GRID_PIECES):
             prefetch_related_objects([character], "owner")
             return context
