@@ -127,6 +127,7 @@ def write(world: World, kind: str, n: int) -> None:
     from dataclasses import replace
 
     from bench.data import pool_records
+    from campaigns.selectors import active_scene
     from characters.services import xp_adjust
     from mechanics.services.health import character_apply_damage, health_event_undo
     from mechanics.services.rolls import RollSide, roll_perform
@@ -141,12 +142,16 @@ def write(world: World, kind: str, n: int) -> None:
             sides=[RollSide(replace(record, details=details), roller, world.scene, label)],
         )
     elif kind == "wound":
-        # A bashing wound, and every other time its undoing, so the track never fills.
+        # A bashing wound, and every other time its undoing, so the track never fills; in
+        # the open scene the character is in, as the GM's damage tool files it.
         if n % 2:
             health_event_undo(character=world.character, user=world.gm)
         else:
             damage = DamageInput(1, "B")
-            character_apply_damage(character=world.character, user=world.gm, damage=damage)
+            scene = active_scene(campaign=world.campaign, character=world.character)
+            character_apply_damage(
+                character=world.character, user=world.gm, damage=damage, scene=scene
+            )
     elif kind == "xp":
         xp_adjust(character=world.character, user=world.gm, amount=1, reason=f"Bench {n}")
     else:

@@ -17,6 +17,11 @@ from campaigns.permissions import visible_health_events
 from mechanics.models import HealthEvent
 from mechanics.systems.base import hours_in_words
 
+# What an item shows of an event.
+SHOWN = (
+    "kind", "created_at", "summary", "reason", "inputs",
+    "character__name", "created_by__username",
+)  # fmt: skip
 # Events of one scene-wide time advance are written in one transaction, moments apart.
 SAME_ADVANCE = timedelta(seconds=30)
 
@@ -53,26 +58,23 @@ def _same_advance(group: TimePassed | None, event: HealthEvent) -> bool:
 
 @register_timeline_source()
 def health_source(access, scene) -> list[TimelineItem]:
+    """Each event, or each time advance, as an item cached under its events' ids: they are
+    append-only (`campaigns.history`), and the names they show follow the campaign's
+    version, which is in every item's key."""
     events = (
         visible_health_events(
             access,
             HealthEvent.objects.filter(scene=scene, character__campaign_id=scene.campaign_id),
         )
         .select_related("character", "created_by")
+        .only(*SHOWN)
         .order_by("created_at", "pk")
     )
-    items = []
+    shown: list[HealthEvent | TimePassed] = []
     group: TimePassed | None = None
     for event in events:
         if event.kind != HealthEvent.Kind.TIME:
-            items.append(
-                TimelineItem(
-                    at=event.created_at,
-                    kind="health",
-                    template="mechanics/_health_item.html",
-                    obj=event,
-                )
-            )
+            shown.append(event)
             continue
         if not _same_advance(group, event):
             group = TimePassed(
@@ -81,13 +83,23 @@ def health_source(access, scene) -> list[TimelineItem]:
                 reason=event.reason_text,
                 by=event.created_by_id,
             )
-            items.append(
-                TimelineItem(
-                    at=event.created_at,
-                    kind="time",
-                    template="mechanics/_time_item.html",
-                    obj=group,
-                )
-            )
+            shown.append(group)
         group.events.append(event)
-    return items
+    return [
+        TimelineItem(
+            at=item.at,
+            kind="time",
+            template="mechanics/_time_item.html",
+            obj=item,
+            key=tuple(event.pk for event in item.events),
+        )
+        if isinstance(item, TimePassed)
+        else TimelineItem(
+            at=item.created_at,
+            kind="health",
+            template="mechanics/_health_item.html",
+            obj=item,
+            key=(item.pk,),
+        )
+        for item in shown
+    ]

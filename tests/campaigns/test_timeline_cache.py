@@ -317,3 +317,48 @@ def test_after_a_wound_or_xp_elsewhere_no_diary_or_award_renders_again(
     entry = publish(scene, pablo, player2, "Pablo también escribe")
     assert f"diary-{entry.pk}" in _ids(_review(client, scene_url(scene)))
     assert rendered == ["campaigns/timeline/diary.html"]
+
+
+def test_after_a_wound_in_the_scene_only_its_event_renders(
+    client, gm, player, player2, scene, lucia, monkeypatch
+):
+    pablo = make_character(scene.campaign, player2, name="Pablo")
+    services.scene_update(scene=scene, title=scene.title, participants=[lucia, pablo])
+    first = _write_damage(scene, lucia, player, gm)
+    health_services.scene_advance_time(scene=scene, user=gm, hours=1, reason="Descanso")
+    client.force_login(gm)
+    review = _cached_review(client, scene)
+    passed = review.one(class_="chronicle-time").text()
+    assert "Lucía" in passed
+    assert "Pablo" in passed
+    rendered = []
+    original = chronicle.get_template
+
+    def counted(name):
+        rendered.append(name)
+        return original(name)
+
+    monkeypatch.setattr(chronicle, "get_template", counted)
+    second = _write_damage(scene, lucia, player, gm)
+    assert {first, second} <= _ids(_review(client, scene_url(scene)))
+    assert rendered == ["mechanics/_health_item.html"]
+    # Written past the services and signals: the names are part of each item's key.
+    Character.objects.filter(pk=pablo.pk).update(name="Pablo Ruiz")
+    get_user_model().objects.filter(pk=gm.pk).update(username="directora")
+    review = _review(client, scene_url(scene))
+    assert "Pablo Ruiz" in review.one(class_="chronicle-time").text()
+    assert "directora" in review.one(id=second).text()
+
+
+def test_a_time_advance_joined_by_another_character_shows_both(client, gm, player2, scene, lucia):
+    pablo = make_character(scene.campaign, player2, name="Pablo")
+    services.scene_update(scene=scene, title=scene.title, participants=[lucia, pablo])
+    advance = {"user": gm, "hours": 1, "reason": "Descanso", "scene": scene}
+    health_services.character_advance_time(character=lucia, **advance)
+    client.force_login(gm)
+    assert "Pablo" not in _cached_review(client, scene).one(class_="chronicle-time").text()
+    # Moments later, the same advance for another character: one item, with both.
+    health_services.character_advance_time(character=pablo, **advance)
+    passed = _review(client, scene_url(scene)).one(class_="chronicle-time").text()
+    assert "Lucía" in passed
+    assert "Pablo" in passed
