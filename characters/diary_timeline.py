@@ -15,11 +15,17 @@ from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, may_write_diary, visible_diaries
 from characters.models import DiaryEntry
 
+# The entry's own fields, all of them: its item's key is its whole row (`row_state`).
+OWN_FIELDS = tuple(field.name for field in DiaryEntry._meta.concrete_fields)
+
 
 @register_timeline_source()
 def diary_source(access: CampaignAccess, scene: Scene) -> list[TimelineItem]:
     entries = visible_diaries(
-        access, DiaryEntry.objects.filter(scene=scene).select_related("character", "author")
+        access,
+        DiaryEntry.objects.filter(scene=scene)
+        .select_related("character", "author")
+        .only(*OWN_FIELDS, "character__name", "character__owner_id", "author__username"),
     )
     return [
         TimelineItem(

@@ -8,10 +8,12 @@ purchase never shows up here.
 from __future__ import annotations
 
 from campaigns.chronicle import TimelineItem, register_timeline_source
-from campaigns.fragments import row_state
 from campaigns.permissions import visible_sheet_rows
 from characters import advancement
 from characters.models import XpEntry
+
+# What an item shows of an entry.
+SHOWN = ("kind", "amount", "breakdown", "created_at", "character__name", "created_by__username")
 
 
 @register_timeline_source()
@@ -22,6 +24,7 @@ def xp_award_source(access, scene) -> list[TimelineItem]:
         )
         .exclude(kind=XpEntry.Kind.SPEND)
         .select_related("character", "created_by")
+        .only(*SHOWN)
         .order_by("created_at", "pk")
     )
     items = []
@@ -34,11 +37,9 @@ def xp_award_source(access, scene) -> list[TimelineItem]:
                 kind="xp",
                 template="characters/_xp_item.html",
                 obj=entry,
-                key=(
-                    row_state(entry),
-                    entry.character.name,
-                    entry.created_by.username if entry.created_by_id else None,
-                ),
+                # An entry never changes (append-only); the names it shows and the
+                # rubric's captions follow the campaign's version, in every item's key.
+                key=(entry.pk,),
             )
         )
     return items
