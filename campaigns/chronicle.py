@@ -18,10 +18,12 @@ The item's template is rendered with `item` (the TimelineItem), `access`, `campa
 (`mechanics.cards`), so they read the same here. The rendered timeline is cached under
 the campaign's change sequence (`campaigns.versions`: any write in the campaign bumps
 it) and its reader (`timeline_html`); the other sources' items under the sequence that
-rolls leave alone, so that after a roll only its card is new; and an item whose source
-gives its `key` (a diary, an XP award: its row and the names it shows) under that key,
-the reader and the campaign's version, so that after a wound or XP elsewhere none of
-them renders again, and after a new diary only that diary does.
+rolls leave alone, so that after a roll only its card is new; the pager's page of rolls
+under the campaign's counter of new rolls, so that any other write leaves it; and an
+item whose source gives its `key` (a diary: its row and the names it shows; an XP award
+or a health event: its id) under that key, the reader and the campaign's version, so
+that after a wound or XP elsewhere none of them renders again, and after a new diary
+only that diary does.
 """
 
 from __future__ import annotations
@@ -129,15 +131,8 @@ def timeline_html(request: HttpRequest, access: CampaignAccess, scene: Scene) ->
         counts = Counter(entry.kind for entry in entries)
         if kind:
             entries = [entry for entry in entries if entry.kind == kind]
-        page = None
-        if _pager:
-            page = _pager[0](
-                access,
-                scene,
-                size=TIMELINE_PAGE,
-                after=request.GET.get("after"),
-                before=request.GET.get("before"),
-            )
+        page = _paged(access, scene, request.GET.get("after"), request.GET.get("before"))
+        if page is not None:
             paged = [e for e in _rendered(page.items, context) if not kind or e.kind == kind]
             if kind and not paged:
                 # The kind asked for is not paged: all of it shows, on one page.
@@ -160,6 +155,26 @@ def timeline_html(request: HttpRequest, access: CampaignAccess, scene: Scene) ->
         )
 
     return cached_fragment(request, key, render)
+
+
+def _paged(access: CampaignAccess, scene: Scene, after, before) -> KeysetPage | None:
+    """The pager's page of items (rolls, with their cards' HTML): cached under the
+    campaign's counter of new rolls and its version (the names the cards show), the
+    reader and the page asked for, so that any other write leaves it as it is."""
+    if not _pager:
+        return None
+    campaign = access.campaign
+    key = fragment_key(
+        "scene-timeline-paged",
+        viewer(access),
+        (campaign.pk, campaign.version, campaign.roll_seq),
+        scene.pk,
+        after,
+        before,
+    )
+    return cached_value(
+        key, lambda: _pager[0](access, scene, size=TIMELINE_PAGE, after=after, before=before)
+    )
 
 
 def _other_entries(access: CampaignAccess, scene: Scene, context: dict) -> list[_Entry]:

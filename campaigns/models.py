@@ -78,6 +78,9 @@ class Campaign(RendersMarkdown):
     # New XP entries (the ledger is append-only): what the XP chart follows, so that a
     # wound or a roll leaves it cached.
     xp_seq = models.PositiveBigIntegerField(default=1, editable=False)
+    # New rolls (append-only too): what a scene's page of roll cards follows, so that any
+    # other write leaves it cached.
+    roll_seq = models.PositiveBigIntegerField(default=1, editable=False)
     # Written by `campaigns.images.store_image` only; served by the `image` view.
     image = models.FileField(
         _("image"), upload_to="portraits/campaigns/", max_length=200, blank=True, editable=False

@@ -41,7 +41,7 @@ from django.db import connections, models
 CAMPAIGN = "campaigns.Campaign"
 CHARACTER = "characters.Character"
 # The counters themselves, each model's own: writing them is a bump, not a change to bump for.
-CAMPAIGN_COUNTERS = ("change_seq", "nonroll_seq", "public_seq", "version", "xp_seq")
+CAMPAIGN_COUNTERS = ("change_seq", "nonroll_seq", "public_seq", "roll_seq", "version", "xp_seq")
 COUNTERS = frozenset({*CAMPAIGN_COUNTERS, "grid_version"})
 # The user's columns that pages show.
 USER_NAMES = ("username", "first_name", "last_name")
@@ -82,8 +82,9 @@ PRIVATE = {
 # which has bumped all there is to bump (characters/xp_summary.py): no triggers of their own.
 DERIVED = frozenset({"characters.XpSummary"})
 # Append-only tables whose new rows also bump a counter of the campaign's that only they
-# move: what draws them alone (the XP chart) is kept through every other write.
-LEDGERS = {"characters.XpEntry": "xp_seq"}
+# move: what draws them alone (the XP chart, a scene's page of rolls) is kept through
+# every other write.
+LEDGERS = {"characters.XpEntry": "xp_seq", "mechanics.Roll": "roll_seq"}
 CHANGE = "change_seq = change_seq + 1"
 NONROLL = "nonroll_seq = nonroll_seq + 1"
 SEQUENCES = f"{CHANGE}, public_seq = public_seq + 1, {NONROLL}"

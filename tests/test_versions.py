@@ -25,6 +25,7 @@ from characters.models import Character, Trait
 from characters.services import xp_adjust
 from mechanics.services.health import character_apply_damage
 from mechanics.systems.base import DamageInput
+from tests.campaigns.test_chronicle import store_roll
 from tests.factories import UserFactory, make_character
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +34,8 @@ pytestmark = pytest.mark.django_db
 def _counters() -> dict:
     return {
         "campaigns": {
-            c.pk: (c.version, c.change_seq, c.nonroll_seq, c.xp_seq) for c in Campaign.objects.all()
+            c.pk: (c.version, c.change_seq, c.nonroll_seq, *(getattr(c, n) for n in LEDGER_SEQS))
+            for c in Campaign.objects.all()
         },
         "characters": dict(Character.objects.values_list("pk", "version")),
         "grids": dict(Character.objects.values_list("pk", "grid_version")),
@@ -43,6 +45,9 @@ def _counters() -> dict:
 # The rows a sheet's grid shows in a piece of its own: they leave `grid_version`. Any other
 # row of a character moves it (written here, not read from campaigns.versions.APART).
 HEALTH_AND_XP = {"mechanics.HealthEvent", "characters.XpEntry"}
+# The ledgers' counters, each moved by new rows of its table alone (written here, not
+# read from campaigns.versions.LEDGERS).
+LEDGER_SEQS = ("xp_seq", "roll_seq")
 # Rows of no campaign, which no campaign's page shows: a user's upload count this hour.
 UNSCOPED = {"campaigns.UploadAllowance"}
 
@@ -89,12 +94,12 @@ def test_a_write_to_any_row_of_any_table_bumps_its_campaign_and_its_characters()
                 f'UPDATE "{scoped.table}" SET "{pk}" = "{pk}" WHERE "{pk}" = %s', [row.pk]
             )
         after = _counters()
-        old_version, old_seq, old_nonroll, old_xp = before["campaigns"][campaign.pk]
-        new_version, new_seq, new_nonroll, new_xp = after["campaigns"][campaign.pk]
+        old_version, old_seq, old_nonroll, *old_ledgers = before["campaigns"][campaign.pk]
+        new_version, new_seq, new_nonroll, *new_ledgers = after["campaigns"][campaign.pk]
         bumped = new_seq > old_seq
         # A ledger's counter moves for its new rows alone (and the campaign's own row).
         if label != CAMPAIGN:
-            bumped &= new_xp == old_xp
+            bumped &= new_ledgers == old_ledgers
         if label in SEQUENCE_ONLY:
             bumped &= new_version == old_version and after["characters"] == before["characters"]
             bumped &= new_nonroll == old_nonroll
@@ -151,10 +156,14 @@ def test_adding_and_removing_a_trait_bumps_its_character_and_the_campaigns_seque
     assert versions[0] < versions[1]
 
 
+def test_the_ledgers_are_the_append_only_tables_with_a_counter_of_their_own():
+    assert LEDGERS == {"characters.XpEntry": "xp_seq", "mechanics.Roll": "roll_seq"}
+    assert set(LEDGERS.values()) == set(LEDGER_SEQS)
+
+
 def test_only_a_new_xp_entry_bumps_the_xp_counter(campaign, gm, player):
     """The XP chart is kept under `Campaign.xp_seq`: every new entry moves it, through any
     service, and a wound (a new row of another append-only table) does not."""
-    assert set(LEDGERS) == {"characters.XpEntry"}
     lucia = make_character(campaign, player, name="Lucía")
 
     def xp_seq() -> int:
@@ -168,6 +177,24 @@ def test_only_a_new_xp_entry_bumps_the_xp_counter(campaign, gm, player):
     assert xp_seq() == awarded + 1
     character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "B"))
     assert xp_seq() == awarded + 1
+
+
+def test_only_a_new_roll_bumps_the_roll_counter(campaign, gm, player):
+    """A scene's page of roll cards is kept under `Campaign.roll_seq`: every new roll moves
+    it, a secret one too, and a wound or XP does not."""
+    lucia = make_character(campaign, player, name="Lucía")
+
+    def roll_seq() -> int:
+        return Campaign.objects.values_list("roll_seq", flat=True).get(pk=campaign.pk)
+
+    before = roll_seq()
+    store_roll(campaign, None, lucia, player)
+    assert roll_seq() == before + 1
+    store_roll(campaign, None, lucia, gm, secret=True)
+    assert roll_seq() == before + 2
+    character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "B"))
+    xp_adjust(character=lucia, user=gm, amount=3, reason="Inicial")
+    assert roll_seq() == before + 2
 
 
 @pytest.mark.parametrize("counter", ["version", "grid_version"])

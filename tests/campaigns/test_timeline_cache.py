@@ -362,3 +362,28 @@ def test_a_time_advance_joined_by_another_character_shows_both(client, gm, playe
     passed = _review(client, scene_url(scene)).one(class_="chronicle-time").text()
     assert "Lucía" in passed
     assert "Pablo" in passed
+
+
+@pytest.mark.parametrize("write", [_write_diary, _write_xp, _write_damage])
+def test_after_any_write_but_a_roll_the_rolls_are_not_read_again(
+    client, gm, player, scene, lucia, write, monkeypatch
+):
+    store_roll(scene.campaign, scene, lucia, player)
+    client.force_login(gm)
+    before = _ids(_cached_review(client, scene))
+    paged = []
+    original = chronicle._pager[0]
+
+    def counted(*args, **kwargs):
+        paged.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(chronicle, "_pager", [counted])
+    shown = write(scene, lucia, player, gm)
+    after = _ids(_review(client, scene_url(scene)))
+    assert shown in after
+    assert before < after
+    assert paged == []
+    roll = _write_roll(scene, lucia, player, gm)
+    assert roll in _ids(_review(client, scene_url(scene)))
+    assert len(paged) == 1
