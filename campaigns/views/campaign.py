@@ -129,10 +129,13 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "description", "notes", "details", "health"
         )
     )
+    members = list(campaign.memberships.select_related("user").order_by("role", "user__username"))
     context.update(
-        members=campaign.memberships.select_related("user").order_by("role", "user__username"),
+        members=members,
         invitations=invitations,
-        invitation_form=InvitationForm(),
+        # Open on the page while the GM is alone and has invited nobody yet; otherwise it
+        # loads when asked for, so that a page of play does not render it.
+        invitation_form=InvitationForm() if len(members) == 1 and not invitations else None,
         role_choices=Role.choices,
         latest_scenes=latest_scenes,
         characters=characters,
@@ -232,11 +235,14 @@ def campaign_image(request: HttpRequest, campaign_id: int, size: str) -> FileRes
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def invitation_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """A new invitation link. GET: its form, which the campaign page asks for the first
+    time "New invitation link" is opened (without htmx, a page with the form). A refused
+    form comes back on that page with what was typed."""
     access = campaign_access(request.user, campaign_id)
     require(access.can_manage)
-    form = InvitationForm(request.POST)
+    form = InvitationForm(request.POST if request.method == "POST" else None)
     if form.is_valid():
         services.invitation_create(
             campaign=access.campaign,
@@ -246,11 +252,11 @@ def invitation_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
             max_uses=form.cleaned_data["max_uses"],
         )
         messages.success(request, _("Invitation link created."))
-    else:
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, error)
-    return redirect(reverse("campaigns:detail", args=[campaign_id]) + "#invitations")
+        return redirect(reverse("campaigns:detail", args=[campaign_id]) + "#invitations")
+    context = {"access": access, "campaign": access.campaign, "invitation_form": form}
+    if request.htmx and not form.is_bound:
+        return render(request, "campaigns/invitation_form.html#form", context)
+    return render(request, "campaigns/invitation_form.html", context)
 
 
 @login_required

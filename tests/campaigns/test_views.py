@@ -6,7 +6,8 @@ from django.utils import timezone
 
 from campaigns.models import Campaign, Invitation, Membership, Role
 from characters.models import Character
-from tests.factories import InvitationFactory, MembershipFactory, UserFactory
+from tests.factories import CampaignFactory, InvitationFactory, MembershipFactory, UserFactory
+from tests.html import parse
 
 pytestmark = pytest.mark.django_db
 
@@ -267,6 +268,56 @@ def test_gm_creates_an_invitation_link(client, campaign, gm):
     assert invitation.role == Role.OBSERVER
     assert invitation.max_uses == 2
     assert timedelta(days=2, hours=23) < invitation.expires_at - timezone.now() <= timedelta(days=3)
+
+
+def test_the_invitation_form_loads_when_asked_for_as_a_partial_or_a_page(
+    client, campaign, gm, player, stranger
+):
+    url = reverse("campaigns:invitation_create", args=[campaign.pk])
+    client.force_login(gm)
+    page = parse(client.get(reverse("campaigns:detail", args=[campaign.pk])).text)
+    # Players are in: the form is not on the page, but behind "New invitation link".
+    assert page.find_all("input", name="expires_in_days") == []
+    opener = page.one("details", id="new-invitation")
+    assert opener.attrs["hx-get"] == url
+    assert opener.one("a").attrs["href"] == url
+    partial = client.get(url, headers={"HX-Request": "true"})
+    assert partial.status_code == 200
+    form = parse(partial.text).one("form")
+    assert form.attrs["action"] == url
+    assert form.one("input", name="expires_in_days").attrs["value"] == "7"
+    assert "<html" not in partial.text
+    whole = client.get(url)
+    assert parse(whole.text).one("h1").text() == "Nuevo enlace de invitación"
+    assert parse(whole.text).one("input", name="expires_in_days").attrs["value"] == "7"
+    client.force_login(player)
+    assert client.get(url).status_code == 403
+    client.force_login(stranger)
+    assert client.get(url).status_code == 404
+
+
+def test_a_gm_alone_in_a_new_campaign_finds_the_invitation_form_open(client, gm):
+    campaign = CampaignFactory(created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    client.force_login(gm)
+    page = parse(client.get(reverse("campaigns:detail", args=[campaign.pk])).text)
+    form = page.one("section", id="invitations").one("form")
+    assert form.attrs["action"] == reverse("campaigns:invitation_create", args=[campaign.pk])
+    assert form.one("select", name="role")
+    assert page.find_all("details", id="new-invitation") == []
+
+
+def test_a_refused_invitation_comes_back_with_what_was_typed(client, campaign, gm):
+    url = reverse("campaigns:invitation_create", args=[campaign.pk])
+    client.force_login(gm)
+    response = client.post(url, {"role": "observer", "expires_in_days": 999, "max_uses": 5})
+    assert response.status_code == 200
+    assert not Invitation.objects.exists()
+    form = parse(response.text).one("form", action=url)
+    assert form.one("input", name="expires_in_days").attrs["value"] == "999"
+    assert form.one("input", name="max_uses").attrs["value"] == "5"
+    assert form.one("option", selected=True).attrs["value"] == "observer"
+    assert "365" in form.one(id="error_1_id_expires_in_days").text()
 
 
 def test_invitation_with_a_forged_role_is_refused(client, campaign, gm):

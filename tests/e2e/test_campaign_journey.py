@@ -58,6 +58,17 @@ def test_gm_creates_a_campaign_and_a_player_joins_through_the_invite_link(new_pa
     screenshot(player_page, "player-my-campaigns-phone")
     assert Membership.objects.get(user__username="jugador_pablo").role == Role.PLAYER
 
+    # With a link out, the next one is behind "Nuevo enlace de invitación": its form loads
+    # when opened.
+    gm_page.reload()
+    opener = gm_page.locator("#new-invitation")
+    opener.get_by_text("Nuevo enlace de invitación").click()
+    opener.get_by_label("Rol").select_option("observer")
+    screenshot(gm_page, "new-invitation-open")
+    opener.get_by_role("button", name="Crear enlace de invitación").click()
+    expect(gm_page.locator(".invitation")).to_have_count(2)
+    expect(gm_page.locator(".invitation").filter(has_text="Observador")).to_have_count(1)
+
 
 def test_language_switcher_shows_the_site_in_english(new_page, screenshot):
     page = new_page()
