@@ -8,13 +8,13 @@ row is not cached are read whole, in one query, and rendered.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime
 
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.dateformat import DateFormat
-from django.utils.formats import date_format, localize
+from django.utils.formats import get_format, localize
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -23,6 +23,7 @@ from campaigns.fragments import cached_pieces, fragment_key
 from campaigns.models import Campaign
 from characters import advancement
 from characters.models import XpEntry
+from characters.xp_chart import moment_formatter
 
 TIMEOUT = 86400
 RELATIONS = ("scene", "created_by")
@@ -37,6 +38,12 @@ KEY_FIELDS = (
     "scene__title",
     "created_by__username",
 )
+
+
+# What a row shows of an entry, for the rows not cached.
+SHOWN = (
+    *KEY_FIELDS, "kind", "amount", "breakdown", "reason", "balance_after",
+)  # fmt: skip
 
 
 def keyed(entries: QuerySet[XpEntry]) -> QuerySet[XpEntry]:
@@ -54,13 +61,24 @@ def _key(entry: XpEntry, show_character: bool) -> str:
     return fragment_key("xp-entry", entry.pk, show_character, names)
 
 
+def _moment() -> Callable[[datetime], str]:
+    return moment_formatter(get_format("SHORT_DATETIME_FORMAT"))
+
+
 def _number(value: int) -> str:
     return escape(localize(value))
 
 
-def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool) -> str:
+def row_html(
+    entry: XpEntry,
+    lines: Sequence,
+    *,
+    show_character: bool,
+    moment: Callable[[datetime], str],
+) -> str:
     """One ledger row as the XP log and a character's ledger show it, built as a string:
-    a page of rows is a hot loop, where a template's lookups cost four times this."""
+    a page of rows is a hot loop, where a template's lookups cost four times this.
+    `moment` writes its time (`SHORT_DATETIME_FORMAT`), made once for a page of rows."""
     amount = entry.amount
     tone = "plus" if amount > 0 else "minus" if amount < 0 else "zero"
     html = [
@@ -104,8 +122,7 @@ def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool) -> str:
     html.append(
         '<div class="small text-body-secondary">\n'
         f"{_('by %(who)s') % {'who': escape(author)}} · "
-        f'<time datetime="{DateFormat(at).format("c")}">'
-        f"{escape(date_format(at, 'SHORT_DATETIME_FORMAT'))}</time>\n</div>\n</div>\n"
+        f'<time datetime="{at.isoformat()}">{escape(moment(at))}</time>\n</div>\n</div>\n'
         '<span class="small text-body-secondary text-nowrap xp-balance" '
         f'title="{escape(_("Balance after"))}">= {_number(entry.balance_after)}</span>\n'
         "</div>\n</li>"
@@ -120,11 +137,14 @@ def attach_rows(entries: Sequence[XpEntry], *, campaign: Campaign, show_characte
     def render(missing: list[XpEntry]) -> dict[XpEntry, str]:
         shown = {entry.pk: entry for entry in missing}
         rendered = {}
-        whole = XpEntry.objects.filter(pk__in=list(shown)).select_related(*RELATIONS).order_by()
-        for full in whole:
+        whole = XpEntry.objects.filter(pk__in=list(shown)).select_related(*RELATIONS)
+        moment = _moment()
+        for full in whole.only(*SHOWN).order_by():
             full.character = shown[full.pk].character
             lines = advancement.rubric_lines(campaign, full.breakdown.get("rubric"))
-            rendered[shown[full.pk]] = row_html(full, lines, show_character=show_character)
+            rendered[shown[full.pk]] = row_html(
+                full, lines, show_character=show_character, moment=moment
+            )
         return rendered
 
     keys = {entry: _key(entry, show_character) for entry in entries}
