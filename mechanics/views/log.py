@@ -80,10 +80,12 @@ def roll_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     if up_to_date := unchanged(request, access.live_seq):
         return up_to_date
-    # The filters and the rolls, names and scenes move this member's sequence (every write
-    # does but those they may not see): rendered once per reader, sequence and query, the
-    # rolls read only then.
-    key = fragment_key("roll-log", viewer(access), access.live_seq, sorted(request.GET.lists()))
+    # The rolls move the campaign's counter of new rolls; the filters' menus and the names
+    # the cards show, its version: rendered once per reader, those and the query, the
+    # rolls read only then; a wound, XP or a diary leave it.
+    campaign = access.campaign
+    shown = (campaign.pk, campaign.version, campaign.roll_seq)
+    key = fragment_key("roll-log", viewer(access), shown, sorted(request.GET.lists()))
     context = {
         "access": access,
         "campaign": access.campaign,
@@ -109,7 +111,7 @@ def roll_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "page": page,
         # Cached under what this member's rolls follow and the filters applied.
         "total": cached_value(
-            fragment_key("roll-log-total", viewer(access), access.live_seq, form.applied()),
+            fragment_key("roll-log-total", viewer(access), shown, form.applied()),
             lambda: rolls.order_by().values("pk")[: COUNT_LIMIT + 1].count(),
         ),
         "count_limit": COUNT_LIMIT,

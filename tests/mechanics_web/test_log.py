@@ -10,7 +10,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaigns.models import Scene
-from characters.models import Character
+from characters.models import Character, DiaryEntry
+from characters.services import diary_save, xp_adjust
+from mechanics.services.health import character_apply_damage
+from mechanics.systems.base import DamageInput
+from mechanics.views import log as log_views
 from tests.factories import backdated, make_character
 from tests.html import parse
 from tests.mechanics_web.rolls import make_scene, store_roll
@@ -242,8 +246,9 @@ def test_the_count_follows_new_rolls_and_counts_a_secret_one_for_gms_only(
 def test_a_secret_roll_the_gm_read_never_reaches_a_player_whose_sequence_catches_up(
     client, campaign, gm, player
 ):
-    """The log is cached under its reader's sequence, and a player's sequence comes, a few
-    writes later, to the number the GM's had when the GM read a secret roll."""
+    """The log is cached under its reader and the campaign's counters: a player's
+    sequence comes, a few writes later, to the number the GM's had when the GM read a
+    secret roll, and the player must still not be served the GM's page."""
     lucia = make_character(campaign, player, name="Lucía")
     store_roll(campaign, player, character=lucia)
     secret = store_roll(campaign, gm, secret=True)
@@ -260,6 +265,38 @@ def test_a_secret_roll_the_gm_read_never_reaches_a_player_whose_sequence_catches
     page = client.get(log_url(campaign))
     assert secret.pk not in shown_rolls(page)
     assert _count(page) == f"{public_rolls} tiradas"
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+def test_after_a_wound_xp_or_a_diary_the_log_is_not_rendered_again(
+    client, campaign, gm, player, request, who, monkeypatch
+):
+    lucia = make_character(campaign, player, name="Lucía")
+    scene = make_scene(campaign, "La cripta")
+    scene.participants.add(lucia)
+    store_roll(campaign, player, character=lucia)
+    client.force_login(request.getfixturevalue(who))
+    first = client.get(log_url(campaign))
+    filtered = []
+    original = log_views.attach_cards
+    monkeypatch.setattr(
+        log_views, "attach_cards", lambda *a, **k: filtered.append(a) or original(*a, **k)
+    )
+    character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "B"))
+    xp_adjust(character=lucia, user=gm, amount=2, reason="Bien jugado")
+    diary_save(
+        character=lucia,
+        scene=scene,
+        user=player,
+        body="Bajamos.",
+        status=DiaryEntry.Status.PUBLISHED,
+        visibility=DiaryEntry.Visibility.GROUP,
+    )
+    assert shown_rolls(client.get(log_url(campaign))) == shown_rolls(first)
+    assert filtered == []
+    roll = store_roll(campaign, player, character=lucia, seed=2)
+    assert shown_rolls(client.get(log_url(campaign)))[0] == roll.pk
+    assert len(filtered) == 1
 
 
 # Cost
