@@ -293,6 +293,19 @@ def test_a_cached_diary_shows_each_reader_their_own_buttons(
         assert links == ([button] if button else [])
 
 
+def _templates_rendered(monkeypatch) -> list[str]:
+    """The items' templates the timeline renders from now on, in order."""
+    rendered = []
+    original = chronicle.get_template
+
+    def counted(name):
+        rendered.append(name)
+        return original(name)
+
+    monkeypatch.setattr(chronicle, "get_template", counted)
+    return rendered
+
+
 def test_after_a_wound_or_xp_elsewhere_no_diary_or_award_renders_again(
     client, gm, player, player2, scene, lucia, monkeypatch
 ):
@@ -302,14 +315,7 @@ def test_after_a_wound_or_xp_elsewhere_no_diary_or_award_renders_again(
     services.scene_update(scene=scene, title=scene.title, participants=[lucia, pablo])
     client.force_login(gm)
     before = _ids(_cached_review(client, scene))
-    rendered = []
-    original = chronicle.get_template
-
-    def counted(name):
-        rendered.append(name)
-        return original(name)
-
-    monkeypatch.setattr(chronicle, "get_template", counted)
+    rendered = _templates_rendered(monkeypatch)
     health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "B"))
     character_services.xp_adjust(character=lucia, user=gm, amount=1, reason="Bien jugado")
     assert _ids(_review(client, scene_url(scene))) == before
@@ -331,18 +337,11 @@ def test_after_a_wound_in_the_scene_only_its_event_renders(
     passed = review.one(class_="chronicle-time").text()
     assert "Lucía" in passed
     assert "Pablo" in passed
-    rendered = []
-    original = chronicle.get_template
-
-    def counted(name):
-        rendered.append(name)
-        return original(name)
-
-    monkeypatch.setattr(chronicle, "get_template", counted)
+    rendered = _templates_rendered(monkeypatch)
     second = _write_damage(scene, lucia, player, gm)
     assert {first, second} <= _ids(_review(client, scene_url(scene)))
     assert rendered == ["mechanics/_health_item.html"]
-    # Written past the services and signals: the names are part of each item's key.
+    # Written past the services and signals: the names follow the campaign's version.
     Character.objects.filter(pk=pablo.pk).update(name="Pablo Ruiz")
     get_user_model().objects.filter(pk=gm.pk).update(username="directora")
     review = _review(client, scene_url(scene))
