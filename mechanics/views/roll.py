@@ -25,6 +25,7 @@ from django_htmx.http import trigger_client_event
 from campaigns.fragments import (
     cached_fragment,
     cached_html,
+    cached_value,
     fragment_key,
     viewer,
 )
@@ -48,7 +49,7 @@ from mechanics.rules.errors import RuleError
 from mechanics.selectors import roll_scenes
 from mechanics.services import combat as combat_services
 from mechanics.services.rolls import RollSide, roll_perform
-from mechanics.setup import Sheet, load_sheet
+from mechanics.setup import Sheet, cached_sheet, load_sheet
 from mechanics.systems.registry import get_system
 
 PANEL = "mechanics/roll_panel.html"
@@ -129,39 +130,52 @@ def _panel_form(sheet: Sheet, data, *, is_gm: bool, open_actions: dict):
         "open_actions": open_actions,
         "auto_id": f"roll{sheet.character.pk}_%s",
     }
-    if data is None:
-        data = default_data(form_class(None, **kwargs))
-    return form_class(data, **kwargs)
+    if data is not None:
+        return form_class(data, **kwargs)
+    form = form_class(None, **kwargs)
+    form.bind(default_data(form))
+    return form
 
 
-def _asked_data(sheet: Sheet, query: QueryDict, *, is_gm: bool, open_actions: dict):
-    """A GET's choices and the field the player is asked for. With `kind` the query is a
-    whole set-up (the panel's own, or the one kept after a roll); without it, each field it
-    names is an initial value over the defaults (a plain link can preselect a trait).
-    `trait` then sets what a click on that trait sets (`GameSystem.trait_roll`)."""
+def _asked_forms(sheet: Sheet, query: QueryDict, *, is_gm: bool, open_actions: dict):
+    """A GET's scene form, panel form and the field the player is asked for. With `kind`
+    the query is a whole set-up (the panel's own, or the one kept after a roll); without
+    it, each field of the panel's form it names is an initial value over the defaults (a
+    plain link can preselect a trait). `trait` then sets what a click on that trait sets
+    (`GameSystem.trait_roll`)."""
+    whole = "kind" in query
+    # The scene first: a form may read the sheet's scene (Objetivo's specialization).
+    scene_form = _scene_form(sheet, query if whole else None)
     spec = sheet.specs.get(query.get("trait", ""))
     trait = sheet.system.trait_roll(spec) if spec is not None else None
-    if "kind" in query:
-        data = query.copy()
+    if whole:
+        form, data = None, query.copy()
     else:
-        blank = sheet.system.roll_form(None, sheet=sheet, is_gm=is_gm, open_actions=open_actions)
-        given = {name: query[name] for name in blank.fields if name in query}
-        data = {**default_data(blank), **given}
-    if trait is None:
-        return data, ""
-    for name, value in trait.choices.items():
-        data[name] = value
-    return data, trait.ask
+        form = _panel_form(sheet, None, is_gm=is_gm, open_actions=open_actions)
+        data = {**form.data, **{name: query[name] for name in form.fields if name in query}}
+    if trait is not None:
+        for name, value in trait.choices.items():
+            data[name] = value
+    if form is None:
+        form = _panel_form(sheet, data, is_gm=is_gm, open_actions=open_actions)
+    else:
+        form.bind(data)
+    return scene_form, form, trait.ask if trait is not None else ""
 
 
 def _scene_form(sheet: Sheet, data) -> RollSceneForm:
     """Which open scene the roll goes to, from the choices sent (the default when none is):
-    the sheet's scene follows it."""
+    the sheet's scene follows it. The open scenes are kept under the campaign's version
+    (their rows) and the character's grid version (the scenes it takes part in)."""
     character = sheet.character
-    scenes, default = roll_scenes(character.campaign, character)
+    campaign = character.campaign
+    key = fragment_key(
+        "roll-scenes", campaign.pk, campaign.version, character.pk, character.grid_version
+    )
+    scenes, default = cached_value(key, lambda: roll_scenes(campaign, character))
     form = RollSceneForm(
         data if data is not None and data.get("scene") else None,
-        campaign=character.campaign,
+        campaign=campaign,
         scenes=scenes,
         default=default,
         auto_id=f"roll{character.pk}_%s",
@@ -295,7 +309,10 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
     if key is not None and (html := cached_html(request, key)) is not None:
         return HttpResponse(html)
     # The scene comes from the roller's choice (_scene_form), not the sheet's loader.
-    sheet = load_sheet(character, access.campaign, with_scene=False)
+    if request.method == "POST":
+        sheet = load_sheet(character, access.campaign, with_scene=False)
+    else:
+        sheet = cached_sheet(character, access.campaign)
     setup = sheet.system.roll_setup
     if setup is None:
         raise Http404("This rule system has no rolls.")
@@ -377,9 +394,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
         context = _panel_context(request, access, sheet, form, scene_form, None)
         return _respond(request, template, context)
 
-    data, ask = _asked_data(sheet, request.GET, is_gm=is_gm, open_actions=open_actions)
-    scene_form = _scene_form(sheet, data)
-    form = _panel_form(sheet, data, is_gm=is_gm, open_actions=open_actions)
+    scene_form, form, ask = _asked_forms(sheet, request.GET, is_gm=is_gm, open_actions=open_actions)
     plan = _plan(sheet, form, open_actions, scene_form)
     result = None
     part = "odds" if request.GET.get("part") == "odds" else "panel"
