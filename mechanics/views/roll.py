@@ -9,6 +9,7 @@ partial for htmx, or POST/redirect/GET to the page with the result).
 
 from __future__ import annotations
 
+from itertools import chain
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -18,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
@@ -84,10 +86,11 @@ def _pools(sheet: Sheet) -> list[dict]:
 # --- A character's roll panel ---------------------------------------------------------------
 
 
-def _panel_key(request: HttpRequest, char_access: CharacterAccess) -> str | None:
+def _panel_key(request: HttpRequest, char_access: CharacterAccess, *, grid: bool = False):
     """The cache key of the panel or odds partial a GET asks for (htmx), or None for what
     is not cached: a full page (it holds messages), a POST, and a panel that shows a
-    stored result (rolls are read by who may see them)."""
+    stored result (rolls are read by who may see them). `grid`: the key of the panel's
+    parts that do not read the character's health and XP (`_panel_html`)."""
     query = request.GET.copy()
     query.pop("csrfmiddlewaretoken", None)
     if query.get("part") == "odds":
@@ -100,14 +103,34 @@ def _panel_key(request: HttpRequest, char_access: CharacterAccess) -> str | None
     setup = get_system(access.campaign.system).roll_setup
     campaign = access.campaign
     return fragment_key(
-        "roll-panel",
+        "roll-panel-grid" if grid else "roll-panel",
         viewer(access),
-        (character.pk, character.version),
+        (character.pk, character.grid_version if grid else character.version),
         (campaign.pk, campaign.version),
         # A panel that reads more than its character's and campaign's rows.
         campaign.change_seq if setup.panel_follows_campaign else None,
         sorted(query.lists()),
     )
+
+
+# Where the panel kept under the grid version leaves out a part that reads the health:
+# never in what a template draws (a "<" in any text comes out escaped).
+APART = mark_safe("<~apart~>")
+
+
+def _panel_html(request: HttpRequest, context: dict, grid_key: str) -> str:
+    """The panel partial, for a key of its own. Its parts that read the character's
+    health (its line, the set-up's errors, the odds, the button) are drawn for each
+    version of the character; the rest, the bulk, is kept under the grid version, which a
+    wound leaves (`campaigns.versions.APART`), and drawn with a mark in their place."""
+    grid = cached_value(
+        grid_key,
+        lambda: render_to_string(f"{PANEL}#panel", {**context, "apart": APART}, request=request),
+    )
+    parts = render_to_string(f"{PANEL}#apart", {**context, "apart": APART}, request=request)
+    pieces = grid.split(APART)
+    drawn = parts.split(APART)
+    return "".join(chain.from_iterable(zip(pieces, [*drawn, ""], strict=True)))
 
 
 def _live_version(access: CampaignAccess, character) -> str:
@@ -406,15 +429,17 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
         )
     context = _panel_context(request, access, sheet, form, scene_form, plan, result, ask)
     if key is not None:
-        return HttpResponse(
-            cached_fragment(
-                request,
-                key,
-                lambda extra: render_to_string(
-                    f"{PANEL}#{part}", {**context, **extra}, request=request
-                ),
-            )
-        )
+        if part == "panel":
+            grid_key = _panel_key(request, char_access, grid=True)
+
+            def render(extra: dict) -> str:
+                return _panel_html(request, {**context, **extra}, grid_key)
+        else:
+
+            def render(extra: dict) -> str:
+                return render_to_string(f"{PANEL}#odds", {**context, **extra}, request=request)
+
+        return HttpResponse(cached_fragment(request, key, render))
     if request.htmx:
         return _respond(request, f"{PANEL}#{part}", context)
     return _respond(request, PANEL, context)
