@@ -393,13 +393,15 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                 # exhausted...), and the extended actions only after an extended roll.
                 changed = bool(stored.record.get("details", {}).get("applied"))
                 if changed:
-                    character.refresh_from_db(fields=["details", "health", "version"])
+                    character.refresh_from_db(
+                        fields=["details", "health", "version", "grid_version"]
+                    )
                     scene = sheet.scene
                     sheet = load_sheet(character, access.campaign, with_scene=False)
                     sheet.scene = scene
                 elif stored.group is not None:
                     # An extended action's roll bumped the version that keys its progress.
-                    character.refresh_from_db(fields=["version"])
+                    character.refresh_from_db(fields=["version", "grid_version"])
                 if changed or stored.group is not None:
                     open_actions = setup.open_actions(character)
                 form = _panel_form(sheet, kept, is_gm=is_gm, open_actions=open_actions)
