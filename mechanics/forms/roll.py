@@ -93,12 +93,14 @@ class RollForm(forms.Form):
         pass
 
     def bind(self, data) -> None:
-        """Bind this unbound form to `data`, as `type(self)(data, ...)` would, without
-        making its fields again (a form's fields are copied, their choices read from the
-        sheet): for choices that start from the form's own defaults (`default_data`)."""
+        """Bind this form to `data`, as `type(self)(data, ...)` would, without making its
+        fields again (a form's fields are copied, their choices read from the sheet): for
+        choices that start from the form's own defaults (`default_data`), or those kept
+        after a roll that left the sheet as it was."""
         self.data = data
         self.is_bound = True
         self._errors = None
+        self._bound_fields_cache = {}
 
     # Narrow fields (small numbers) and fields that take a whole row.
     compact: frozenset[str] = frozenset()

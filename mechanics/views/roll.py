@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -25,6 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
 from campaigns.fragments import (
+    CSRF_PLACEHOLDER,
     cached_fragment,
     cached_html,
     cached_value,
@@ -97,18 +99,25 @@ def _panel_key(request: HttpRequest, char_access: CharacterAccess, *, grid: bool
         query.pop("result", None)  # the odds never show it
     if request.method != "GET" or not request.htmx or "result" in query:
         return None
-    character, access = char_access.character, char_access.access
-    if get_system(access.campaign.system).roll_setup is None:
+    if get_system(char_access.access.campaign.system).roll_setup is None:
         return None
-    setup = get_system(access.campaign.system).roll_setup
+    character = char_access.character
+    if grid:
+        return _key("roll-panel-grid", char_access, character.grid_version, query)
+    return _key("roll-panel", char_access, character.version, query)
+
+
+def _key(name: str, char_access: CharacterAccess, version: int, query: QueryDict) -> str:
+    """A key of the panel for these choices and this version of its character."""
+    access = char_access.access
     campaign = access.campaign
     return fragment_key(
-        "roll-panel-grid" if grid else "roll-panel",
+        name,
         viewer(access),
-        (character.pk, character.grid_version if grid else character.version),
+        (char_access.character.pk, version),
         (campaign.pk, campaign.version),
         # A panel that reads more than its character's and campaign's rows.
-        campaign.change_seq if setup.panel_follows_campaign else None,
+        campaign.change_seq if campaign.game_system.roll_setup.panel_follows_campaign else None,
         sorted(query.lists()),
     )
 
@@ -131,6 +140,21 @@ def _panel_html(request: HttpRequest, context: dict, grid_key: str) -> str:
     pieces = grid.split(APART)
     drawn = parts.split(APART)
     return "".join(chain.from_iterable(zip(pieces, [*drawn, ""], strict=True)))
+
+
+def _rolled_panel(request, char_access, context: dict, kept, *, attack: bool) -> str:
+    """The panel a roll answers with: its result, and the choices kept, whose part is kept
+    under the grid version as a GET's (`_panel_html`; the versions read back where the
+    roll changed the sheet). Drawn whole for a panel that reads the campaign's other rows
+    and after an attack: the roll wrote rows of the campaign, whose versions were read
+    before it."""
+    context = {**context, "csrf_token": CSRF_PLACEHOLDER}
+    if attack or char_access.access.campaign.game_system.roll_setup.panel_follows_campaign:
+        html = render_to_string(f"{PANEL}#panel", context, request=request)
+    else:
+        grid_key = _key("roll-panel-rolled", char_access, char_access.character.grid_version, kept)
+        html = _panel_html(request, context, grid_key)
+    return mark_safe(html.replace(CSRF_PLACEHOLDER, get_token(request)))  # our templates'
 
 
 def _live_version(access: CampaignAccess, character) -> str:
@@ -404,11 +428,16 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                     character.refresh_from_db(fields=["version", "grid_version"])
                 if changed or stored.group is not None:
                     open_actions = setup.open_actions(character)
-                form = _panel_form(sheet, kept, is_gm=is_gm, open_actions=open_actions)
+                    form = _panel_form(sheet, kept, is_gm=is_gm, open_actions=open_actions)
+                else:
+                    # The same sheet: the form's fields stand, for the choices kept.
+                    form.bind(kept)
                 plan = _plan(sheet, form, open_actions, scene_form)
                 context = _panel_context(request, access, sheet, form, scene_form, plan, stored)
                 context["attack_words"] = _attack_words(attack) if attack is not None else ""
-                response = _respond(request, f"{PANEL}#panel", context)
+                response = HttpResponse(
+                    _rolled_panel(request, char_access, context, kept, attack=attack is not None)
+                )
                 if changed:
                     _refresh_sheet_section(request, response, char_access, "resources")
                 trigger_client_event(
