@@ -172,8 +172,9 @@ def cached_sheet(character: Character, campaign) -> Sheet:
     """`load_sheet(with_scene=False)` whose rows are kept in the cache under the
     character's grid version, which every write to them bumps but a wound or an award
     (`campaigns.versions.APART`): those live in the character's own row, read anew with
-    every request, so the roll panel that a wound reloads reads no row again. For pages
-    only: a write reads the database."""
+    every request, so the roll panel that a wound reloads reads no row again. The rows
+    are those of the version the request read (a roll's service locks and checks what it
+    spends)."""
     key = fragment_key("sheet-rows", character.pk, character.grid_version)
     system = get_system(campaign.system)
     rows = cached_value(key, lambda: _sheet_rows([character.pk], system)[character.pk])

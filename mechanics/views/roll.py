@@ -53,7 +53,7 @@ from mechanics.rules.errors import RuleError
 from mechanics.selectors import roll_scenes
 from mechanics.services import combat as combat_services
 from mechanics.services.rolls import RollSide, roll_perform
-from mechanics.setup import Sheet, cached_sheet, load_sheet
+from mechanics.setup import Sheet, cached_sheet
 from mechanics.systems.registry import get_system
 
 PANEL = "mechanics/roll_panel.html"
@@ -356,10 +356,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
     if key is not None and (html := cached_html(request, key)) is not None:
         return HttpResponse(html)
     # The scene comes from the roller's choice (_scene_form), not the sheet's loader.
-    if request.method == "POST":
-        sheet = load_sheet(character, access.campaign, with_scene=False)
-    else:
-        sheet = cached_sheet(character, access.campaign)
+    sheet = cached_sheet(character, access.campaign)
     setup = sheet.system.roll_setup
     if setup is None:
         raise Http404("This rule system has no rolls.")
@@ -421,7 +418,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                         fields=["details", "health", "version", "grid_version"]
                     )
                     scene = sheet.scene
-                    sheet = load_sheet(character, access.campaign, with_scene=False)
+                    sheet = cached_sheet(character, access.campaign)
                     sheet.scene = scene
                 elif stored.group is not None:
                     # An extended action's roll bumped the version that keys its progress.
