@@ -6,8 +6,11 @@ the same markup as those templates (tests/test_form_renderer.py compares both, w
 widget) and hands every other template, and any option it does not know, to Django's.
 """
 
+from html import escape
+
 from django.forms.renderers import DjangoTemplates
 from django.utils.formats import localize
+from django.utils.functional import Promise
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.timezone import template_localtime
@@ -39,17 +42,29 @@ SELECT_OPTION = f"{WIDGETS}select_option.html"
 
 
 def _shown(value) -> str:
-    """`{{ value }}`: localized and escaped unless already safe."""
+    """`{{ value }}`: localized and escaped unless already safe. A plain string (most
+    names and labels; a lazy one once translated) is escaped as Django's `escape` does,
+    without its checks for lazy arguments, which cost more than the escaping."""
+    if isinstance(value, Promise):
+        value = str(value)
+    if type(value) is str:
+        return escape(value)
     return conditional_escape(localize(template_localtime(value)))
 
 
 def _formatted(value) -> str:
     """`{{ value|stringformat:'s' }}`: the filter keeps a safe value safe."""
+    if type(value) is str:
+        return escape(value)
+    if type(value) is int:  # digits and a minus sign: nothing to escape
+        return str(value)
     return conditional_escape(str(value) if isinstance(value, tuple) else "%s" % (value,))
 
 
 def _attrs(attrs: dict) -> str:
     """django/forms/widgets/attrs.html"""
+    if not attrs:
+        return ""
     return "".join(
         f" {_shown(name)}" if value is True else f' {_shown(name)}="{_formatted(value)}"'
         for name, value in attrs.items()

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from campaigns.fragments import cached_value, fragment_key
 from campaigns.selectors import active_scene
 from characters.models import (
     Aspect,
@@ -100,35 +101,51 @@ class Sheet:
 SHEET_EXTRAS = {"specialties": Specialty, "aspects": Aspect, "items": Item}
 
 
-def load_sheets(characters: Iterable[Character], campaign, *, with_scene: bool = True) -> dict:
-    """Sheets of several characters of one campaign: one query per table, not per character
-    (plus one to find each character's open scene)."""
-    characters = list(characters)
-    ids = [c.pk for c in characters]
-    system = get_system(campaign.system)
-    specs = {spec.key: spec for spec in system.trait_specs(campaign)}
-    rules = campaign.rules
-    by_character: dict[int, dict] = {
+def _sheet_rows(ids: list[int], system: GameSystem) -> dict[int, dict]:
+    """The rows a sheet is made of, per character: traits as (key, kind, name, rating),
+    pools by key, and the system's extras. One query per table."""
+    rows: dict[int, dict] = {
         pk: {"traits": [], "resources": {}, "specialties": [], "aspects": [], "items": []}
         for pk in ids
     }
-    for trait in Trait.objects.filter(character_id__in=ids):
-        by_character[trait.character_id]["traits"].append(trait)
-    for resource in Resource.objects.filter(character_id__in=ids):
-        by_character[resource.character_id]["resources"][resource.key] = resource
+    # Each character's own order (the models' orderings but for the character, which
+    # would join its table to sort by name).
+    traits = Trait.objects.filter(character_id__in=ids).order_by("kind", "key")
+    for character_id, *trait in traits.values_list("character_id", "key", "kind", "name", "rating"):
+        rows[character_id]["traits"].append(tuple(trait))
+    for resource in Resource.objects.filter(character_id__in=ids).order_by("key"):
+        rows[resource.character_id]["resources"][resource.key] = resource
     for extra in system.roll_setup.sheet_extras if system.roll_setup else ():
         for row in SHEET_EXTRAS[extra].objects.filter(character_id__in=ids):
-            by_character[row.character_id][extra].append(row)
+            rows[row.character_id][extra].append(row)
+    return rows
+
+
+def load_sheets(
+    characters: Iterable[Character], campaign, *, with_scene: bool = True, rows=None
+) -> dict:
+    """Sheets of several characters of one campaign: one query per table, not per character
+    (plus one to find each character's open scene). `rows`: their rows, already read
+    (`_sheet_rows`)."""
+    characters = list(characters)
+    system = get_system(campaign.system)
+    specs = {spec.key: spec for spec in system.trait_specs(campaign)}
+    rules = campaign.rules
+    if rows is None:
+        rows = _sheet_rows([c.pk for c in characters], system)
     sheets = {}
     for character in characters:
         character.campaign = campaign
-        data = by_character[character.pk]
-        ratings = {t.key: t.rating for t in data["traits"]}
+        data = rows[character.pk]
+        ratings = {key: rating for key, _kind, _name, rating in data["traits"]}
         names = {
-            t.key: (specs[t.key].name if t.key in specs else t.name or t.key)
-            for t in data["traits"]
+            key: (specs[key].name if key in specs else name or key)
+            for key, _kind, name, _rating in data["traits"]
         }
-        kinds = {t.key: (specs[t.key].kind if t.key in specs else t.kind) for t in data["traits"]}
+        kinds = {
+            key: (specs[key].kind if key in specs else kind)
+            for key, kind, _name, _r in data["traits"]
+        }
         sheets[character.pk] = Sheet(
             character=character,
             system=system,
@@ -149,6 +166,21 @@ def load_sheets(characters: Iterable[Character], campaign, *, with_scene: bool =
 
 def load_sheet(character: Character, campaign, *, with_scene: bool = True) -> Sheet:
     return load_sheets([character], campaign, with_scene=with_scene)[character.pk]
+
+
+def cached_sheet(character: Character, campaign) -> Sheet:
+    """`load_sheet(with_scene=False)` whose rows are kept in the cache under the
+    character's grid version, which every write to them bumps but a wound or an award
+    (`campaigns.versions.APART`): those live in the character's own row, read anew with
+    every request, so the roll panel that a wound reloads reads no row again. The rows
+    are those of the version the request read (a roll's service locks and checks what it
+    spends)."""
+    key = fragment_key("sheet-rows", character.pk, character.grid_version)
+    system = get_system(campaign.system)
+    rows = cached_value(key, lambda: _sheet_rows([character.pk], system)[character.pk])
+    return load_sheets([character], campaign, with_scene=False, rows={character.pk: rows})[
+        character.pk
+    ]
 
 
 # --- What a plan is -------------------------------------------------------------------------
@@ -344,6 +376,7 @@ __all__ = [
     "RuleError",
     "Sheet",
     "SideRecord",
+    "cached_sheet",
     "load_sheet",
     "load_sheets",
 ]

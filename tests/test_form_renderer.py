@@ -8,8 +8,13 @@ from django import forms
 from django.forms.renderers import DjangoTemplates, get_default_renderer
 from django.utils import translation
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy
 
+from campaigns.services import scene_create
 from config.form_renderer import FastWidgetRenderer
+from mechanics.forms.roll import RollSceneForm
+from mechanics.setup import load_sheet
+from tests.factories import campaign_with, make_character
 
 CHOICES = [
     ("", "---------"),
@@ -17,6 +22,7 @@ CHOICES = [
     ("dos", 'Dos <b>"negrita"</b> & más'),
     ("tres", mark_safe("<em>Tres</em>")),
     ("Grupo & co", [("a", "A"), ("b", 1234567)]),
+    (-2, gettext_lazy("Menos <dos> & co")),
 ]
 WIDGETS = [
     (forms.TextInput(), "Fred <the> \"Kid\" & 'co'"),
@@ -86,3 +92,35 @@ def test_each_radio_and_checkbox_option_renders_as_django_templates_do(name):
     for mine, theirs in pairs:
         assert mine.tag() == theirs.tag()
         assert mine.tag(wrap_label=True) == theirs.tag(wrap_label=True)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["es", "en"])
+@pytest.mark.parametrize("system", ["tinieblas", "hitos", "ndp", "objetivo"])
+def test_every_field_of_each_roll_panel_renders_as_django_templates_do(system, language, gm):
+    """The roll panels' forms are what the fast renderer mostly draws: each of their
+    fields, untouched and with errors, and the scene the roll goes to."""
+    campaign = campaign_with(system, gm)
+    character = make_character(campaign, gm, name="Rocío & <co>")
+    scene = scene_create(campaign=campaign, title="La <cripta> & co", participants=[character])
+    sheet = load_sheet(character, campaign, with_scene=False)
+    open_actions = sheet.system.roll_setup.open_actions(character)
+    with translation.override(language):
+        for data in (None, {"kind": "?", "attribute": "?", "label": "x" * 300, "scene": "0"}):
+            (django, django_scene), (fast, fast_scene) = (
+                (
+                    sheet.system.roll_form(
+                        data, sheet=sheet, is_gm=True, open_actions=open_actions, renderer=renderer
+                    ),
+                    RollSceneForm(
+                        data, campaign=campaign, scenes=[scene], default=scene, renderer=renderer
+                    ),
+                )
+                for renderer in (DjangoTemplates(), FastWidgetRenderer())
+            )
+            fields = [(django[name], fast[name]) for name in django.fields]
+            fields.append((django_scene["scene"], fast_scene["scene"]))
+            for theirs, mine in fields:
+                assert str(mine) == str(theirs)
+                for their_option, my_option in zip(theirs.subwidgets, mine.subwidgets, strict=True):
+                    assert my_option.tag() == their_option.tag()

@@ -41,14 +41,15 @@ BUDGET = {
     # they changed.
     ("scene page", "GM"): 5,
     ("scene page", "player"): 5,
-    # Cached under the rows they are drawn from (mechanics.views.roll._panel_key).
-    ("roll panel (htmx)", "player"): 4,
-    ("odds partial (htmx)", "player"): 4,
-    # Issue 22's goal, 10 as the benchmark counts (here a SAVEPOINT and its RELEASE stand
-    # in for the BEGIN and COMMIT of a request outside a test), with the roll joining its
-    # campaign's history chain (one statement locks the campaign and reads the tip) and a
-    # Tinieblas sheet's extended actions from the cache, under its character's version.
-    ("roll POST (htmx)", "player"): 11,
+    # Cached under the rows they are drawn from (mechanics.views.roll._panel_key): the
+    # session, the user and the access check.
+    ("roll panel (htmx)", "player"): 3,
+    ("odds partial (htmx)", "player"): 3,
+    # Those three; the sheet's rows, the open scenes and a Tinieblas sheet's extended
+    # actions from the cache, under the character's grid version; a SAVEPOINT and its
+    # RELEASE (for the BEGIN and COMMIT of a request outside a test), one statement that
+    # locks the campaign and reads its history chain's tip, and the roll.
+    ("roll POST (htmx)", "player"): 7,
     ("feed poll, unchanged", "player"): 4,
     ("health poll, unchanged", "player"): 4,
     # Below the waiting purchases (the GM's), the log is cached whole under the entries'

@@ -71,7 +71,7 @@ class RollForm(forms.Form):
         self.sheet = sheet
         self.is_gm = is_gm
         # Rolls in progress the next one may go on with (RollSetup.open_actions).
-        self.open_actions = open_actions or {}
+        self.open_actions = {} if open_actions is None else open_actions
         self.fields["kind"].choices = list(self.kinds)
         self.fields["kind"].initial = self.kinds[0][0]
         if is_gm:
@@ -91,6 +91,16 @@ class RollForm(forms.Form):
 
     def setup_fields(self) -> None:
         pass
+
+    def bind(self, data) -> None:
+        """Bind this form to `data`, as `type(self)(data, ...)` would, without making its
+        fields again (a form's fields are copied, their choices read from the sheet): for
+        choices that start from the form's own defaults (`default_data`), or those kept
+        after a roll that left the sheet as it was."""
+        self.data = data
+        self.is_bound = True
+        self._errors = None
+        self._bound_fields_cache = {}
 
     # Narrow fields (small numbers) and fields that take a whole row.
     compact: frozenset[str] = frozenset()

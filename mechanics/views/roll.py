@@ -9,22 +9,27 @@ partial for htmx, or POST/redirect/GET to the page with the result).
 
 from __future__ import annotations
 
+from itertools import chain
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
 from campaigns.fragments import (
+    CSRF_PLACEHOLDER,
     cached_fragment,
     cached_html,
+    cached_value,
     fragment_key,
     viewer,
 )
@@ -48,7 +53,7 @@ from mechanics.rules.errors import RuleError
 from mechanics.selectors import roll_scenes
 from mechanics.services import combat as combat_services
 from mechanics.services.rolls import RollSide, roll_perform
-from mechanics.setup import Sheet, load_sheet
+from mechanics.setup import Sheet, cached_sheet
 from mechanics.systems.registry import get_system
 
 PANEL = "mechanics/roll_panel.html"
@@ -83,30 +88,73 @@ def _pools(sheet: Sheet) -> list[dict]:
 # --- A character's roll panel ---------------------------------------------------------------
 
 
-def _panel_key(request: HttpRequest, char_access: CharacterAccess) -> str | None:
+def _panel_key(request: HttpRequest, char_access: CharacterAccess, *, grid: bool = False):
     """The cache key of the panel or odds partial a GET asks for (htmx), or None for what
     is not cached: a full page (it holds messages), a POST, and a panel that shows a
-    stored result (rolls are read by who may see them)."""
+    stored result (rolls are read by who may see them). `grid`: the key of the panel's
+    parts that do not read the character's health and XP (`_panel_html`)."""
     query = request.GET.copy()
     query.pop("csrfmiddlewaretoken", None)
     if query.get("part") == "odds":
         query.pop("result", None)  # the odds never show it
     if request.method != "GET" or not request.htmx or "result" in query:
         return None
-    character, access = char_access.character, char_access.access
-    if get_system(access.campaign.system).roll_setup is None:
+    if get_system(char_access.access.campaign.system).roll_setup is None:
         return None
-    setup = get_system(access.campaign.system).roll_setup
+    character = char_access.character
+    if grid:
+        return _key("roll-panel-grid", char_access, character.grid_version, query)
+    return _key("roll-panel", char_access, character.version, query)
+
+
+def _key(name: str, char_access: CharacterAccess, version: int, query: QueryDict) -> str:
+    """A key of the panel for these choices and this version of its character."""
+    access = char_access.access
     campaign = access.campaign
     return fragment_key(
-        "roll-panel",
+        name,
         viewer(access),
-        (character.pk, character.version),
+        (char_access.character.pk, version),
         (campaign.pk, campaign.version),
         # A panel that reads more than its character's and campaign's rows.
-        campaign.change_seq if setup.panel_follows_campaign else None,
+        campaign.change_seq if campaign.game_system.roll_setup.panel_follows_campaign else None,
         sorted(query.lists()),
     )
+
+
+# Where the panel kept under the grid version leaves out a part that reads the health:
+# never in what a template draws (a "<" in any text comes out escaped).
+APART = mark_safe("<~apart~>")
+
+
+def _panel_html(request: HttpRequest, context: dict, grid_key: str) -> str:
+    """The panel partial, for a key of its own. Its parts that read the character's
+    health (its line, the set-up's errors, the odds, the button) are drawn for each
+    version of the character; the rest, the bulk, is kept under the grid version, which a
+    wound leaves (`campaigns.versions.APART`), and drawn with a mark in their place."""
+    grid = cached_value(
+        grid_key,
+        lambda: render_to_string(f"{PANEL}#panel", {**context, "apart": APART}, request=request),
+    )
+    parts = render_to_string(f"{PANEL}#apart", {**context, "apart": APART}, request=request)
+    pieces = grid.split(APART)
+    drawn = parts.split(APART)
+    return "".join(chain.from_iterable(zip(pieces, [*drawn, ""], strict=True)))
+
+
+def _rolled_panel(request, char_access, context: dict, kept, *, attack: bool) -> str:
+    """The panel a roll answers with: its result, and the choices kept, whose part is kept
+    under the grid version as a GET's (`_panel_html`; the versions read back where the
+    roll changed the sheet). Drawn whole for a panel that reads the campaign's other rows
+    and after an attack: the roll wrote rows of the campaign, whose versions were read
+    before it."""
+    context = {**context, "csrf_token": CSRF_PLACEHOLDER}
+    if attack or char_access.access.campaign.game_system.roll_setup.panel_follows_campaign:
+        html = render_to_string(f"{PANEL}#panel", context, request=request)
+    else:
+        grid_key = _key("roll-panel-rolled", char_access, char_access.character.grid_version, kept)
+        html = _panel_html(request, context, grid_key)
+    return mark_safe(html.replace(CSRF_PLACEHOLDER, get_token(request)))  # our templates'
 
 
 def _live_version(access: CampaignAccess, character) -> str:
@@ -129,39 +177,52 @@ def _panel_form(sheet: Sheet, data, *, is_gm: bool, open_actions: dict):
         "open_actions": open_actions,
         "auto_id": f"roll{sheet.character.pk}_%s",
     }
-    if data is None:
-        data = default_data(form_class(None, **kwargs))
-    return form_class(data, **kwargs)
+    if data is not None:
+        return form_class(data, **kwargs)
+    form = form_class(None, **kwargs)
+    form.bind(default_data(form))
+    return form
 
 
-def _asked_data(sheet: Sheet, query: QueryDict, *, is_gm: bool, open_actions: dict):
-    """A GET's choices and the field the player is asked for. With `kind` the query is a
-    whole set-up (the panel's own, or the one kept after a roll); without it, each field it
-    names is an initial value over the defaults (a plain link can preselect a trait).
-    `trait` then sets what a click on that trait sets (`GameSystem.trait_roll`)."""
+def _asked_forms(sheet: Sheet, query: QueryDict, *, is_gm: bool, open_actions: dict):
+    """A GET's scene form, panel form and the field the player is asked for. With `kind`
+    the query is a whole set-up (the panel's own, or the one kept after a roll); without
+    it, each field of the panel's form it names is an initial value over the defaults (a
+    plain link can preselect a trait). `trait` then sets what a click on that trait sets
+    (`GameSystem.trait_roll`)."""
+    whole = "kind" in query
+    # The scene first: a form may read the sheet's scene (Objetivo's specialization).
+    scene_form = _scene_form(sheet, query if whole else None)
     spec = sheet.specs.get(query.get("trait", ""))
     trait = sheet.system.trait_roll(spec) if spec is not None else None
-    if "kind" in query:
-        data = query.copy()
+    if whole:
+        form, data = None, query.copy()
     else:
-        blank = sheet.system.roll_form(None, sheet=sheet, is_gm=is_gm, open_actions=open_actions)
-        given = {name: query[name] for name in blank.fields if name in query}
-        data = {**default_data(blank), **given}
-    if trait is None:
-        return data, ""
-    for name, value in trait.choices.items():
-        data[name] = value
-    return data, trait.ask
+        form = _panel_form(sheet, None, is_gm=is_gm, open_actions=open_actions)
+        data = {**form.data, **{name: query[name] for name in form.fields if name in query}}
+    if trait is not None:
+        for name, value in trait.choices.items():
+            data[name] = value
+    if form is None:
+        form = _panel_form(sheet, data, is_gm=is_gm, open_actions=open_actions)
+    else:
+        form.bind(data)
+    return scene_form, form, trait.ask if trait is not None else ""
 
 
 def _scene_form(sheet: Sheet, data) -> RollSceneForm:
     """Which open scene the roll goes to, from the choices sent (the default when none is):
-    the sheet's scene follows it."""
+    the sheet's scene follows it. The open scenes are kept under the campaign's version
+    (their rows) and the character's grid version (the scenes it takes part in)."""
     character = sheet.character
-    scenes, default = roll_scenes(character.campaign, character)
+    campaign = character.campaign
+    key = fragment_key(
+        "roll-scenes", campaign.pk, campaign.version, character.pk, character.grid_version
+    )
+    scenes, default = cached_value(key, lambda: roll_scenes(campaign, character))
     form = RollSceneForm(
         data if data is not None and data.get("scene") else None,
-        campaign=character.campaign,
+        campaign=campaign,
         scenes=scenes,
         default=default,
         auto_id=f"roll{character.pk}_%s",
@@ -295,7 +356,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
     if key is not None and (html := cached_html(request, key)) is not None:
         return HttpResponse(html)
     # The scene comes from the roller's choice (_scene_form), not the sheet's loader.
-    sheet = load_sheet(character, access.campaign, with_scene=False)
+    sheet = cached_sheet(character, access.campaign)
     setup = sheet.system.roll_setup
     if setup is None:
         raise Http404("This rule system has no rolls.")
@@ -353,20 +414,27 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                 # exhausted...), and the extended actions only after an extended roll.
                 changed = bool(stored.record.get("details", {}).get("applied"))
                 if changed:
-                    character.refresh_from_db(fields=["details", "health", "version"])
+                    character.refresh_from_db(
+                        fields=["details", "health", "version", "grid_version"]
+                    )
                     scene = sheet.scene
-                    sheet = load_sheet(character, access.campaign, with_scene=False)
+                    sheet = cached_sheet(character, access.campaign)
                     sheet.scene = scene
                 elif stored.group is not None:
                     # An extended action's roll bumped the version that keys its progress.
-                    character.refresh_from_db(fields=["version"])
+                    character.refresh_from_db(fields=["version", "grid_version"])
                 if changed or stored.group is not None:
                     open_actions = setup.open_actions(character)
-                form = _panel_form(sheet, kept, is_gm=is_gm, open_actions=open_actions)
+                    form = _panel_form(sheet, kept, is_gm=is_gm, open_actions=open_actions)
+                else:
+                    # The same sheet: the form's fields stand, for the choices kept.
+                    form.bind(kept)
                 plan = _plan(sheet, form, open_actions, scene_form)
                 context = _panel_context(request, access, sheet, form, scene_form, plan, stored)
                 context["attack_words"] = _attack_words(attack) if attack is not None else ""
-                response = _respond(request, f"{PANEL}#panel", context)
+                response = HttpResponse(
+                    _rolled_panel(request, char_access, context, kept, attack=attack is not None)
+                )
                 if changed:
                     _refresh_sheet_section(request, response, char_access, "resources")
                 trigger_client_event(
@@ -377,9 +445,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
         context = _panel_context(request, access, sheet, form, scene_form, None)
         return _respond(request, template, context)
 
-    data, ask = _asked_data(sheet, request.GET, is_gm=is_gm, open_actions=open_actions)
-    scene_form = _scene_form(sheet, data)
-    form = _panel_form(sheet, data, is_gm=is_gm, open_actions=open_actions)
+    scene_form, form, ask = _asked_forms(sheet, request.GET, is_gm=is_gm, open_actions=open_actions)
     plan = _plan(sheet, form, open_actions, scene_form)
     result = None
     part = "odds" if request.GET.get("part") == "odds" else "panel"
@@ -391,15 +457,17 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
         )
     context = _panel_context(request, access, sheet, form, scene_form, plan, result, ask)
     if key is not None:
-        return HttpResponse(
-            cached_fragment(
-                request,
-                key,
-                lambda extra: render_to_string(
-                    f"{PANEL}#{part}", {**context, **extra}, request=request
-                ),
-            )
-        )
+        if part == "panel":
+            grid_key = _panel_key(request, char_access, grid=True)
+
+            def render(extra: dict) -> str:
+                return _panel_html(request, {**context, **extra}, grid_key)
+        else:
+
+            def render(extra: dict) -> str:
+                return render_to_string(f"{PANEL}#odds", {**context, **extra}, request=request)
+
+        return HttpResponse(cached_fragment(request, key, render))
     if request.htmx:
         return _respond(request, f"{PANEL}#{part}", context)
     return _respond(request, PANEL, context)

@@ -153,3 +153,17 @@ def test_choosing_an_extended_action_shows_the_odds_and_no_error_before_anything
     response = client.post(roll_url(lucia), {**START, "target": ""})
     assert "Indica cuántos éxitos necesita la acción extendida." in response.text
     assert not Roll.objects.exists()
+
+
+def test_the_panel_after_each_roll_shows_the_actions_progress_so_far(
+    client, player, lucia, fixed_dice
+):
+    client.force_login(player)
+    fixed_dice(8, 8, 1)
+    client.post(roll_url(lucia), {**START, "max_rolls": ""}, HTTP_HX_REQUEST="true")
+    group = Roll.objects.get().group
+    fixed_dice(8, 9, 1)
+    again = {**START, "max_rolls": "", "action": str(group)}
+    response = client.post(roll_url(lucia), again, HTTP_HX_REQUEST="true")
+    assert "Progreso: 4 de 5 éxitos" in response.text
+    assert f'<option value="{group}" selected>Descifrar el diario (4/5)</option>' in response.text

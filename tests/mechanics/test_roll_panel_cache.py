@@ -197,3 +197,37 @@ def test_hitos_aspects_of_others_and_of_the_scene_show_on_the_next_request(clien
     assert "Rocco el Rubio: Confiado" in aspects(panel(client, pepa), pepa)
     SituationAspect.objects.create(scene=scene, text="Niebla espesa")
     assert "El muelle: Niebla espesa" in aspects(panel(client, pepa), pepa)
+
+
+def dice(page) -> str:
+    """The odds' summary: how many dice the set-up rolls."""
+    return page.one(class_="roll-odds").one(class_="roll-summary").text()
+
+
+def test_a_wound_changes_the_odds_of_the_panel_and_of_the_odds_partial(client, gm, player, lucia):
+    """A wound leaves what the panel keeps under the grid version (the choices); its odds
+    are drawn anew, with the wound penalty."""
+    client.force_login(player)
+    before = (dice(panel(client, lucia, **POOL)), dice(panel(client, lucia, part="odds", **POOL)))
+    character_apply_damage(character=lucia, user=gm, damage=DamageInput(6, damage_type="B"))
+    page = panel(client, lucia, **POOL)
+    after = (dice(page), dice(panel(client, lucia, part="odds", **POOL)))
+    assert before[0] == before[1] != after[0] == after[1]
+    assert "Inteligencia (3)" in options(page, lucia, "attribute")
+
+
+def test_a_character_who_cannot_act_gets_a_warning_and_no_roll_button(client, gm, player, lucia):
+    client.force_login(player)
+    button = f"roll-submit-{lucia.pk}"
+    assert "disabled" not in panel(client, lucia).one(id=button).attrs
+    character_apply_damage(character=lucia, user=gm, damage=DamageInput(12, damage_type="L"))
+    page = panel(client, lucia)
+    assert "disabled" in page.one(id=button).attrs
+    assert "no puede actuar" in page.one(class_="alert-warning").text()
+
+
+def test_a_new_rating_changes_the_odds_partial_on_the_next_request(client, player, lucia):
+    client.force_login(player)
+    before = dice(panel(client, lucia, part="odds", **POOL))
+    Trait.objects.filter(character=lucia, key="inteligencia").update(rating=5)
+    assert dice(panel(client, lucia, part="odds", **POOL)) != before

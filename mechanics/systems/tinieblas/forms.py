@@ -16,6 +16,7 @@ AGAIN_CHOICES = [
     ("8", _("8-again")),
     ("none", _("No again")),
 ]
+MODIFIERS = int_choices(-5, 5)
 WILLPOWER_CHOICES = [
     ("", _("Don't spend")),
     ("dice", _("+3 dice")),
@@ -48,13 +49,13 @@ class TinieblasRollForm(RollForm):
     skill = forms.ChoiceField(label=_("Skill"), required=False)
     specialty = forms.ChoiceField(label=_("Specialty (+1 die)"), required=False)
     modifier_1 = forms.TypedChoiceField(
-        label=_("Modifier 1"), coerce=int, initial=0, required=False
+        label=_("Modifier 1"), choices=MODIFIERS, coerce=int, initial=0, required=False
     )
     modifier_2 = forms.TypedChoiceField(
-        label=_("Modifier 2"), coerce=int, initial=0, required=False
+        label=_("Modifier 2"), choices=MODIFIERS, coerce=int, initial=0, required=False
     )
     modifier_3 = forms.TypedChoiceField(
-        label=_("Modifier 3"), coerce=int, initial=0, required=False
+        label=_("Modifier 3"), choices=MODIFIERS, coerce=int, initial=0, required=False
     )
     extra_dice = forms.IntegerField(
         label=_("Other dice"),
@@ -105,9 +106,11 @@ class TinieblasRollForm(RollForm):
         ]
         if not sheet.specialties:
             del self.fields["specialty"]
-        for name in ("modifier_1", "modifier_2", "modifier_3"):
-            self.fields[name].choices = int_choices(-5, 5)
-        self.fields["action"].choices = [("", _("New extended action"))] + [
+        # Listed when drawn or checked: an empty choice (a new action) reads no roll.
+        self.fields["action"].choices = self.action_choices
+
+    def action_choices(self) -> list[tuple[str, str]]:
+        return [("", _("New extended action"))] + [
             (
                 group,
                 "%s (%s/%s)"

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from django.core.exceptions import ValidationError
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -103,9 +104,10 @@ class TinieblasSetup(RollSetup):
         )
 
     def open_actions(self, character: Character) -> dict[str, Roll]:
-        # Their rolls bump the character's version (READ_BACK): the version keys them.
-        key = fragment_key("open-actions", character.pk, character.version)
-        return cached_value(key, lambda: open_extended_actions(character))
+        """Read when first used (the odds of a simple roll never do). Their rolls bump
+        the character's versions (READ_BACK), its grid version too, which a wound leaves."""
+        key = fragment_key("open-actions", character.pk, character.grid_version)
+        return SimpleLazyObject(lambda: cached_value(key, lambda: open_extended_actions(character)))
 
     def plan(self, sheet: Sheet, data: Mapping, *, open_actions=None) -> Plan:
         spec = self.spec(sheet, data)
@@ -367,9 +369,11 @@ def open_extended_actions(character: Character) -> dict[str, Roll]:
     """Extended actions still in progress: the newest roll of each unfinished group, keyed by
     the group as text. One query; progress lives in the stored rolls (never in the form)."""
     latest: dict[str, Roll] = {}
-    rolls = Roll.objects.filter(
-        character_id=character.pk, kind="extended", group__isnull=False
-    ).order_by("-created_at", "-pk")[:OPEN_ACTIONS_SEEN]
+    rolls = (
+        Roll.objects.filter(character_id=character.pk, kind="extended", group__isnull=False)
+        .only("group", "label", "record")
+        .order_by("-created_at", "-pk")[:OPEN_ACTIONS_SEEN]
+    )
     for roll in rolls:
         latest.setdefault(str(roll.group), roll)
     return {key: roll for key, roll in latest.items() if not roll.record["details"].get("done")}
