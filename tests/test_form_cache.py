@@ -60,7 +60,9 @@ def test_a_skill_raised_to_one_dot_is_offered_for_a_specialty_on_the_next_reques
     client, gm, lucia
 ):
     client.force_login(gm)
-    assert "ocultismo" not in _options(_opened(client, lucia, "specialty_add"), "specialty-skill_key")
+    assert "ocultismo" not in _options(
+        _opened(client, lucia, "specialty_add"), "specialty-skill_key"
+    )
     Trait.objects.filter(character=lucia, key="ocultismo").update(rating=1)
     assert "ocultismo" in _options(_opened(client, lucia, "specialty_add"), "specialty-skill_key")
 

@@ -88,7 +88,9 @@ def _list_add(
     return render(request, TEMPLATE, sheet_context(access, **failed_context))
 
 
-def _list_form(request: HttpRequest, access: CharacterAccess, section: SheetSection) -> HttpResponse:
+def _list_form(
+    request: HttpRequest, access: CharacterAccess, section: SheetSection
+) -> HttpResponse:
     """A GET of a list's add form, which the sheet loads the first time it is opened
     (`#gm_add_form`): the section with the form shown, for htmx to pick it from; without
     htmx, the sheet with it open."""
