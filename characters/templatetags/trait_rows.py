@@ -24,28 +24,30 @@ register = template.Library()
 
 # The gap after the fifth dot, as on paper sheets.
 GAP = 6
-# Where a rendering keeps what its rows share (`_shared`), and the key that stands for a
-# trait's in the address that sets its rating (a slug, as keys are).
+# Where a request keeps what the rows of its sheets share (`_shared`), and the key that
+# stands for a trait's in the address that sets its rating (a slug, as keys are).
 SHARED = "trait_rows_shared"
 KEY = "trait-key"
 
 
 def _shared(context, character) -> dict:
-    """What every row of a sheet shares, worked out once per rendering rather than once
-    per row or dot: its texts in the active language, escaped (the names put in them are
-    escaped too), and the address that sets a rating, its trait's key to put in."""
+    """What every row of a sheet shares, worked out once per request rather than once per
+    row or dot: its texts in the active language, escaped (the names put in them are
+    escaped too), and the address that sets a rating, its trait's key to put in. Kept on
+    the request: each row is a partial, rendered with a render context of its own."""
     wanted = (get_language(), character.campaign_id, character.pk)
-    shared = context.render_context.get(SHARED)
-    if shared is None or shared["for"] != wanted:
+    request = getattr(context, "request", None)
+    known = getattr(request, SHARED, {})
+    if wanted not in known:
         args = [character.campaign_id, character.pk, KEY]
-        shared = {
-            "for": wanted,
+        known[wanted] = {
             "set": escape(_("Set %(name)s to %(rating)s")),
             "of": escape(_("%(name)s %(rating)s of %(maximum)s")),
             "set_url": reverse("characters:trait_set", args=args),
         }
-        context.render_context[SHARED] = shared
-    return shared
+        if request is not None:
+            setattr(request, SHARED, known)
+    return known[wanted]
 
 
 def _set_label(shared: dict, name: str, rating: int) -> str:
