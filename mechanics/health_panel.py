@@ -167,20 +167,12 @@ def event_rows(
 ) -> list[EventRow]:
     """Each event with the state it left, and for GMs the one their Undo takes back:
     `undo_target`, or else the newest listed event still in force."""
-    character = access.character
-    system = get_system(character.campaign.system)
-    rules = character.campaign.rules
     rows = []
     target_found = False
     events = list(events)
     _with_rolls(events)
     for event in events:
         undone = event.is_undone
-        try:
-            shown = system.health_view(event.health_after, ratings, character.details, rules)
-            after = _state_text(shown, system)
-        except (RuleError, KeyError, TypeError, ValueError):
-            after = ""
         if undo_target is not None:
             is_target = event.pk == undo_target
         else:
@@ -188,22 +180,36 @@ def event_rows(
             is_target = in_force and not target_found
             target_found = target_found or is_target
         is_target = is_target and access.can_manage_health
-        rows.append(
-            EventRow(event=event, state_after=after, undone=undone, is_undo_target=is_target)
+        rows.append(EventRow(event=event, state_after="", undone=undone, is_undo_target=is_target))
+    return _with_html(access.character, rows, ratings)
+
+
+def _with_state(character, row: EventRow, ratings: Mapping[str, int]) -> EventRow:
+    """The row with the state its event left, read with today's ratings and rules."""
+    campaign = character.campaign
+    system = get_system(campaign.system)
+    try:
+        shown = system.health_view(
+            row.event.health_after, ratings, character.details, campaign.rules
         )
-    return _with_html(rows)
+        after = _state_text(shown, system)
+    except (RuleError, KeyError, TypeError, ValueError):
+        after = ""
+    return replace(row, state_after=after)
 
 
-def _row_key(row: EventRow) -> str:
-    """A row's key: its event's id and what the row shows that can change (the state it
-    left, read with today's ratings; whether it was undone; the names it shows). An event
-    itself never changes but for links that become empty (`campaigns.history`)."""
+def _row_key(character, row: EventRow) -> str:
+    """A row's key: its event's id and what the row shows that can change: the state it
+    left, read with the character's ratings and details (its grid version: a wound leaves
+    it) and the campaign's rules (its version), so that a cached row computes no state;
+    whether it was undone; the names it shows. An event itself never changes but for
+    links that become empty (`campaigns.history`)."""
     event = row.event
     roll = event.roll if event.roll_id else None
     return fragment_key(
         "health-event",
         event.pk,
-        row.state_after,
+        (character.pk, character.grid_version, character.campaign.version),
         row.undone,
         event.created_by.username if event.created_by_id else None,
         event.scene.title if event.scene_id else None,
@@ -211,18 +217,23 @@ def _row_key(row: EventRow) -> str:
     )
 
 
-def _with_html(rows: list[EventRow]) -> list[EventRow]:
+def _with_html(character, rows: list[EventRow], ratings: Mapping[str, int]) -> list[EventRow]:
     """The rows with their HTML, from the cache in one `get_many` or rendered now: a
-    sheet re-rendered after a wound renders only the new event's row."""
-    keys = {n: _row_key(row) for n, row in enumerate(rows) if not row.is_undo_target}
+    sheet re-rendered after a wound renders only the new event's row. The Undo's target
+    is rendered by the page, with its form."""
+    keys = {n: _row_key(character, row) for n, row in enumerate(rows) if not row.is_undo_target}
 
     def render(missing: list[int]) -> dict[int, str]:
-        return {n: render_to_string(EVENT, {"row": rows[n]}) for n in missing}
+        return {
+            n: render_to_string(EVENT, {"row": _with_state(character, rows[n], ratings)})
+            for n in missing
+        }
 
     html = cached_pieces(keys, render, timeout=EVENT_TIMEOUT)
     # Rendered by our template, which escaped it.
     return [
-        replace(row, html=mark_safe(html[n])) if n in html else row for n, row in enumerate(rows)
+        replace(row, html=mark_safe(html[n])) if n in html else _with_state(character, row, ratings)
+        for n, row in enumerate(rows)
     ]
 
 

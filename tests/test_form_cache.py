@@ -36,6 +36,13 @@ def _options(page: str, select_name: str) -> list[str]:
     return re.findall(r'<option value="([^"]*)"', found.group(0))
 
 
+def _opened(client, character, name: str) -> str:
+    """What the sheet loads when the GM opens the form posted to `name`."""
+    response = client.get(_url(character, name), **HTMX)
+    assert response.status_code == 200
+    return response.text
+
+
 @pytest.fixture
 def lucia(campaign, player):
     return tinieblas_sheet(campaign, player)
@@ -43,19 +50,21 @@ def lucia(campaign, player):
 
 def test_a_vice_the_gm_sets_is_selected_in_the_cached_form_on_the_next_request(client, gm, lucia):
     client.force_login(gm)
-    assert _selected(client.get(_url(lucia)).text, "details-vice") == ["orgullo"]
+    assert _selected(_opened(client, lucia, "details_set"), "details-vice") == ["orgullo"]
     data = {"details-virtue": "caridad", "details-vice": "ira", "details-tamano": 5}
     assert client.post(_url(lucia, "details_set"), data, **HTMX).status_code == 200
-    assert _selected(client.get(_url(lucia)).text, "details-vice") == ["ira"]
+    assert _selected(_opened(client, lucia, "details_set"), "details-vice") == ["ira"]
 
 
 def test_a_skill_raised_to_one_dot_is_offered_for_a_specialty_on_the_next_request(
     client, gm, lucia
 ):
     client.force_login(gm)
-    assert "ocultismo" not in _options(client.get(_url(lucia)).text, "specialty-skill_key")
+    assert "ocultismo" not in _options(
+        _opened(client, lucia, "specialty_add"), "specialty-skill_key"
+    )
     Trait.objects.filter(character=lucia, key="ocultismo").update(rating=1)
-    assert "ocultismo" in _options(client.get(_url(lucia)).text, "specialty-skill_key")
+    assert "ocultismo" in _options(_opened(client, lucia, "specialty_add"), "specialty-skill_key")
 
 
 def test_one_characters_cached_form_never_shows_on_anothers_sheet(client, gm, campaign, lucia):
@@ -65,9 +74,9 @@ def test_one_characters_cached_form_never_shows_on_anothers_sheet(client, gm, ca
         campaign, other, name="Marta", details={"virtue": "fe", "vice": "ira"}, specialties=[]
     )
     client.force_login(gm)
-    assert _selected(client.get(_url(lucia)).text, "details-vice") == ["orgullo"]
-    assert _selected(client.get(_url(marta)).text, "details-vice") == ["ira"]
-    assert _selected(client.get(_url(lucia)).text, "details-vice") == ["orgullo"]
+    assert _selected(_opened(client, lucia, "details_set"), "details-vice") == ["orgullo"]
+    assert _selected(_opened(client, marta, "details_set"), "details-vice") == ["ira"]
+    assert _selected(_opened(client, lucia, "details_set"), "details-vice") == ["orgullo"]
 
 
 @pytest.mark.parametrize("role", ["player", "observer"])
@@ -75,11 +84,15 @@ def test_a_player_or_observer_never_gets_the_gm_forms_the_cache_holds(
     client, gm, lucia, player, observer, role
 ):
     client.force_login(gm)
-    assert "details-vice" in client.get(_url(lucia)).text  # cached now
+    client.get(_url(lucia))
+    for name in ("details_set", "specialty_add", "merit_set"):
+        assert "csrfmiddlewaretoken" in _opened(client, lucia, name)  # cached now
     client.force_login(player if role == "player" else observer)
     page = client.get(_url(lucia)).text
     for name in ("details-vice", "specialty-skill_key", "merit-key"):
         assert name not in page
+    for name in ("details_set", "specialty_add", "merit_set"):
+        assert client.get(_url(lucia, name), **HTMX).status_code == 403
 
 
 def test_a_stranger_gets_no_sheet_at_all(client, gm, lucia, stranger):

@@ -21,7 +21,7 @@ from characters.models import Character, Trait
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
 from tests.characters.test_sheet_views import tinieblas_sheet
-from tests.factories import campaign_with, make_character
+from tests.factories import MembershipFactory, UserFactory, campaign_with, make_character
 from tests.html import parse
 
 
@@ -281,3 +281,47 @@ def test_after_a_wound_or_an_award_the_sheet_loads_the_health_events_alone_more(
     read = [query["sql"] for query in after.captured_queries]
     assert len(read) == len(warm) + 1
     assert sum('FROM "characters_healthevent"' in sql for sql in read) == 1
+
+
+def _story(client, character):
+    return parse(client.get(_url(character)).text).one(id="sheet-story")
+
+
+def test_the_sheets_header_follows_its_row_and_its_owners_name_on_the_next_request(
+    client, player, lucia
+):
+    client.force_login(player)
+    _sheet(client, lucia)
+    assert any("sheet-story" in key for key in caches[CACHE]._cache)
+    # Notes move the character's versions alone; a concept, the campaign's too.
+    Character.objects.filter(pk=lucia.pk).update(notes="Ver el sótano")
+    assert "Ver el sótano" in _story(client, lucia).text()
+    Character.objects.filter(pk=lucia.pk).update(concept="Médium retirada")
+    assert "Médium retirada" in _story(client, lucia).text()
+    type(player).objects.filter(pk=player.pk).update(username="bea")
+    assert "bea" in _story(client, lucia).text()
+
+
+@pytest.mark.parametrize("first", ["gm", "owner", "other"])
+def test_one_viewers_header_never_reaches_another(gm, player, campaign, lucia, first):
+    """The GM's header has the edit and history links and the notes; the owner's too;
+    another player's, the public view, has neither."""
+    Character.objects.filter(pk=lucia.pk).update(notes="Ver el sótano")
+    other = UserFactory(username="dora")
+    MembershipFactory(campaign=campaign, user=other, role="player")
+    clients = {}
+    for name, user in (("gm", gm), ("owner", player), ("other", other)):
+        clients[name] = Client()
+        clients[name].force_login(user)
+    order = sorted(clients, key=lambda name: name != first)
+    stories = {name: _story(clients[name], lucia) for name in order}
+    stories = {name: _story(clients[name], lucia) for name in order}  # from the cache
+    edit = _url(lucia, "edit")
+    history = _url(lucia, "history")
+    for name in ("gm", "owner"):
+        assert stories[name].find_all("a", href=edit)
+        assert stories[name].find_all("a", href=history)
+        assert "Ver el sótano" in stories[name].text()
+    assert not stories["other"].find_all("a", href=edit)
+    assert not stories["other"].find_all("a", href=history)
+    assert "Ver el sótano" not in stories["other"].text()

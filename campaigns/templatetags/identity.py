@@ -7,7 +7,7 @@ from django.templatetags.static import static
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from campaigns.permissions import CampaignAccess, may_use_admin
+from campaigns.permissions import CampaignAccess, CharacterAccess, may_use_admin
 from mechanics.systems.registry import all_systems, get_system
 
 register = template.Library()
@@ -37,6 +37,8 @@ def system_stylesheets() -> SafeString:
 @register.simple_tag(takes_context=True)
 def may_administer(context) -> bool:
     """Whether the menu offers the admin: GMs and superusers, never a plain player; a page
-    of a campaign its reader runs knows without asking."""
+    of a campaign its reader runs knows without asking (a sheet's access holds it)."""
     access = context.get("access")
+    if isinstance(access, CharacterAccess):
+        access = access.access
     return may_use_admin(context["user"], access if isinstance(access, CampaignAccess) else None)

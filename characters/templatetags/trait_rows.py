@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 from django import template
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from characters.templatetags.sheet_controls import csrf_input
@@ -23,10 +24,35 @@ register = template.Library()
 
 # The gap after the fifth dot, as on paper sheets.
 GAP = 6
+# Where a request keeps what the rows of its sheets share (`_shared`), and the key that
+# stands for a trait's in the address that sets its rating (a slug, as keys are).
+SHARED = "trait_rows_shared"
+KEY = "trait-key"
 
 
-def _set_label(name: str, rating: int) -> str:
-    return escape(_("Set %(name)s to %(rating)s") % {"name": name, "rating": rating})
+def _shared(context, character) -> dict:
+    """What every row of a sheet shares, worked out once per request rather than once per
+    row or dot: its texts in the active language, escaped (the names put in them are
+    escaped too), and the address that sets a rating, its trait's key to put in. Kept on
+    the request: each row is a partial, rendered with a render context of its own."""
+    wanted = (get_language(), character.campaign_id, character.pk)
+    request = getattr(context, "request", None)
+    known = getattr(request, SHARED, {})
+    if wanted not in known:
+        args = [character.campaign_id, character.pk, KEY]
+        known[wanted] = {
+            "set": escape(_("Set %(name)s to %(rating)s")),
+            "of": escape(_("%(name)s %(rating)s of %(maximum)s")),
+            "set_url": reverse("characters:trait_set", args=args),
+        }
+        if request is not None:
+            setattr(request, SHARED, known)
+    return known[wanted]
+
+
+def _set_label(shared: dict, name: str, rating: int) -> str:
+    """`name` escaped already."""
+    return shared["set"] % {"name": name, "rating": rating}
 
 
 def _form(context, url: str, key: str, body: str, classes: str = "") -> str:
@@ -40,12 +66,10 @@ def _form(context, url: str, key: str, body: str, classes: str = "") -> str:
     )
 
 
-def _dots(context, trait, name: str, url: str) -> str:
+def _dots(context, shared: dict, trait, name: str, url: str) -> str:
+    """`name` escaped already."""
     key = escape(trait.spec.key)
-    label = escape(
-        _("%(name)s %(rating)s of %(maximum)s")
-        % {"name": name, "rating": trait.rating, "maximum": trait.spec.maximum}
-    )
+    label = shared["of"] % {"name": name, "rating": trait.rating, "maximum": trait.spec.maximum}
     if not url:
         marks = "".join(
             f"<span{' class="dot-gap"' if dot.position == GAP else ''}>"
@@ -56,7 +80,7 @@ def _dots(context, trait, name: str, url: str) -> str:
     buttons = "".join(
         f'<button type="submit" class="dot-btn{" filled" if dot.filled else ""}'
         f'{" dot-gap" if dot.position == GAP else ""}" name="rating" value="{dot.target}" '
-        f'id="trait-{key}-{dot.position}" aria-label="{_set_label(name, dot.target)}">'
+        f'id="trait-{key}-{dot.position}" aria-label="{_set_label(shared, name, dot.target)}">'
         f"{'●' if dot.filled else '○'}</button>"
         for dot in trait.dots
     )
@@ -64,7 +88,8 @@ def _dots(context, trait, name: str, url: str) -> str:
     return _form(context, url, key, group)
 
 
-def _number(context, trait, name: str, url: str, rating_name: str) -> str:
+def _number(context, shared: dict, trait, name: str, url: str, rating_name: str) -> str:
+    """`name` as it is (the stepper's labels escape it)."""
     key, rating = escape(trait.spec.key), trait.rating
     named = escape(f"{name}: {rating_name}" if rating_name else name)
     value = (
@@ -73,11 +98,13 @@ def _number(context, trait, name: str, url: str, rating_name: str) -> str:
     if not url:
         return f'<div class="trait-number">{value}</div>'
 
+    escaped = escape(name)
+
     def step(target: int, which: str, allowed: bool, sign: str) -> str:
         return (
             '<button type="submit" class="btn btn-sm btn-outline-secondary step-btn '
             f'sheet-control" name="rating" value="{target}" id="trait-{key}-{which}"'
-            f'{"" if allowed else " disabled"} aria-label="{_set_label(name, target)}">'
+            f'{"" if allowed else " disabled"} aria-label="{_set_label(shared, escaped, target)}">'
             f"{sign}</button>"
         )
 
@@ -139,15 +166,12 @@ def trait_row(
     spec = trait.spec
     name = str(spec.name)
     rolled = roll_url if roll_url and system.trait_roll(spec) is not None else ""
-    set_url = (
-        reverse("characters:trait_set", args=[character.campaign_id, character.pk, spec.key])
-        if editable
-        else ""
-    )
+    shared = _shared(context, character)
+    set_url = shared["set_url"].replace(KEY, spec.key) if editable else ""
     if trait.as_dots:
-        rating = _dots(context, trait, name, set_url)
+        rating = _dots(context, shared, trait, escape(name), set_url)
     else:
-        rating = _number(context, trait, name, set_url, str(system.rating_name))
+        rating = _number(context, shared, trait, name, set_url, str(system.rating_name))
     untrained = " data-untrained" if system.folds_untrained_skills and trait.untrained else ""
     alert = (
         '<div class="trait-error alert alert-warning py-1 px-2 small mb-0" role="alert">'

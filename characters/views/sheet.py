@@ -196,21 +196,27 @@ def trait_set(request: HttpRequest, campaign_id: int, character_id: int, key: st
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def details_set(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
-    """A GM changes Virtue, Vice and Tamaño, or the specialization; the sheet follows."""
+    """A GM changes Virtue, Vice and Tamaño, or the specialization; the sheet follows.
+    A GET gives the form, which the sheet loads when it is opened (`#gm_add_form`)."""
     access = character_access(request.user, campaign_id, character_id)
     require(access.can_edit_traits)
     campaign = access.character.campaign
     prefetch_related_objects([campaign], "trait_lists")
     form = DetailsForm(
-        request.POST,
+        request.POST if request.method == "POST" else None,
         system=campaign.game_system,
         campaign=campaign,
         details=access.character.details,
     )
     if not form.has_fields:
         raise Http404
+    if request.method == "GET":
+        if request.htmx:
+            context = {**sheet_context_base(access), "details_form": form, "gm_open": request.path}
+            return render(request, f"{TEMPLATE}#details_form", context)
+        return render(request, TEMPLATE, sheet_context(access, gm_open=request.path))
     if form.is_valid():
         try:
             updated = services.character_set_details(

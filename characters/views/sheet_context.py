@@ -198,6 +198,15 @@ def _grid_keys(access: CharacterAccess, sections: tuple[SheetSection, ...]) -> d
     }
 
 
+def _story_key(access: CharacterAccess) -> str:
+    """The cache key of the sheet's header (`#story`): the character's own row and its
+    owner's name, which its grid version follows (a wound or an award leaves it), the
+    campaign's version, and the viewer with their rights (the links and notes they get)."""
+    character, campaign = access.character, access.character.campaign
+    who = (viewer(access.access), _rights(access), (campaign.pk, campaign.version))
+    return fragment_key("sheet-story", *who, (character.pk, character.grid_version))
+
+
 def _apart(
     access: CharacterAccess, ratings: Mapping[str, int], items: list, context: dict
 ) -> dict[str, Any]:
@@ -237,10 +246,10 @@ def sheet_context(
     `extra` adds to it or replaces what it holds; a dict of forms (the equipment's, by
     kind) is merged, so one bound form stands in for its unbound twin.
 
-    Given the `request` (the plain sheet, nothing bound or flagged in `extra`), each piece
-    of the grid of sections is rendered once per key (`_grid_keys`): `<piece>` holds it
-    when cached, `<piece>_key` says where the template stores it otherwise; only what the
-    missing pieces show is loaded."""
+    Given the `request` (the plain sheet, nothing bound or flagged in `extra`), the header
+    and each piece of the grid of sections are rendered once per key (`_story_key`,
+    `_grid_keys`): `<piece>` holds it when cached, `<piece>_key` says where the template
+    stores it otherwise; only what the missing pieces show is loaded."""
     character, campaign = access.character, access.character.campaign
     system = campaign.game_system
     sections = system.sheet_sections
@@ -255,26 +264,33 @@ def sheet_context(
         "can_edit_story": access.can_edit_story,
         "can_edit_traits": access.can_edit_traits,
     }
-    if not access.can_view_full:
-        prefetch_related_objects([character], "owner")
-        context.update(extra)
-        return context
-
-    reads = _reads(sections)
-    if request is not None and not extra:
-        keys = _grid_keys(access, sections)
+    cached = request is not None and not extra
+    if cached:
+        # The header and the grid's pieces in one `get_many` (`_story_key`, `_grid_keys`).
+        keys = {"sheet_story": _story_key(access)}
+        if access.can_view_full:
+            keys.update(_grid_keys(access, sections))
         found = cached_htmls(request, list(keys.values()))
         for piece, key in keys.items():
             if key in found:
                 context[piece] = found[key]
             else:
                 context[f"{piece}_key"] = key
+    # Only the header shows the owner's name.
+    owner = [] if "sheet_story" in context else ["owner"]
+    if not access.can_view_full:
+        prefetch_related_objects([character], *owner)
+        context.update(extra)
+        return context
+
+    reads = _reads(sections)
+    if cached:
         if all(piece in context for piece in GRID_PIECES):
-            prefetch_related_objects([character], "owner")
+            prefetch_related_objects([character], *owner)
             return context
         if [piece for piece in GRID_PIECES if piece not in context] == ["sheet_apart"]:
             # After a wound or an award: the head and the tail are cached.
-            prefetch_related_objects([character], "owner", *(["items"] if "items" in reads else []))
+            prefetch_related_objects([character], *owner, *(["items"] if "items" in reads else []))
             ratings = cached_ratings(character)
             items = list(character.items.all()) if "items" in reads else []
             context.update(_apart(access, ratings, items, context))

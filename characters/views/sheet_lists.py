@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.confirm import ask_first
 from campaigns.permissions import CharacterAccess, character_access, require
@@ -88,6 +88,16 @@ def _list_add(
     return render(request, TEMPLATE, sheet_context(access, **failed_context))
 
 
+def _list_form(
+    request: HttpRequest, access: CharacterAccess, section: SheetSection
+) -> HttpResponse:
+    """A GET of a list's add form, which the sheet loads the first time it is opened
+    (`#gm_add_form`): the section with the form shown, for htmx to pick it from; without
+    htmx, the sheet with it open."""
+    context = sheet_context(access, **section_forms(access, section), gm_open=request.path)
+    return render(request, section.template if request.htmx else TEMPLATE, context)
+
+
 def _list_remove(
     request: HttpRequest,
     campaign_id: int,
@@ -145,10 +155,12 @@ def aspect_exhausted(
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def aspect_add(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     access = character_access(request.user, campaign_id, character_id)
     section = _gm_section(access, "aspects")
+    if request.method == "GET":
+        return _list_form(request, access, section)
     form = section_forms(access, section, request.POST)["aspect_form"]
     return _list_add(
         request,
@@ -183,10 +195,12 @@ def aspect_remove(
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def specialty_add(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     access = character_access(request.user, campaign_id, character_id)
     section = _gm_section(access, "specialties")
+    if request.method == "GET":
+        return _list_form(request, access, section)
     form = section_forms(access, section, request.POST)["specialty_form"]
     return _list_add(
         request,
@@ -227,11 +241,13 @@ def specialty_remove(
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def merit_set(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     """Add a merit or change its dots (a merit with the same name is updated)."""
     access = character_access(request.user, campaign_id, character_id)
     section = _gm_section(access, "merits")
+    if request.method == "GET":
+        return _list_form(request, access, section)
     form = section_forms(access, section, request.POST)["merit_form"]
     return _list_add(
         request,

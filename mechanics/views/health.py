@@ -194,7 +194,7 @@ def _tool(
     request: HttpRequest, access: CharacterAccess, partial: str, **context: Any
 ) -> HttpResponse:
     """A GET of a health tool: its form, which the sheet asks for the first time the tool
-    is opened (`#lazy_tool`); without htmx, a page with the form, which posts back as the
+    is opened (`#tool`); without htmx, a page with the form, which posts back as the
     sheet's does."""
     context.update(campaign=access.character.campaign, character=access.character)
     if request.htmx:

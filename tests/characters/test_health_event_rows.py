@@ -9,7 +9,7 @@ from django.urls import reverse
 from campaigns import services as campaign_services
 from campaigns.fragments import CSRF_PLACEHOLDER
 from campaigns.models import Scene
-from characters.models import Trait
+from characters.models import Character, Trait
 from mechanics import health_panel
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
@@ -129,3 +129,32 @@ def test_the_state_an_event_left_follows_the_ratings_it_is_read_with(
     Trait.objects.filter(character=lucia, key="resistencia").update(rating=5)
     after = event_rows(client.get(sheet_url(lucia)))[0].one(class_="health-event-after").text()
     assert before != after
+
+
+def _state_left(client, character) -> str:
+    return event_rows(client.get(sheet_url(character)))[0].one(class_="health-event-after").text()
+
+
+def test_the_state_an_event_left_follows_the_campaigns_rules(client, campaign, lucia, gm, player):
+    # Seven boxes by default; Resistencia 1 + Tamaño 5, six, with the house rule.
+    Trait.objects.filter(character=lucia, key="resistencia").update(rating=1)
+    wound(lucia, gm, amount=5)
+    client.force_login(player)
+    before = _state_left(client, lucia)
+    campaign.house_rules = {**campaign.house_rules, "health_from_stamina": True}
+    campaign.save(update_fields=["house_rules"])
+    assert _state_left(client, lucia) != before
+
+
+def test_the_state_an_event_left_follows_the_characters_details(
+    client, campaign, lucia, gm, player
+):
+    campaign.house_rules = {**campaign.house_rules, "health_from_stamina": True}
+    campaign.save(update_fields=["house_rules"])
+    Trait.objects.filter(character=lucia, key="resistencia").update(rating=1)
+    wound(lucia, gm, amount=5)
+    client.force_login(player)
+    before = _state_left(client, lucia)
+    # Tamaño 9: ten boxes, and the same wounds leave the character barely touched.
+    Character.objects.filter(pk=lucia.pk).update(details={**lucia.details, "tamano": 9})
+    assert _state_left(client, lucia) != before

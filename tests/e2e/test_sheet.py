@@ -268,6 +268,27 @@ def test_gm_clicks_a_dot_and_the_derived_traits_follow(open_as):
     assert Trait.objects.get(character=character, key="astucia").rating == 1
 
 
+def test_gm_opens_a_form_it_loads_and_saves_in_place(open_as):
+    """The GM's forms load when opened: the merit's and Virtue and Vice's."""
+    character, gm, _player = tinieblas_character()
+    page = open_as(gm)
+    page.goto(character.get_absolute_url())
+    page.evaluate("window.sheetMarker = 1")
+    merits = page.locator("#merits")
+    expect(merits.get_by_label("Puntos")).to_have_count(0)
+    merits.locator("summary").click()
+    merits.get_by_label("Nombre del mérito propio").fill("Contactos")
+    merits.get_by_label("Puntos").fill("2")
+    merits.get_by_role("button", name="Guardar mérito").click()
+    expect(merits.locator("li").filter(has_text="Contactos")).to_have_count(1)
+    change = page.locator("#sheet-virtue-vice details.gm-form")
+    change.locator("summary").click()
+    change.get_by_label("Vicio").select_option("ira")
+    change.get_by_role("button", name="Guardar").click()
+    expect(page.locator("#sheet-virtue-vice h3").nth(1)).to_have_text("Vicio: Ira")
+    assert page.evaluate("window.sheetMarker") == 1
+
+
 def test_owner_edits_the_story_inline(open_as):
     character, _gm, player = objetivo_character()
     page = open_as(player)

@@ -1,0 +1,112 @@
+"""A GM's forms on a sheet (Virtue and Vice, the specialization, a specialty, a merit, an
+aspect) load the first time they are opened: the sheet draws each as a closed panel with
+its address, the address's GET gives htmx the form (in its section, which htmx picks it
+from) and, without JavaScript, the sheet with that form open; a refused form comes back
+open, and only GMs get any of it."""
+
+import pytest
+
+from tests.characters.test_sheet_views import (
+    HTMX,
+    hitos_sheet,
+    objetivo_sheet,
+    tinieblas_sheet,
+    url,
+)
+from tests.html import parse
+
+pytestmark = pytest.mark.django_db
+
+# (the sheet, the form's URL name, a field of the form)
+FORMS = [
+    ("tinieblas", "details_set", "details-vice"),
+    ("tinieblas", "specialty_add", "specialty-name"),
+    ("tinieblas", "merit_set", "merit-name"),
+    ("hitos", "aspect_add", "aspect-text"),
+    ("objetivo", "details_set", "details-specialization"),
+]
+
+
+@pytest.fixture
+def make(campaign, gm, player):
+    makers = {
+        "tinieblas": lambda: tinieblas_sheet(campaign, player),
+        "hitos": lambda: hitos_sheet(gm, player),
+        "objetivo": lambda: objetivo_sheet(gm, player),
+    }
+    return lambda system: makers[system]()
+
+
+def panel(page: str, address: str):
+    """The panel of the form posted to `address`: the <details> that loads or holds it."""
+    [found] = [
+        details
+        for details in parse(page).find_all("details")
+        if address
+        in (details.attrs.get("hx-get"), *(f.attrs["action"] for f in details.find_all("form")))
+    ]
+    return found
+
+
+@pytest.mark.parametrize(("system", "name", "field"), FORMS)
+def test_the_gms_sheet_has_the_form_closed_with_its_address_and_no_fields(
+    client, gm, make, system, name, field
+):
+    character = make(system)
+    client.force_login(gm)
+    page = client.get(url(character)).text
+    address = url(character, name)
+    closed = panel(page, address)
+    assert "open" not in closed.attrs
+    assert closed.attrs["hx-trigger"] == "toggle once"
+    assert closed.attrs["hx-select"] == f"form[action='{address}']"
+    # The form loaded inside posts with its own target and swap, not the panel's.
+    assert closed.attrs["hx-disinherit"] == "*"
+    # Without JavaScript, the link opens the sheet with the form.
+    assert closed.one("a").attrs["href"] == address
+    assert not parse(page).find_all(name=field)
+
+
+@pytest.mark.parametrize(("system", "name", "field"), FORMS)
+def test_the_address_gives_htmx_the_form_and_a_page_with_it_open(
+    client, gm, make, system, name, field
+):
+    character = make(system)
+    client.force_login(gm)
+    address = url(character, name)
+    fragment = client.get(address, **HTMX)
+    assert fragment.status_code == 200
+    assert "<html" not in fragment.text
+    form = parse(fragment.text).one("form", action=address)
+    assert form.attrs["hx-post"] == address
+    assert form.find_all(name=field)
+    assert form.find_all("input", name="csrfmiddlewaretoken")
+    page = client.get(address)
+    assert page.status_code == 200
+    assert "<html" in page.text
+    opened = panel(page.text, address)
+    assert "open" in opened.attrs
+    assert opened.one("form", action=address).find_all(name=field)
+
+
+@pytest.mark.parametrize(("system", "name", "field"), FORMS[:3])
+def test_a_player_or_observer_gets_403_and_a_stranger_404(
+    client, player, observer, stranger, make, system, name, field
+):
+    character = make(system)
+    for who, status in ((player, 403), (observer, 403), (stranger, 404)):
+        client.force_login(who)
+        assert client.get(url(character, name), **HTMX).status_code == status
+        assert client.get(url(character, name)).status_code == status
+
+
+def test_a_refused_merit_comes_back_open_with_what_was_typed(client, gm, make):
+    character = make("tinieblas")
+    client.force_login(gm)
+    address = url(character, "merit_set")
+    data = {"merit-key": "", "merit-name": "", "merit-rating": 2, "merit-notes": "Sin nombre"}
+    for headers in (HTMX, {}):
+        response = client.post(address, data, **headers)
+        opened = panel(response.text, address)
+        assert "open" in opened.attrs
+        assert opened.one("input", name="merit-notes").attrs["value"] == "Sin nombre"
