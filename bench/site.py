@@ -106,8 +106,12 @@ def build_demo() -> World:
         user=gm,
         awards={c.pk: SceneAward(interpretacion=2, ideas=2, diario=1) for c in cast},
     )
+    # In the scene, as the GM's damage tool files it.
     character_apply_damage(
-        character=sheets[SYSTEM], user=gm, damage=DamageInput(amount=1, damage_type="B")
+        character=sheets[SYSTEM],
+        user=gm,
+        damage=DamageInput(amount=1, damage_type="B"),
+        scene=scene,
     )
     return World(
         name="demo",

@@ -9,15 +9,23 @@ see (`campaigns.permissions.visible_health_events`): GMs all, owners theirs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
-from campaigns.chronicle import TimelineItem, register_timeline_source
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+
+from campaigns.chronicle import ITEM_TIMEOUT, TimelineItem, register_timeline_source
+from campaigns.fragments import cached_pieces, fragment_key
 from campaigns.permissions import visible_health_events
 from mechanics.models import HealthEvent
 from mechanics.systems.base import hours_in_words
 
-# What an item shows of an event.
+# What the grouping and the keys read of an event, as a row: a long scene holds hundreds
+# of them, most of them cached.
+KEYED = ("kind", "created_at", "character_id", "created_by_id", "inputs", "reason")
+# What an item shows of an event, read for the items not cached.
 SHOWN = (
     "kind", "created_at", "summary", "reason", "inputs",
     "character__name", "created_by__username",
@@ -58,24 +66,26 @@ def _same_advance(group: TimePassed | None, event: HealthEvent) -> bool:
 
 @register_timeline_source()
 def health_source(access, scene) -> list[TimelineItem]:
-    """Each event, or each time advance, as an item cached under its events' ids: they are
-    append-only (`campaigns.history`), and the names they show follow the campaign's
-    version, which is in every item's key."""
-    events = (
+    """Each event, or each time advance, as an item with its HTML, cached under its events'
+    ids: they are append-only (`campaigns.history`), the names they show follow the
+    campaign's version, and an item shows the same to every reader who may see it (the
+    query chooses those). Only the events of the items not cached are read whole."""
+    rows = (
         visible_health_events(
             access,
             HealthEvent.objects.filter(scene=scene, character__campaign_id=scene.campaign_id),
         )
-        .select_related("character", "created_by")
-        .only(*SHOWN)
         .order_by("created_at", "pk")
+        .values_list("pk", *KEYED)
     )
-    shown: list[HealthEvent | TimePassed] = []
+    shown: list[_Event | TimePassed] = []
     group: TimePassed | None = None
-    for event in events:
-        if event.kind != HealthEvent.Kind.TIME:
-            shown.append(event)
+    for pk, kind, *fields in rows:
+        if kind != HealthEvent.Kind.TIME:
+            shown.append(_Event(pk, fields[0]))
             continue
+        # A time advance's events are grouped by what they hold: a few, read as rows.
+        event = HealthEvent(id=pk, kind=kind, **dict(zip(KEYED[1:], fields, strict=True)))
         if not _same_advance(group, event):
             group = TimePassed(
                 at=event.created_at,
@@ -85,21 +95,50 @@ def health_source(access, scene) -> list[TimelineItem]:
             )
             shown.append(group)
         group.events.append(event)
+    # One digest for what every item's key shares (the names' version, the language), and
+    # the ids, which are plain digits, after it.
+    campaign = access.campaign
+    shared = fragment_key("health-item", campaign.pk, campaign.version)
+    keys = {
+        index: f"{shared}:{'-'.join(str(event.pk) for event in _events(item))}"
+        for index, item in enumerate(shown)
+    }
+    pieces = cached_pieces(keys, lambda missing: _render(shown, missing), timeout=ITEM_TIMEOUT)
     return [
         TimelineItem(
             at=item.at,
-            kind="time",
-            template="mechanics/_time_item.html",
-            obj=item,
-            key=tuple(event.pk for event in item.events),
+            kind="time" if isinstance(item, TimePassed) else "health",
+            html=mark_safe(pieces[index]),  # our templates escaped it
         )
-        if isinstance(item, TimePassed)
-        else TimelineItem(
-            at=item.created_at,
-            kind="health",
-            template="mechanics/_health_item.html",
-            obj=item,
-            key=(item.pk,),
-        )
-        for item in shown
+        for index, item in enumerate(shown)
     ]
+
+
+class _Event(NamedTuple):
+    """An event shown alone, as its key and the timeline read it."""
+
+    pk: int
+    at: datetime
+
+
+def _events(item: _Event | TimePassed) -> list:
+    return item.events if isinstance(item, TimePassed) else [item]
+
+
+def _render(shown: list[_Event | TimePassed], missing: list[int]) -> dict[int, str]:
+    """The HTML of the items at `missing`, their events read whole in one query."""
+    ids = [event.pk for index in missing for event in _events(shown[index])]
+    whole = HealthEvent.objects.filter(pk__in=ids).select_related("character", "created_by")
+    read = {event.pk: event for event in whole.only(*SHOWN).order_by()}
+    rendered = {}
+    for index in missing:
+        item = shown[index]
+        if isinstance(item, TimePassed):
+            passed = replace(item, events=[read[event.pk] for event in item.events])
+            shown_item = TimelineItem(at=item.at, kind="time", obj=passed)
+            template = "mechanics/_time_item.html"
+        else:
+            shown_item = TimelineItem(at=item.at, kind="health", obj=read[item.pk])
+            template = "mechanics/_health_item.html"
+        rendered[index] = render_to_string(template, {"item": shown_item})
+    return rendered

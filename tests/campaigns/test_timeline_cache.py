@@ -22,6 +22,7 @@ from campaigns.confirm import CONFIRMED
 from campaigns.fragments import CACHE, CSRF_PLACEHOLDER
 from characters import services as character_services
 from characters.models import Character, DiaryEntry
+from mechanics import health_timeline
 from mechanics.rules.tinieblas.advancement import SceneAward
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
@@ -337,10 +338,22 @@ def test_after_a_wound_in_the_scene_only_its_event_renders(
     passed = review.one(class_="chronicle-time").text()
     assert "Lucía" in passed
     assert "Pablo" in passed
-    rendered = _templates_rendered(monkeypatch)
+    rendered = []
+    original = health_timeline.render_to_string
+
+    def counted(name, context):
+        rendered.append(name)
+        return original(name, context)
+
+    monkeypatch.setattr(health_timeline, "render_to_string", counted)
     second = _write_damage(scene, lucia, player, gm)
-    assert {first, second} <= _ids(_review(client, scene_url(scene)))
+    with CaptureQueriesContext(connection) as queries:
+        review = _review(client, scene_url(scene))
+    assert {first, second} <= _ids(review)
     assert rendered == ["mechanics/_health_item.html"]
+    # Of the scene's events, only the new one is read whole (with its names).
+    (whole,) = [q["sql"] for q in queries if "healthevent" in q["sql"] and "auth_user" in q["sql"]]
+    assert f"IN ({second.removeprefix('health-event-')})" in whole
     # Written past the services and signals: the names follow the campaign's version.
     Character.objects.filter(pk=pablo.pk).update(name="Pablo Ruiz")
     get_user_model().objects.filter(pk=gm.pk).update(username="directora")
