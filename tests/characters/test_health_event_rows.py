@@ -114,6 +114,10 @@ def test_a_renamed_scene_reads_right_in_the_cached_rows(client, campaign, lucia,
     assert "El osario" in event_rows(client.get(sheet_url(lucia)))[0].text()
 
 
+def _state_left(client, character) -> str:
+    return event_rows(client.get(sheet_url(character)))[0].one(class_="health-event-after").text()
+
+
 def test_the_state_an_event_left_follows_the_ratings_it_is_read_with(
     client, campaign, lucia, gm, player
 ):
@@ -124,15 +128,10 @@ def test_the_state_an_event_left_follows_the_ratings_it_is_read_with(
     Trait.objects.filter(character=lucia, key="resistencia").update(rating=1)
     wound(lucia, gm, amount=5)
     client.force_login(player)
-    before = event_rows(client.get(sheet_url(lucia)))[0].one(class_="health-event-after").text()
+    before = _state_left(client, lucia)
     # At Resistencia 5, ten boxes: the same wounds leave the character barely touched.
     Trait.objects.filter(character=lucia, key="resistencia").update(rating=5)
-    after = event_rows(client.get(sheet_url(lucia)))[0].one(class_="health-event-after").text()
-    assert before != after
-
-
-def _state_left(client, character) -> str:
-    return event_rows(client.get(sheet_url(character)))[0].one(class_="health-event-after").text()
+    assert _state_left(client, lucia) != before
 
 
 def test_the_state_an_event_left_follows_the_campaigns_rules(client, campaign, lucia, gm, player):
