@@ -118,17 +118,21 @@ def _state_left(client, character) -> str:
     return event_rows(client.get(sheet_url(character)))[0].one(class_="health-event-after").text()
 
 
-def test_the_state_an_event_left_follows_the_ratings_it_is_read_with(
-    client, campaign, lucia, gm, player
-):
-    # Health from Resistencia + Tamaño: at Resistencia 1, six boxes, and five bashing
-    # wounds reach the named boxes at the end of the track.
+def _five_wounds_on_a_short_track(client, campaign, lucia, gm, player) -> str:
+    """Health from Resistencia + Tamaño: at Resistencia 1, six boxes, and five bashing
+    wounds reach the named boxes at the end of the track. The state the player reads."""
     campaign.house_rules = {**campaign.house_rules, "health_from_stamina": True}
     campaign.save(update_fields=["house_rules"])
     Trait.objects.filter(character=lucia, key="resistencia").update(rating=1)
     wound(lucia, gm, amount=5)
     client.force_login(player)
-    before = _state_left(client, lucia)
+    return _state_left(client, lucia)
+
+
+def test_the_state_an_event_left_follows_the_ratings_it_is_read_with(
+    client, campaign, lucia, gm, player
+):
+    before = _five_wounds_on_a_short_track(client, campaign, lucia, gm, player)
     # At Resistencia 5, ten boxes: the same wounds leave the character barely touched.
     Trait.objects.filter(character=lucia, key="resistencia").update(rating=5)
     assert _state_left(client, lucia) != before
@@ -148,12 +152,7 @@ def test_the_state_an_event_left_follows_the_campaigns_rules(client, campaign, l
 def test_the_state_an_event_left_follows_the_characters_details(
     client, campaign, lucia, gm, player
 ):
-    campaign.house_rules = {**campaign.house_rules, "health_from_stamina": True}
-    campaign.save(update_fields=["house_rules"])
-    Trait.objects.filter(character=lucia, key="resistencia").update(rating=1)
-    wound(lucia, gm, amount=5)
-    client.force_login(player)
-    before = _state_left(client, lucia)
+    before = _five_wounds_on_a_short_track(client, campaign, lucia, gm, player)
     # Tamaño 9: ten boxes, and the same wounds leave the character barely touched.
     Character.objects.filter(pk=lucia.pk).update(details={**lucia.details, "tamano": 9})
     assert _state_left(client, lucia) != before
