@@ -91,6 +91,10 @@ def test_a_late_refresh_of_the_attack_form_never_overwrites_the_distance_being_t
     expect(form.get_by_label("Distancia al objetivo (m)")).to_have_value("50")
 
 
+def posted(response, path: str) -> bool:
+    return response.request.method == "POST" and response.url.endswith(path)
+
+
 def test_gm_spends_a_destiny_point_on_initiative_and_the_revolver_waits_a_round(open_as):
     gm = UserFactory(username="narradora")
     campaign = campaign_with("objetivo", gm, name="Mesa")
@@ -115,14 +119,18 @@ def test_gm_spends_a_destiny_point_on_initiative_and_the_revolver_waits_a_round(
     form.get_by_label("Objetivo", exact=True).select_option(label="Forajido")
     form.get_by_label("Arma", exact=True).select_option("revolver")
     expect(page.locator("#combat-attack .combat-defence")).to_have_text("15")
-    page.get_by_role("button", name="Tirar el ataque").click()
+    # The initiative's notice is still on the panel: wait for the attack's own answer.
+    with page.expect_response(lambda response: posted(response, "/attack/")):
+        page.get_by_role("button", name="Tirar el ataque").click()
     expect(
         page.locator(".combat-attack-pending, #combat-panel .alert-success").first
     ).to_be_visible()
     # Two turns later a new round starts: the revolver is still reloading.
-    # Each turn's answer is in before the next click.
-    with page.expect_response(lambda response: response.request.method == "POST"):
-        page.get_by_role("button", name="Siguiente turno").click()
+    # Each turn's panel is in place before the next click.
+    current = page.locator('#combat-panel [aria-current="step"]')
+    first = current.get_attribute("id")
+    page.get_by_role("button", name="Siguiente turno").click()
+    expect(current).not_to_have_attribute("id", first)
     expect(page.locator("#combat-round")).to_have_text("Asalto 1")
     page.get_by_role("button", name="Siguiente turno").click()
     expect(page.locator("#combat-round")).to_have_text("Asalto 2")
