@@ -6,8 +6,10 @@ cached under what it shows."""
 import re
 
 import pytest
+from django.db import connection
 from django.template import Context, Template
 from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from campaigns.fragments import CSRF_PLACEHOLDER, NESTED
@@ -132,3 +134,18 @@ def test_the_cached_block_follows_a_rating_a_trait_list_and_the_reader(client, s
     client.force_login(gm)
     page = parse(client.get(character.get_absolute_url()).text)
     assert page.one("button", id="trait-fuerza-6")
+
+
+@pytest.mark.parametrize("system", ["tinieblas", "objetivo"])
+def test_a_sheet_reads_its_traits_without_a_join_and_trait_lists_only_where_editable(
+    client, sheets, player, system
+):
+    character = sheets[system]
+    client.force_login(player)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(character.get_absolute_url()).status_code == 200
+    sql = [query["sql"] for query in queries]
+    [traits] = [q for q in sql if q.startswith('SELECT "characters_trait"."id"')]
+    assert "JOIN" not in traits
+    lists = [q for q in sql if 'FROM "characters_campaigntrait"' in q]
+    assert len(lists) == (1 if system == "objetivo" else 0)
