@@ -61,6 +61,13 @@ def _address(context, name: str, pk: int) -> str:
 
 
 @register.simple_tag(takes_context=True)
+def row_address(context, name: str, pk: int) -> str:
+    """`{% row_address "characters:merit_remove" merit.pk as url %}`: what `{% url name
+    campaign.pk character.pk pk %}` gives, without reversing it again for every row."""
+    return _address(context, name, pk)
+
+
+@register.simple_tag(takes_context=True)
 def aspect_row(context, aspect, kind_name) -> SafeString:
     """A Hitos aspect's row: its kind (and how long it lasts), its text, whether it is
     exhausted, the owner's toggle and the GM's ✕ (what `#aspect` drew as a template, its
