@@ -42,10 +42,8 @@ KEY_FIELDS = (
 )
 
 
-# What a row shows of an entry, for the rows not cached.
-SHOWN = (
-    *KEY_FIELDS, "kind", "amount", "breakdown", "reason", "balance_after",
-)  # fmt: skip
+# What a row shows of an entry besides what its key read: read for the rows not cached.
+SHOWN = ("kind", "amount", "breakdown", "reason", "balance_after")
 
 
 def keyed(entries: QuerySet[XpEntry]) -> QuerySet[XpEntry]:
@@ -142,20 +140,22 @@ def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool, words: Pa
 
 
 def attach_rows(entries: Sequence[XpEntry], *, campaign: Campaign, show_character: bool) -> None:
-    """Set each entry's `row` (entries of `campaign`): its HTML, from the cache or rendered
-    (and stored) now."""
+    """Set each entry's `row` (entries of `campaign`, loaded by `keyed`): its HTML, from the
+    cache or rendered (and stored) now."""
 
     def render(missing: list[XpEntry]) -> dict[XpEntry, str]:
         shown = {entry.pk: entry for entry in missing}
         rendered = {}
-        whole = XpEntry.objects.filter(pk__in=list(shown)).select_related(*RELATIONS)
+        rest = XpEntry.objects.filter(pk__in=list(shown)).order_by().values_list("pk", *SHOWN)
         words = PageWords.now()
-        for full in whole.only(*SHOWN).order_by():
-            full.character = shown[full.pk].character
-            lines = advancement.rubric_lines(campaign, full.breakdown.get("rubric"))
-            rendered[shown[full.pk]] = row_html(
-                full, lines, show_character=show_character, words=words
-            )
+        for pk, *values in rest:
+            # The fields the key did not read, set on the entry that read it (and its
+            # relations' names): no second model per row.
+            entry = shown[pk]
+            for field, value in zip(SHOWN, values, strict=True):
+                setattr(entry, field, value)
+            lines = advancement.rubric_lines(campaign, entry.breakdown.get("rubric"))
+            rendered[entry] = row_html(entry, lines, show_character=show_character, words=words)
         return rendered
 
     keys = {entry: _key(entry, show_character) for entry in entries}
