@@ -36,22 +36,9 @@ KEY_FIELDS = (
     "character__name",
     "scene__title",
 )
-# What the card itself reads; the rest of a sheet stays in the database.
-CARD_FIELDS = (
-    *KEY_FIELDS,
-    "campaign_id",
-    "group",
-    "system",
-    "kind",
-    "label",
-    "record",
-    "result",
-    "outcome",
-    "secret",
-    "user__id",
-    "character__id",
-    "scene__id",
-)
+# What the card reads besides its key's fields; the rest of a roll stays in the database.
+SHOWN = ("campaign_id", "group", "system", "kind", "label", "record", "result", "outcome", "secret")
+CARD_FIELDS = (*KEY_FIELDS, *SHOWN, "user__id", "character__id", "scene__id")
 
 
 def with_relations(rolls: QuerySet[Roll]) -> QuerySet[Roll]:
@@ -78,10 +65,12 @@ def card_names(roll: Roll) -> tuple:
 
 def attach_cards(rolls: Sequence[Roll], *, compact: bool) -> None:
     """Set each roll's `card`: its HTML, from the cache or rendered (and stored) now.
-    The rolls that `keyed` loaded are read whole first if their card is to be rendered."""
-    loaded = {roll.pk: roll for roll in rolls if "record" not in roll.get_deferred_fields()}
+    The rolls that `keyed` loaded read the rest of what their card shows first, if their
+    card is to be rendered."""
     shown = cards_of(
-        [(roll.pk, *card_names(roll)) for roll in rolls], compact=compact, loaded=loaded
+        [(roll.pk, *card_names(roll)) for roll in rolls],
+        compact=compact,
+        loaded={roll.pk: roll for roll in rolls},
     )
     for roll, html in zip(rolls, shown, strict=True):
         roll.card = html
@@ -92,15 +81,23 @@ def cards_of(
 ) -> list[SafeString]:
     """The cards of the rolls that `rows` name, each `(pk, username, character name,
     scene title)`: from the cache in one `get_many`, and rendered for the others, which
-    are read whole in one query unless `loaded` holds them."""
+    are read whole in one query unless `loaded` holds them (those `keyed` loaded read
+    only the rest of what a card shows, in one query)."""
     keys = {pk: fragment_key("roll-card", pk, bool(compact), tuple(names)) for pk, *names in rows}
 
     def render(missing: list[int]) -> dict[int, str]:
-        known = loaded or {}
-        read = tuple(pk for pk in missing if pk not in known)
-        rolls = with_relations(Roll.objects.filter(pk__in=read)).order_by()
-        whole = {**known, **{roll.pk: roll for roll in rolls}}
-        return {pk: card_html(whole[pk], compact=compact) for pk in missing}
+        known = {pk: loaded[pk] for pk in missing if loaded and pk in loaded}
+        partial = [pk for pk, roll in known.items() if "record" in roll.get_deferred_fields()]
+        if partial:
+            rest = Roll.objects.filter(pk__in=partial).order_by().values_list("pk", *SHOWN)
+            for pk, *values in rest:
+                for field, value in zip(SHOWN, values, strict=True):
+                    setattr(known[pk], field, value)
+        read = [pk for pk in missing if pk not in known]
+        if read:
+            rolls = with_relations(Roll.objects.filter(pk__in=read)).order_by()
+            known |= {roll.pk: roll for roll in rolls}
+        return {pk: card_html(known[pk], compact=compact) for pk in missing}
 
     cards = cached_pieces(keys, render, timeout=TIMEOUT)
     # Rendered by our template, which escaped it.
