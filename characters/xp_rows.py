@@ -21,7 +21,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from campaigns.fragments import cached_pieces, fragment_key
+from campaigns.fragments import cached_pieces, fragment_key, read_rest
 from campaigns.models import Campaign
 from characters import advancement
 from characters.models import XpEntry
@@ -144,19 +144,17 @@ def attach_rows(entries: Sequence[XpEntry], *, campaign: Campaign, show_characte
     cache or rendered (and stored) now."""
 
     def render(missing: list[XpEntry]) -> dict[XpEntry, str]:
-        shown = {entry.pk: entry for entry in missing}
-        rendered = {}
-        rest = XpEntry.objects.filter(pk__in=list(shown)).order_by().values_list("pk", *SHOWN)
+        read_rest({entry.pk: entry for entry in missing}, SHOWN)
         words = PageWords.now()
-        for pk, *values in rest:
-            # The fields the key did not read, set on the entry that read it (and its
-            # relations' names): no second model per row.
-            entry = shown[pk]
-            for field, value in zip(SHOWN, values, strict=True):
-                setattr(entry, field, value)
-            lines = advancement.rubric_lines(campaign, entry.breakdown.get("rubric"))
-            rendered[entry] = row_html(entry, lines, show_character=show_character, words=words)
-        return rendered
+        return {
+            entry: row_html(
+                entry,
+                advancement.rubric_lines(campaign, entry.breakdown.get("rubric")),
+                show_character=show_character,
+                words=words,
+            )
+            for entry in missing
+        }
 
     keys = {entry: _key(entry, show_character) for entry in entries}
     rows = cached_pieces(keys, render, timeout=TIMEOUT)

@@ -19,7 +19,7 @@ from django.utils import formats, timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from campaigns.fragments import cached_pieces, fragment_key
+from campaigns.fragments import cached_pieces, fragment_key, read_rest
 from mechanics.models import Roll
 from mechanics.presentation import roll_display
 
@@ -87,12 +87,10 @@ def cards_of(
 
     def render(missing: list[int]) -> dict[int, str]:
         known = {pk: loaded[pk] for pk in missing if loaded and pk in loaded}
-        partial = [pk for pk, roll in known.items() if "record" in roll.get_deferred_fields()]
-        if partial:
-            rest = Roll.objects.filter(pk__in=partial).order_by().values_list("pk", *SHOWN)
-            for pk, *values in rest:
-                for field, value in zip(SHOWN, values, strict=True):
-                    setattr(known[pk], field, value)
+        read_rest(
+            {pk: roll for pk, roll in known.items() if "record" in roll.get_deferred_fields()},
+            SHOWN,
+        )
         read = [pk for pk in missing if pk not in known]
         if read:
             rolls = with_relations(Roll.objects.filter(pk__in=read)).order_by()
