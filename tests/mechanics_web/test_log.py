@@ -271,9 +271,7 @@ def test_the_count_follows_new_rolls_and_counts_a_secret_one_for_gms_only(
     assert _count(client.get(log_url(campaign))) == ("3 tiradas" if who == "gm" else "2 tiradas")
 
 
-def test_the_gm_and_a_player_reading_the_same_log_get_their_own_count(
-    client, campaign, gm, player
-):
+def test_the_gm_and_a_player_reading_the_same_log_get_their_own_count(client, campaign, gm, player):
     store_roll(campaign, player)
     store_roll(campaign, gm, secret=True)
     counts = []
