@@ -539,9 +539,10 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     }
     if context["body"]:
         return render(request, "characters/xp_log.html", context)
+    # What the menus, the chart, the rows and the totals show of each character.
     characters = list(
         visible_sheet_rows(
-            access, campaign.characters.select_related("owner"), character=""
+            access, campaign.characters.only("name", "xp_balance", "campaign_id"), character=""
         ).order_by("name", "pk")
     )
     for character in characters:
