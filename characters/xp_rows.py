@@ -3,7 +3,7 @@
 An XP entry never changes once stored (`campaigns.append_only`): its row is cached under
 its id, whether it names its character, the names it reads and the language
 (`fragment_key`). A page loads only what the keys read (`keyed`); the few entries whose
-row is not cached are read whole, in one query, and rendered.
+row is not cached read the rest of what it shows, in one query, and are rendered.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ A roll never changes once stored (`campaigns.append_only`): its card is cached u
 id, how it is shown, the names it reads and the language (`fragment_key`). A list of 25
 or 50 cards reads them all in one `get_many` and renders only those not there, rather
 than asking the cache card by card from the template. A list may load only what the
-keys read (`keyed`), or no roll at all (`cards_of`, from the ids and names a values query
-gives): the few rolls whose card is not cached are then read whole.
+keys read (`keyed`), and the few rolls whose card is not cached then read the rest of
+what it shows; or no roll at all (`cards_of`, from the ids and names a values query
+gives), and those rolls are then read whole.
 """
 
 from __future__ import annotations
