@@ -26,7 +26,6 @@ from characters.sheet_panels import register_sheet_panel
 from mechanics.cards import card_names
 from mechanics.forms.health import DamageForm, TimeForm
 from mechanics.models import HealthEvent, Roll
-from mechanics.prepared import Prepared
 from mechanics.rules.errors import RuleError
 from mechanics.systems.base import GameSystem, HealthView, Treatment, hours_in_words
 from mechanics.systems.registry import get_system
@@ -83,21 +82,8 @@ def health_version(character, latest_event_id: int | None) -> str:
     return f"{latest_event_id or 0}-{digest:08x}"
 
 
-# Compiled once (`Prepared`): every health poll asks it.
-_LATEST_EVENT = Prepared(
-    lambda character_id: (
-        HealthEvent.objects.filter(character_id=character_id)
-        .values("character_id")
-        .annotate(latest=Max("pk"))
-        .values_list("latest")
-        .order_by()
-    )
-)
-
-
 def latest_event_id(character) -> int | None:
-    found = _LATEST_EVENT.rows(character.pk)
-    return found[0][0] if found else None
+    return HealthEvent.objects.filter(character=character).aggregate(latest=Max("pk"))["latest"]
 
 
 def state_label(shown: HealthView, system: GameSystem) -> str:

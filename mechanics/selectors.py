@@ -17,7 +17,6 @@ from campaigns.permissions import CampaignAccess, visible_rolls
 from characters.models import Character
 from mechanics.cards import attach_cards, with_relations
 from mechanics.models import Roll
-from mechanics.prepared import Prepared
 
 FEED_SIZE = 10
 PAGE_SIZE = 25
@@ -70,24 +69,16 @@ def feed_etag(access: CampaignAccess, version: str, language: str) -> str:
     return f'W/"rolls-{access.campaign.pk}-{version}-{audience}-{language}"'
 
 
-def _open_scenes(campaign_id: int, character_id: int):
-    joined = Character.scenes.through.objects.filter(
-        scene=OuterRef("pk"), character_id=character_id
-    )
-    return (
-        Scene.objects.filter(campaign_id=campaign_id, status=Scene.Status.OPEN)
-        .annotate(joined=Exists(joined))
-        .order_by("-created_at", "-pk")
-    )
-
-
-# Compiled once: every roll panel without its data cached reads them (`Prepared`).
-_OPEN_SCENES = Prepared(_open_scenes)
-
-
 def roll_scenes(campaign, character) -> tuple[list[Scene], Scene | None]:
     """The campaign's open scenes a character's roll may go to, newest first, and the one
     it goes to unless the roller picks another: the newest the character takes part in
     (as `campaigns.selectors.active_scene`), or none. One query."""
-    scenes = _OPEN_SCENES.objects(campaign.pk, character.pk)
+    joined = Character.scenes.through.objects.filter(
+        scene=OuterRef("pk"), character_id=character.pk
+    )
+    scenes = list(
+        Scene.objects.filter(campaign_id=campaign.pk, status=Scene.Status.OPEN)
+        .annotate(joined=Exists(joined))
+        .order_by("-created_at", "-pk")
+    )
     return scenes, next((scene for scene in scenes if scene.joined), None)

@@ -34,7 +34,6 @@ from characters.models import (
     Trait,
 )
 from mechanics.models import Roll
-from mechanics.prepared import Prepared
 from mechanics.rules.dice import Die, Effects, RandomSource, RollRecord
 from mechanics.rules.errors import RuleError
 from mechanics.systems.base import TRAIT_ROLES, GameSystem, HealthView, TraitSpec
@@ -101,22 +100,6 @@ class Sheet:
 # Sheet rows a system's rolls may read besides traits and pools (RollSetup.sheet_extras).
 SHEET_EXTRAS = {"specialties": Specialty, "aspects": Aspect, "items": Item}
 
-# Each character's own order (the models' orderings but for the character, which would
-# join its table to sort by name). Compiled once (`Prepared`): every roll panel, odds
-# partial and roll reads them.
-_TRAITS = Prepared(
-    lambda ids: (
-        Trait.objects.filter(character_id__in=ids)
-        .order_by("kind", "key")
-        .values_list("character_id", "key", "kind", "name", "rating")
-    )
-)
-_RESOURCES = Prepared(lambda ids: Resource.objects.filter(character_id__in=ids).order_by("key"))
-_EXTRAS = {
-    name: Prepared(lambda ids, model=model: model.objects.filter(character_id__in=ids))
-    for name, model in SHEET_EXTRAS.items()
-}
-
 
 def _sheet_rows(ids: list[int], system: GameSystem) -> dict[int, dict]:
     """The rows a sheet is made of, per character: traits as (key, kind, name, rating),
@@ -125,13 +108,15 @@ def _sheet_rows(ids: list[int], system: GameSystem) -> dict[int, dict]:
         pk: {"traits": [], "resources": {}, "specialties": [], "aspects": [], "items": []}
         for pk in ids
     }
-    ids = tuple(ids)
-    for character_id, *trait in _TRAITS.rows(ids):
+    # Each character's own order (the models' orderings but for the character, which
+    # would join its table to sort by name).
+    traits = Trait.objects.filter(character_id__in=ids).order_by("kind", "key")
+    for character_id, *trait in traits.values_list("character_id", "key", "kind", "name", "rating"):
         rows[character_id]["traits"].append(tuple(trait))
-    for resource in _RESOURCES.objects(ids):
+    for resource in Resource.objects.filter(character_id__in=ids).order_by("key"):
         rows[resource.character_id]["resources"][resource.key] = resource
     for extra in system.roll_setup.sheet_extras if system.roll_setup else ():
-        for row in _EXTRAS[extra].objects(ids):
+        for row in SHEET_EXTRAS[extra].objects.filter(character_id__in=ids):
             rows[row.character_id][extra].append(row)
     return rows
 
