@@ -82,6 +82,19 @@ def cached_pieces(
     return {item: cached[key] if key in cached else rendered[item] for item, key in keys.items()}
 
 
+def read_rest(rows: dict[int, models.Model], fields: tuple[str, ...]) -> None:
+    """Set `fields` on the rows a list loaded with its keys' fields only (ids to rows of
+    one model), for the pieces not cached: one query of plain values, rather than the
+    rows again with their relations."""
+    if not rows:
+        return
+    model = type(next(iter(rows.values())))
+    rest = model._default_manager.filter(pk__in=list(rows)).order_by()
+    for pk, *values in rest.values_list("pk", *fields):
+        for field, value in zip(fields, values, strict=True):
+            setattr(rows[pk], field, value)
+
+
 def _token(request: HttpRequest) -> str:
     """The response's CSRF token for every fragment in it: masked once per request, not
     once per fragment (each masking draws 32 random characters)."""

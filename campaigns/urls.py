@@ -24,6 +24,7 @@ urlpatterns = [
         views.invitation_revoke,
         name="invitation_revoke",
     ),
+    path("<id:campaign_id>/members/", views.members_manage, name="members"),
     path(
         "<id:campaign_id>/members/<id:membership_id>/role/",
         views.member_change_role,

@@ -8,6 +8,7 @@ on any screen. The template (characters/_xp_chart.html) only places these number
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,8 +16,8 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 from django.utils.dateformat import DateFormat, re_escaped, re_formatchars
+from django.utils.dates import MONTHS_3
 from django.utils.formats import date_format, get_format
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -81,20 +82,47 @@ def _value(entry, measure: str, running: int) -> int:
     return entry.balance_after
 
 
+def _plain_codes() -> dict[str, Callable[[datetime], str]]:
+    """The format codes that read the moment's own fields, written as `DateFormat` writes
+    them (its months in the active language) without building one per moment, which
+    checks the moment against its time zone first."""
+    months = {number: str(name).title() for number, name in MONTHS_3.items()}
+    return {
+        "d": lambda moment: "%02d" % moment.day,
+        "j": lambda moment: str(moment.day),
+        "m": lambda moment: "%02d" % moment.month,
+        "n": lambda moment: str(moment.month),
+        "M": lambda moment: months[moment.month],
+        "Y": lambda moment: "%04d" % moment.year,
+        "y": lambda moment: "%02d" % (moment.year % 100),
+        "H": lambda moment: "%02d" % moment.hour,
+        "G": lambda moment: str(moment.hour),
+        "i": lambda moment: "%02d" % moment.minute,
+        "s": lambda moment: "%02d" % moment.second,
+    }
+
+
+def _through_dateformat(code: str) -> Callable[[datetime], str]:
+    return lambda moment: str(getattr(DateFormat(moment), code)())
+
+
 def moment_formatter(format_string: str) -> Callable[[datetime], str]:
-    """`DateFormat(moment).format(format_string)` for the hundreds of moments of a chart:
-    the format is split once, where `Formatter.format` splits it again at every call
-    (through a lazy regex; that was most of a chart's drawing)."""
+    """`DateFormat(moment).format(format_string)` for the hundreds of moments of a chart
+    or a page of rows: the format is split once, where `Formatter.format` splits it again
+    at every call (through a lazy regex), and the plain codes skip `DateFormat`."""
+    plain = _plain_codes()
     pieces = re_formatchars.split(str(format_string))
-    codes = [
-        (index % 2 == 1, piece if index % 2 else re_escaped.sub(r"\1", piece))
-        for index, piece in enumerate(pieces)
-        if piece
-    ]
+    writers = []
+    for index, piece in enumerate(pieces):
+        if not piece:
+            continue
+        if index % 2 == 0:
+            writers.append(re_escaped.sub(r"\1", piece))
+        else:
+            writers.append(plain.get(piece) or _through_dateformat(piece))
 
     def format_moment(moment: datetime) -> str:
-        formatted = DateFormat(moment)
-        return "".join(str(getattr(formatted, piece)()) if code else piece for code, piece in codes)
+        return "".join(writer if isinstance(writer, str) else writer(moment) for writer in writers)
 
     return format_moment
 
@@ -125,12 +153,13 @@ def build_chart(
             title, _("No XP yet."), width, height, LEFT, width - RIGHT, TOP, TOP, (), (), ()
         )
     values: dict = {}
+    zone = timezone.get_current_timezone()
     for character, entries in data:
         running = 0
         points = []
         for entry in entries:
             running = _value(entry, measure, running)
-            points.append((timezone.localtime(entry.created_at), running))
+            points.append((entry.created_at.astimezone(zone), running))
         values[character] = points
     start = min(points[0][0] for points in values.values())
     end = max(points[-1][0] for points in values.values())
@@ -180,8 +209,9 @@ def build_chart(
                 "value": value,
                 "date": moment_text(moment),
             }
+            # What django.utils.html.escape writes, without its lazy-string wrapper.
             markers.append(
-                f'<circle cx="{x}" cy="{y}" r="3.5"><title>{escape(tooltip)}</title></circle>'
+                f'<circle cx="{x}" cy="{y}" r="3.5"><title>{html.escape(tooltip)}</title></circle>'
             )
             previous = value
         coords.append((plot_right, y_of(previous)))

@@ -3,13 +3,15 @@
 An XP entry never changes once stored (`campaigns.append_only`): its row is cached under
 its id, whether it names its character, the names it reads and the language
 (`fragment_key`). A page loads only what the keys read (`keyed`); the few entries whose
-row is not cached are read whole, in one query, and rendered.
+row is not cached read the rest of what it shows, in one query, and are rendered.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 
 from django.db.models import QuerySet
 from django.urls import reverse
@@ -19,7 +21,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from campaigns.fragments import cached_pieces, fragment_key
+from campaigns.fragments import cached_pieces, fragment_key, read_rest
 from campaigns.models import Campaign
 from characters import advancement
 from characters.models import XpEntry
@@ -40,10 +42,8 @@ KEY_FIELDS = (
 )
 
 
-# What a row shows of an entry, for the rows not cached.
-SHOWN = (
-    *KEY_FIELDS, "kind", "amount", "breakdown", "reason", "balance_after",
-)  # fmt: skip
+# What a row shows of an entry besides what its key read: read for the rows not cached.
+SHOWN = ("kind", "amount", "breakdown", "reason", "balance_after")
 
 
 def keyed(entries: QuerySet[XpEntry]) -> QuerySet[XpEntry]:
@@ -61,24 +61,33 @@ def _key(entry: XpEntry, show_character: bool) -> str:
     return fragment_key("xp-entry", entry.pk, show_character, names)
 
 
-def _moment() -> Callable[[datetime], str]:
-    return moment_formatter(get_format("SHORT_DATETIME_FORMAT"))
+@dataclass(frozen=True)
+class PageWords:
+    """What the rows of a page write alike, worked out once for the page (each cost more
+    than a row's own markup)."""
+
+    moment: Callable[[datetime], str]  # writes a time as SHORT_DATETIME_FORMAT does
+    kinds: dict[str, str]
+    balance_after: str
+    link: Callable[..., str]  # reverse(name, args), once per address
+
+    @classmethod
+    def now(cls) -> PageWords:
+        return cls(
+            moment=moment_formatter(get_format("SHORT_DATETIME_FORMAT")),
+            kinds={kind: str(label) for kind, label in XpEntry.Kind.choices},
+            balance_after=escape(_("Balance after")),
+            link=cache(lambda name, *args: reverse(name, args=args)),
+        )
 
 
 def _number(value: int) -> str:
     return escape(localize(value))
 
 
-def row_html(
-    entry: XpEntry,
-    lines: Sequence,
-    *,
-    show_character: bool,
-    moment: Callable[[datetime], str],
-) -> str:
+def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool, words: PageWords) -> str:
     """One ledger row as the XP log and a character's ledger show it, built as a string:
-    a page of rows is a hot loop, where a template's lookups cost four times this.
-    `moment` writes its time (`SHORT_DATETIME_FORMAT`), made once for a page of rows."""
+    a page of rows is a hot loop, where a template's lookups cost four times this."""
     amount = entry.amount
     tone = "plus" if amount > 0 else "minus" if amount < 0 else "zero"
     html = [
@@ -89,12 +98,12 @@ def row_html(
         '<div class="flex-grow-1">\n<div>\n'
     ]
     if show_character:
-        link = reverse("characters:xp", args=[entry.campaign_id, entry.character_id])
+        link = words.link("characters:xp", entry.campaign_id, entry.character_id)
         html.append(f'<a class="fw-semibold" href="{link}">{escape(entry.character.name)}</a> · ')
-    html.append(f'<span class="text-body-secondary">{escape(entry.get_kind_display())}</span>\n')
+    html.append(f'<span class="text-body-secondary">{escape(words.kinds[entry.kind])}</span>\n')
     breakdown = entry.breakdown or {}
     if entry.scene_id:
-        link = reverse("campaigns:scene", args=[entry.campaign_id, entry.scene_id])
+        link = words.link("campaigns:scene", entry.campaign_id, entry.scene_id)
         html.append(f' · <a href="{link}">{escape(entry.scene.title)}</a>\n')
     elif breakdown.get("scene"):
         html.append(f" · {escape(breakdown['scene'])}\n")
@@ -122,30 +131,30 @@ def row_html(
     html.append(
         '<div class="small text-body-secondary">\n'
         f"{_('by %(who)s') % {'who': escape(author)}} · "
-        f'<time datetime="{at.isoformat()}">{escape(moment(at))}</time>\n</div>\n</div>\n'
+        f'<time datetime="{at.isoformat()}">{escape(words.moment(at))}</time>\n</div>\n</div>\n'
         '<span class="small text-body-secondary text-nowrap xp-balance" '
-        f'title="{escape(_("Balance after"))}">= {_number(entry.balance_after)}</span>\n'
+        f'title="{words.balance_after}">= {_number(entry.balance_after)}</span>\n'
         "</div>\n</li>"
     )
     return "".join(html)
 
 
 def attach_rows(entries: Sequence[XpEntry], *, campaign: Campaign, show_character: bool) -> None:
-    """Set each entry's `row` (entries of `campaign`): its HTML, from the cache or rendered
-    (and stored) now."""
+    """Set each entry's `row` (entries of `campaign`, loaded by `keyed`): its HTML, from the
+    cache or rendered (and stored) now."""
 
     def render(missing: list[XpEntry]) -> dict[XpEntry, str]:
-        shown = {entry.pk: entry for entry in missing}
-        rendered = {}
-        whole = XpEntry.objects.filter(pk__in=list(shown)).select_related(*RELATIONS)
-        moment = _moment()
-        for full in whole.only(*SHOWN).order_by():
-            full.character = shown[full.pk].character
-            lines = advancement.rubric_lines(campaign, full.breakdown.get("rubric"))
-            rendered[shown[full.pk]] = row_html(
-                full, lines, show_character=show_character, moment=moment
+        read_rest({entry.pk: entry for entry in missing}, SHOWN)
+        words = PageWords.now()
+        return {
+            entry: row_html(
+                entry,
+                advancement.rubric_lines(campaign, entry.breakdown.get("rubric")),
+                show_character=show_character,
+                words=words,
             )
-        return rendered
+            for entry in missing
+        }
 
     keys = {entry: _key(entry, show_character) for entry in entries}
     rows = cached_pieces(keys, render, timeout=TIMEOUT)

@@ -5,8 +5,9 @@ A roll never changes once stored (`campaigns.append_only`): its card is cached u
 id, how it is shown, the names it reads and the language (`fragment_key`). A list of 25
 or 50 cards reads them all in one `get_many` and renders only those not there, rather
 than asking the cache card by card from the template. A list may load only what the
-keys read (`keyed`), or no roll at all (`cards_of`, from the ids and names a values query
-gives): the few rolls whose card is not cached are then read whole.
+keys read (`keyed`), and the few rolls whose card is not cached then read the rest of
+what it shows; or no roll at all (`cards_of`, from the ids and names a values query
+gives), and those rolls are then read whole.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from django.utils import formats, timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from campaigns.fragments import cached_pieces, fragment_key
+from campaigns.fragments import cached_pieces, fragment_key, read_rest
 from mechanics.models import Roll
 from mechanics.presentation import roll_display
 
@@ -36,22 +37,9 @@ KEY_FIELDS = (
     "character__name",
     "scene__title",
 )
-# What the card itself reads; the rest of a sheet stays in the database.
-CARD_FIELDS = (
-    *KEY_FIELDS,
-    "campaign_id",
-    "group",
-    "system",
-    "kind",
-    "label",
-    "record",
-    "result",
-    "outcome",
-    "secret",
-    "user__id",
-    "character__id",
-    "scene__id",
-)
+# What the card reads besides its key's fields; the rest of a roll stays in the database.
+SHOWN = ("campaign_id", "group", "system", "kind", "label", "record", "result", "outcome", "secret")
+CARD_FIELDS = (*KEY_FIELDS, *SHOWN, "user__id", "character__id", "scene__id")
 
 
 def with_relations(rolls: QuerySet[Roll]) -> QuerySet[Roll]:
@@ -78,10 +66,12 @@ def card_names(roll: Roll) -> tuple:
 
 def attach_cards(rolls: Sequence[Roll], *, compact: bool) -> None:
     """Set each roll's `card`: its HTML, from the cache or rendered (and stored) now.
-    The rolls that `keyed` loaded are read whole first if their card is to be rendered."""
-    loaded = {roll.pk: roll for roll in rolls if "record" not in roll.get_deferred_fields()}
+    The rolls that `keyed` loaded read the rest of what their card shows first, if their
+    card is to be rendered."""
     shown = cards_of(
-        [(roll.pk, *card_names(roll)) for roll in rolls], compact=compact, loaded=loaded
+        [(roll.pk, *card_names(roll)) for roll in rolls],
+        compact=compact,
+        loaded={roll.pk: roll for roll in rolls},
     )
     for roll, html in zip(rolls, shown, strict=True):
         roll.card = html
@@ -92,15 +82,21 @@ def cards_of(
 ) -> list[SafeString]:
     """The cards of the rolls that `rows` name, each `(pk, username, character name,
     scene title)`: from the cache in one `get_many`, and rendered for the others, which
-    are read whole in one query unless `loaded` holds them."""
+    are read whole in one query unless `loaded` holds them (those `keyed` loaded read
+    only the rest of what a card shows, in one query)."""
     keys = {pk: fragment_key("roll-card", pk, bool(compact), tuple(names)) for pk, *names in rows}
 
     def render(missing: list[int]) -> dict[int, str]:
-        known = loaded or {}
-        read = tuple(pk for pk in missing if pk not in known)
-        rolls = with_relations(Roll.objects.filter(pk__in=read)).order_by()
-        whole = {**known, **{roll.pk: roll for roll in rolls}}
-        return {pk: card_html(whole[pk], compact=compact) for pk in missing}
+        known = {pk: loaded[pk] for pk in missing if loaded and pk in loaded}
+        read_rest(
+            {pk: roll for pk, roll in known.items() if "record" in roll.get_deferred_fields()},
+            SHOWN,
+        )
+        read = [pk for pk in missing if pk not in known]
+        if read:
+            rolls = with_relations(Roll.objects.filter(pk__in=read)).order_by()
+            known |= {roll.pk: roll for roll in rolls}
+        return {pk: card_html(known[pk], compact=compact) for pk in missing}
 
     cards = cached_pieces(keys, render, timeout=TIMEOUT)
     # Rendered by our template, which escaped it.

@@ -9,6 +9,7 @@ Used by the sheet page (through `characters.sheet_panels`) and by the health vie
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -73,6 +74,10 @@ class EventRow:
         if self.event.kind == HealthEvent.Kind.TIME and isinstance(hours, int):
             return hours_in_words(hours) or self.event.summary_text
         return self.event.summary_text
+
+
+# A `health_version`, as a poll sends it back.
+HEALTH_VERSION = re.compile(r"\d+-[0-9a-f]{8}")
 
 
 def health_version(character, latest_event_id: int | None) -> str:
@@ -308,7 +313,10 @@ def health_context(
         "health": health,
         "health_events": rows,
         "health_events_more": more,
-        "health_version": health_version(character, newest),
+        # What the poll sends back (`mechanics.views.health.health`): the character's
+        # version it was drawn at, which answers an unchanged poll without a query, and
+        # the health's own, which tells a change of health from any other.
+        "health_version": f"{character.version}.{health_version(character, newest)}",
         "can_apply_damage": access.can_apply_damage,
         "can_heal": access.can_heal,
         "can_manage_health": access.can_manage_health,

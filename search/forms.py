@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from django import forms
-from django.utils.html import format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.forms.menus import option_tags
 from campaigns.scene_menu import scene_menu
 from search.models import SearchEntry
 from search.text import MAX_QUERY
@@ -40,20 +40,8 @@ class SearchForm(forms.Form):
         self.fields["q"].widget.attrs.update(maxlength=MAX_QUERY, type="search")
 
     def menus(self) -> list[tuple[forms.BoundField, SafeString]]:
-        """Each filter's field and its options, the chosen one selected: joined here in
-        one pass (a template loop over a long scene list costs more than the search)."""
-        chosen = self.data if self.is_bound else {}
-        menus = []
-        for name in ("kind", "story", "scene", "character"):
-            field = self[name]
-            value = str(chosen.get(name, ""))
-            options = format_html_join(
-                "",
-                '<option value="{}"{}>{}</option>',
-                (
-                    (key, mark_safe(" selected") if str(key) == value else "", label)
-                    for key, label in field.field.choices
-                ),
-            )
-            menus.append((field, options))
-        return menus
+        """Each filter's field and its options, the chosen one selected."""
+        return [
+            (self[name], option_tags(self[name]))
+            for name in ("kind", "story", "scene", "character")
+        ]

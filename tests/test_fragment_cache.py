@@ -8,11 +8,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.test import override_settings
 from django.utils import translation
 
-from campaigns.fragments import fragment_key
+from campaigns.fragments import fragment_key, read_rest
+from characters import services
+from characters.models import XpEntry
 from config.cache import BoundedLocMemCache
+from tests.factories import make_character
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -83,3 +87,19 @@ def test_the_release_is_the_environments_or_a_digest_of_the_code():
     digest = _settings_in_fresh_interpreter().split()[-1]
     assert len(digest) == 16
     assert digest == _settings_in_fresh_interpreter().split()[-1]
+
+
+@pytest.mark.django_db
+def test_read_rest_fills_the_fields_a_keyed_list_left_out_in_one_query(
+    campaign, gm, django_assert_num_queries
+):
+    character = make_character(campaign, None, name="Lucía")
+    for amount in (3, -1):
+        services.xp_adjust(character=character, user=gm, amount=amount, reason="Inicio")
+    entries = list(XpEntry.objects.filter(character=character).only("id").order_by("pk"))
+    with django_assert_num_queries(1):
+        read_rest({entry.pk: entry for entry in entries}, ("amount", "balance_after"))
+    with django_assert_num_queries(0):
+        assert [(e.amount, e.balance_after) for e in entries] == [(3, 3), (-1, 2)]
+    with django_assert_num_queries(0):
+        read_rest({}, ("amount",))

@@ -19,9 +19,11 @@ from django.core.cache import caches
 from django.db import models
 from django.utils.safestring import mark_safe
 
+from campaigns.forms.menus import option_tags
 from campaigns.fragments import CACHE, NESTED, cached_fragment, fragment_key, row_state
 
 register = template.Library()
+register.filter("option_tags", option_tags)
 
 
 def _choices(choices) -> list:

@@ -16,7 +16,7 @@ from campaigns.append_only import chained_models, checkpoint
 from campaigns.confirm import ask_first
 from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
 from campaigns.fragments import cached_html, cached_value, fragment_key, viewer
-from campaigns.htmx import unchanged
+from campaigns.htmx import htmx_render, unchanged
 from campaigns.images import SIZES, image_response
 from campaigns.models import Campaign, Invitation, Membership, Role, all_characters
 from campaigns.permissions import (
@@ -136,7 +136,6 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
         # Open on the page while the GM is alone and has invited nobody yet; otherwise it
         # loads when asked for, so that a page of play does not render it.
         invitation_form=InvitationForm() if len(members) == 1 and not invitations else None,
-        role_choices=Role.choices,
         latest_scenes=latest_scenes,
         characters=characters,
         may_create_character=may_create_character(
@@ -318,6 +317,28 @@ def _member_or_404(access, membership_id: int) -> Membership:
     return get_object_or_404(
         Membership.objects.select_related("user"), pk=membership_id, campaign=access.campaign
     )
+
+
+@login_required
+@require_GET
+def members_manage(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The GM's forms for the other members (role, removal, a password link): the
+    campaign page asks for them the first time "Manage members" is opened (without
+    htmx, a page with them), so that a page of play does not render them."""
+    access = campaign_access(request.user, campaign_id)
+    require(access.can_manage)
+    members = (
+        access.campaign.memberships.select_related("user")
+        .exclude(pk=access.membership.pk)
+        .order_by("role", "user__username")
+    )
+    context = {
+        "access": access,
+        "campaign": access.campaign,
+        "members": list(members),
+        "role_choices": Role.choices,
+    }
+    return htmx_render(request, "campaigns/members.html", "manage", context)
 
 
 @login_required

@@ -8,10 +8,10 @@ system (`Campaign.scene_rubric`); its scales are a system's (`GameSystem.scene_r
 from __future__ import annotations
 
 from django import forms
-from django.utils.html import format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.forms.menus import option_tags
 from characters.advancement import PurchaseSpec
 from characters.models import XpEntry, XpPurchase
 from mechanics.systems.base import SceneAward, SceneRubric
@@ -161,22 +161,9 @@ class XpLogFilterForm(forms.Form):
         self.fields["scene"].choices = everyone + list(scenes)
         self.fields["kind"].choices = everyone + list(XpEntry.Kind.choices)
 
-    def menus(self) -> list[tuple[forms.BoundField, str]]:
-        """Each filter with its <option>s rendered in one go: a long campaign's scene menu
-        has hundreds, too many for a template loop."""
-        rendered = []
-        for field in self:
-            chosen = str(field.value() if field.value() is not None else "")
-            options = format_html_join(
-                "",
-                '<option value="{}"{}>{}</option>',
-                (
-                    (value, mark_safe(" selected") if str(value) == chosen else "", label)
-                    for value, label in field.field.choices
-                ),
-            )
-            rendered.append((field, options))
-        return rendered
+    def menus(self) -> list[tuple[forms.BoundField, SafeString]]:
+        """Each filter with its <option>s."""
+        return [(field, option_tags(field)) for field in self]
 
     def filters(self) -> dict:
         """The valid filters only: a bad value is ignored rather than an error page."""

@@ -55,6 +55,8 @@ from mechanics.systems.base import SceneRubric
 ENTRIES_PER_PAGE = 25
 # As the roll log: a page that does not grow with the ledger.
 LOG_ENTRIES_PER_PAGE = 25
+# A purchase waiting in the XP log: its own row and the two names it shows.
+PURCHASE_FIELDS = tuple(field.name for field in XpPurchase._meta.concrete_fields)
 
 
 def _render(request: HttpRequest, template: str, partial: str, context: dict) -> HttpResponse:
@@ -516,7 +518,9 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         pending = list(
             XpPurchase.objects.filter(
                 character__campaign=campaign, status=XpPurchase.Status.PENDING
-            ).select_related("character", "requested_by")
+            )
+            .select_related("character", "requested_by")
+            .only("character__name", "requested_by__username", *PURCHASE_FIELDS)
         )
     # The filters and everything below them show XP entries (`xp_seq`), names, scenes and
     # who sees which sheet (the campaign's version, the viewer), as the request asks:
@@ -539,9 +543,10 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     }
     if context["body"]:
         return render(request, "characters/xp_log.html", context)
+    # What the menus, the chart, the rows and the totals show of each character.
     characters = list(
         visible_sheet_rows(
-            access, campaign.characters.select_related("owner"), character=""
+            access, campaign.characters.only("name", "xp_balance", "campaign_id"), character=""
         ).order_by("name", "pk")
     )
     for character in characters:

@@ -37,6 +37,7 @@ from characters.views.sheet_context import cached_ratings
 from mechanics.forms.health import DamageForm, TimeForm, UndoForm
 from mechanics.health_panel import (
     HEALTH_EVENT,
+    HEALTH_VERSION,
     event_rows,
     events_of,
     health_context,
@@ -97,7 +98,7 @@ def _answer(
     the sheet otherwise. `done` is the success message; None when nothing changed."""
     bound = bound or {}
     if request.htmx:
-        access.character.refresh_from_db(fields=["health", "grid_version"])
+        access.character.refresh_from_db(fields=["health", "version", "grid_version"])
         context = _panel_context(
             access, health_open=opened, health_notice=done, health_error=error, **bound
         )
@@ -132,7 +133,8 @@ def health(request: HttpRequest, campaign_id: int, character_id: int) -> HttpRes
     """The live part of the health section, asked again at each change (live.js).
 
     A poll carries `since`, the version it shows: unchanged, the answer is 204 No Content
-    after a handful of small queries (If-None-Match gets 304 the same way). Changed, it
+    after the access check alone, or after one small query when the character changed but
+    not its health (If-None-Match gets 304 the same way). Changed, it
     is the new state and events, with HX-Trigger `cronica:health` so the roll panel
     refreshes its odds. A plain request is sent to the sheet.
     """
@@ -140,10 +142,16 @@ def health(request: HttpRequest, campaign_id: int, character_id: int) -> HttpRes
     require(access.can_view_full)
     if not request.htmx:
         return redirect(_sheet_url(access))
-    version = health_version(access.character, latest_event_id(access.character))
-    etag = f'"health-{access.character.pk}-{version}-{get_language() or ""}"'
+    character = access.character
     since = request.GET.get("since")
-    if since == version:
+    drawn_at, _dot, shown = (since or "").partition(".")
+    if drawn_at == str(character.version) and HEALTH_VERSION.fullmatch(shown):
+        # Nothing of the character's changed since the section was drawn (every health
+        # change moves its version): the health it shows is current, without a query.
+        return _poll_headers(HttpResponse(status=204), _etag(character, shown))
+    version = health_version(character, latest_event_id(character))
+    etag = _etag(character, version)
+    if shown == version:
         return _poll_headers(HttpResponse(status=204), etag)
     not_modified = get_conditional_response(request, etag=etag)
     if not_modified is not None:
@@ -153,6 +161,10 @@ def health(request: HttpRequest, campaign_id: int, character_id: int) -> HttpRes
     if since is not None:
         trigger_client_event(response, HEALTH_EVENT, {"character": access.character.pk})
     return _poll_headers(response, etag)
+
+
+def _etag(character, version: str) -> str:
+    return f'"health-{character.pk}-{version}-{get_language() or ""}"'
 
 
 def _poll_headers(response: HttpResponse, etag: str) -> HttpResponse:

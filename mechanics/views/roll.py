@@ -426,10 +426,12 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                 if changed or stored.group is not None:
                     open_actions = setup.open_actions(character)
                     form = _panel_form(sheet, kept, is_gm=is_gm, open_actions=open_actions)
-                else:
+                    plan = _plan(sheet, form, open_actions, scene_form)
+                elif any(kept.getlist(name) != data.getlist(name) for name in form.fields):
                     # The same sheet: the form's fields stand, for the choices kept.
                     form.bind(kept)
-                plan = _plan(sheet, form, open_actions, scene_form)
+                    plan = _plan(sheet, form, open_actions, scene_form)
+                # Else the same choices on the same sheet: the form and its plan stand.
                 context = _panel_context(request, access, sheet, form, scene_form, plan, stored)
                 context["attack_words"] = _attack_words(attack) if attack is not None else ""
                 response = HttpResponse(

@@ -56,7 +56,7 @@ def test_the_members_list_offers_the_link_to_the_gm_for_members_without_email(
     client, campaign, gm, player
 ):
     client.force_login(gm)
-    page = parse(client.get(reverse("campaigns:detail", args=[campaign.pk])).text)
+    page = parse(client.get(reverse("campaigns:members", args=[campaign.pk])).text)
     actions = [form.attrs.get("action") for form in page.find_all("form")]
     assert link_url(campaign, player) in actions
     assert link_url(campaign, gm) not in actions

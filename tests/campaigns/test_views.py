@@ -438,6 +438,48 @@ def member_url(name, campaign, membership):
     return reverse(f"campaigns:{name}", args=[campaign.pk, membership.pk])
 
 
+def test_the_member_forms_load_when_asked_for_as_a_partial_or_a_page(
+    client, campaign, gm, player, observer, stranger
+):
+    url = reverse("campaigns:members", args=[campaign.pk])
+    client.force_login(gm)
+    page = parse(client.get(detail_url(campaign)).text)
+    # The members and their roles are on the page; the forms behind "Manage members".
+    members = page.one("section", id="members")
+    assert "bob" in members.text()
+    assert members.find_all("select", name="role") == []
+    opener = members.one("details", id="manage-members")
+    assert opener.attrs["hx-get"] == url
+    assert opener.one("a").attrs["href"] == url
+    partial = client.get(url, headers={"HX-Request": "true"})
+    assert partial.status_code == 200
+    assert "<html" not in partial.text
+    rows = parse(partial.text).find_all("li", data_member=True)
+    # Every member but the GM themself, each with a role menu showing their role.
+    expected = {str(m.pk): m.role for m in campaign.memberships.exclude(user=gm).order_by("role")}
+    assert {
+        row.attrs["data-member"]: row.one("select", name="role")
+        .one("option", selected=True)
+        .attrs["value"]
+        for row in rows
+    } == expected
+    whole = client.get(url)
+    assert parse(whole.text).one("h1").text() == "Gestionar miembros"
+    assert len(parse(whole.text).find_all("li", data_member=True)) == len(expected)
+    client.force_login(player)
+    assert client.get(url).status_code == 403
+    assert "manage-members" not in client.get(detail_url(campaign)).text
+    client.force_login(stranger)
+    assert client.get(url).status_code == 404
+
+
+def test_a_gm_alone_is_not_offered_member_forms(client, gm):
+    campaign = CampaignFactory(created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    client.force_login(gm)
+    assert "manage-members" not in client.get(detail_url(campaign)).text
+
+
 def test_gm_changes_a_members_role(client, campaign, gm, player):
     membership = Membership.objects.get(campaign=campaign, user=player)
     client.force_login(gm)

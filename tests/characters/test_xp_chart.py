@@ -135,10 +135,18 @@ def test_each_point_has_a_circle_whose_tooltip_escapes_the_name():
 
 @pytest.mark.parametrize("language", ["es", "en"])
 @pytest.mark.parametrize(
-    "format_string", ["SHORT_DATETIME_FORMAT", r"l j \d\e F Y, H:i \h", "D, N jS P e"]
+    "format_string",
+    [
+        "SHORT_DATETIME_FORMAT",
+        r"l j \d\e F Y, H:i \h",
+        "D, N jS P e",
+        # Every code written without DateFormat, and one written with it.
+        "d/m/y j-n-Y M G:H:i:s a",
+    ],
 )
 def test_a_moments_tooltip_reads_as_djangos_dateformat_writes_it(language, format_string):
-    moments = [START + timedelta(days=41 * n, minutes=97 * n) for n in range(12)]
+    # Every month, and days, hours, minutes and seconds of one and two digits.
+    moments = [START + timedelta(days=31 * n, minutes=97 * n, seconds=7 * n) for n in range(13)]
     with translation.override(language):
         format_string = get_format(format_string) if format_string.isupper() else format_string
         written = moment_formatter(format_string)

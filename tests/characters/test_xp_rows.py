@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 from django.utils import translation
 
 from campaigns import services as campaign_services
@@ -50,11 +51,25 @@ def test_a_scene_award_links_its_scene_and_a_correction_says_what_it_changed(cam
     services.scene_award_xp(scene=scene, user=gm, awards={lucia.pk: 5})
     award, correction = rows(campaign, show_character=False)
     assert award.find_all("a")[0].text() == "La <cripta>"
+    scene_link = reverse("campaigns:scene", args=[campaign.pk, scene.pk])
+    assert [row.one("a").attrs["href"] for row in (award, correction)] == [scene_link] * 2
     assert award.attrs["data-entry-kind"] == "award"
     assert not award.find_all("a", class_="fw-semibold")
     assert correction.attrs["data-entry-kind"] == "correction"
     assert correction.one("span", class_="xp-amount").text() == "+2"
     assert "Cambiado de 3 a 5 PX." in correction.text()
+
+
+def test_each_row_links_its_own_characters_ledger(campaign, gm, player):
+    lucia = make_character(campaign, player, name="Lucía")
+    mateo = make_character(campaign, None, name="Mateo")
+    for character in (lucia, mateo, lucia):
+        services.xp_adjust(character=character, user=gm, amount=1, reason="Inicio")
+    links = [row.one("a", class_="fw-semibold").attrs["href"] for row in rows(campaign)]
+    assert links == [
+        reverse("characters:xp", args=[campaign.pk, character.pk])
+        for character in (lucia, mateo, lucia)
+    ]
 
 
 def test_a_row_reads_in_english(campaign, gm, player):

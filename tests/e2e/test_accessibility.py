@@ -60,6 +60,7 @@ def pages(campaigns: dict, gm: bool) -> list[tuple[str, str]]:
         found += [
             ("free roller", reverse("mechanics:free_roll", args=[c])),
             ("campaign form", reverse("campaigns:edit", args=[c])),
+            ("member forms", reverse("campaigns:members", args=[c])),
             ("campaign creation", reverse("campaigns:create")),
             ("story form", reverse("campaigns:story_create", args=[c])),
             ("scene form", reverse("campaigns:scene_edit", args=[c, s])),

@@ -41,6 +41,7 @@ def test_expelling_a_member_asks_in_a_dialog_that_can_be_cancelled(new_page, tab
     log_in(page, "narradora")
     page.goto(campaign.get_absolute_url())
     members = page.locator("#members")
+    members.get_by_text("Gestionar miembros").click()
     members.get_by_role("button", name="Expulsar").click()
     dialog = page.get_by_role("dialog")
     expect(dialog).to_be_visible()

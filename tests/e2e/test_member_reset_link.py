@@ -20,6 +20,8 @@ def test_the_gm_makes_a_password_link_and_the_player_chooses_a_new_password(
     gm_page = open_as(gm)
     gm_page.goto(f"/campaigns/{campaign.pk}/")
     members = gm_page.locator("#members")
+    # The GM's forms for the members load when the panel is first opened.
+    members.get_by_text("Gestionar miembros").click()
     members.get_by_role("button", name="Enlace de contraseña").click()
     heading = "Un enlace para que pablo elija una contraseña nueva"
     expect(gm_page.get_by_role("heading", name=heading)).to_be_visible()

@@ -46,6 +46,8 @@ def test_gm_awards_xp_with_the_rubric_and_a_player_spends_it(open_as, screenshot
     gm_page = open_as("narradora")
     gm_page.goto(scene.get_absolute_url())
     gm_page.get_by_role("button", name="Cerrar escena").click()
+    # The link is there before too: follow it once the scene is closed.
+    expect(gm_page.get_by_role("button", name="Reabrir escena")).to_be_visible()
     gm_page.get_by_role("link", name="Dar PX").click()
     expect(gm_page.get_by_role("heading", name="Dar PX")).to_be_visible()
     # Lucía wrote her diary: Diario is pre-marked at 2; Mateo's at 0.

@@ -598,3 +598,43 @@ def test_the_odds_endpoint_runs_a_constant_number_of_queries(
         Specialty.objects.create(character=lucia, skill_key="investigacion", name=f"S{index}")
     with django_assert_max_num_queries(10):
         client.get(roll_url(lucia), {**POOL, "part": "odds"}, HTTP_HX_REQUEST="true")
+
+
+def _shown_choices(html: str, character) -> tuple[dict, str]:
+    """The choices a panel's form shows, and its odds' text."""
+    page = parse(html)
+    form = page.one("form", class_="roll-form")
+    shown = {}
+    for select in form.find_all("select"):
+        shown[select.attrs["name"]] = [
+            o.attrs["value"] for o in select.find_all("option") if "selected" in o.attrs
+        ]
+    for field in form.find_all("input"):
+        if field.attrs.get("type") in ("radio", "checkbox"):
+            if "checked" in field.attrs:
+                shown.setdefault(field.attrs["name"], []).append(field.attrs.get("value", "on"))
+        elif field.attrs.get("type") not in ("hidden", "submit"):
+            shown[field.attrs["name"]] = [field.attrs.get("value", "")]
+    return shown, page.one(id=f"roll-odds-{character.pk}").text()
+
+
+@pytest.mark.parametrize(
+    ("who", "posted", "kept"),
+    [
+        ("player", {"modifier_1": "-2"}, {"modifier_1": "-2"}),
+        ("gm", {"modifier_1": "1", "secret": "on"}, {"modifier_1": "1"}),
+        ("player", {"willpower": "dice"}, {}),
+    ],
+    ids=["same-choices", "secret-forgotten", "willpower-spent"],
+)
+def test_the_panel_a_roll_answers_with_shows_what_a_get_of_the_kept_choices_shows(
+    client, gm, player, lucia, fixed_dice, who, posted, kept
+):
+    """After a roll the panel keeps the choices but the one-off ones, with their odds on
+    the sheet as the roll left it: the same form and odds as asking for them anew."""
+    fixed_dice(8, 3, 10, 1)
+    client.force_login(player if who == "player" else gm)
+    answer = client.post(roll_url(lucia), {**POOL, **posted}, HTTP_HX_REQUEST="true")
+    assert "cronica:roll" in answer["HX-Trigger"]
+    asked = client.get(roll_url(lucia), {**POOL, **kept}, HTTP_HX_REQUEST="true")
+    assert _shown_choices(answer.text, lucia) == _shown_choices(asked.text, lucia)

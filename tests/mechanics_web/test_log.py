@@ -6,6 +6,8 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -121,6 +123,32 @@ def test_a_long_log_says_more_than_a_thousand_rolls_without_counting_them_all(
         store_roll(campaign, player, seed=n)
     client.force_login(player)
     assert "Más de 3 tiradas" in client.get(log_url(campaign)).text
+
+
+def test_a_log_below_the_bound_counts_each_new_roll(client, campaign, player, monkeypatch):
+    monkeypatch.setattr("mechanics.views.log.COUNT_LIMIT", 3)
+    client.force_login(player)
+    counts = []
+    for n in range(4):
+        store_roll(campaign, player, seed=n)
+        counts.append(parse(client.get(log_url(campaign)).text).one("p", id="roll-count").text())
+    assert counts == ["1 tirada", "2 tiradas", "3 tiradas", "Más de 3 tiradas"]
+
+
+def test_a_log_past_the_bound_does_not_count_again_after_a_roll(
+    client, campaign, player, monkeypatch
+):
+    monkeypatch.setattr("mechanics.views.log.COUNT_LIMIT", 3)
+    for n in range(4):
+        store_roll(campaign, player, seed=n)
+    client.force_login(player)
+    client.get(log_url(campaign))
+    newest = store_roll(campaign, player, seed=9)
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(log_url(campaign))
+    assert shown_rolls(page)[0] == newest.pk
+    assert parse(page.text).one("p", id="roll-count").text() == "Más de 3 tiradas"
+    assert not [q for q in queries.captured_queries if "COUNT(" in q["sql"]]
 
 
 # Filters
@@ -241,6 +269,16 @@ def test_the_count_follows_new_rolls_and_counts_a_secret_one_for_gms_only(
     store_roll(campaign, player)
     assert _count(client.get(log_url(campaign, player=player.pk))) == "2 tiradas"
     assert _count(client.get(log_url(campaign))) == ("3 tiradas" if who == "gm" else "2 tiradas")
+
+
+def test_the_gm_and_a_player_reading_the_same_log_get_their_own_count(client, campaign, gm, player):
+    store_roll(campaign, player)
+    store_roll(campaign, gm, secret=True)
+    counts = []
+    for reader in (gm, player, gm):
+        client.force_login(reader)
+        counts.append(_count(client.get(log_url(campaign))))
+    assert counts == ["2 tiradas", "1 tirada", "2 tiradas"]
 
 
 def test_a_secret_roll_the_gm_read_never_reaches_a_player_whose_sequence_catches_up(

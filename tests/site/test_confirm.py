@@ -122,7 +122,8 @@ def test_the_sheet_and_campaign_forms_carry_the_question_for_the_dialog(client, 
     InvitationFactory(campaign=campaign)
     client.force_login(gm)
     page = client.get(campaign.get_absolute_url()).text
-    assert 'data-confirm="¿Expulsar a bob de' in page
+    members = client.get(reverse("campaigns:members", args=[campaign.pk])).text
+    assert 'data-confirm="¿Expulsar a bob de' in members
     assert 'data-confirm="¿Revocar este enlace de invitación?' in page
     assert 'data-confirm="¿Dejar ' in page
     assert '<dialog class="confirm-dialog" id="confirm-dialog"' in page
