@@ -34,16 +34,6 @@ def feed_rolls(access: CampaignAccess) -> list[Roll]:
     return rolls
 
 
-def feed_shown(access: CampaignAccess) -> list[tuple]:
-    """What the feed's cards read, newest first: each roll's id and the names it shows
-    (a roll itself never changes). One query; no roll loaded."""
-    return list(
-        campaign_rolls(access).values_list(
-            "pk", "user__username", "character__name", "scene__title"
-        )[:FEED_SIZE]
-    )
-
-
 def feed_ids(access: CampaignAccess) -> list[int]:
     """Ids of the rolls the feed would show: all a poll needs to know (one small query
     on the campaign/created_at index)."""

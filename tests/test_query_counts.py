@@ -25,15 +25,16 @@ from mechanics.models import Roll
 # link (campaigns.permissions.may_use_admin), a player's asks whether they run another.
 BUDGET = {
     # Sheets: one query for the saved rolls at the top, however many there are; the
-    # header, the grid and the owner's name in it from the cache. The GM's: nothing for
-    # the menu's admin link (the sheet's access knows the role).
-    ("sheet (tinieblas)", "player"): 5,
-    ("sheet (tinieblas)", "GM"): 4,
-    ("sheet (hitos)", "player"): 5,
-    ("sheet (ndp)", "player"): 5,
-    ("sheet (objetivo)", "player"): 5,
-    ("campaign page", "GM"): 5,
-    ("campaign page", "player"): 5,
+    # header, the grid and the owner's name in it from the cache, and the roll feed (under
+    # the campaign's counter of new rolls). The GM's: nothing for the menu's admin link
+    # (the sheet's access knows the role).
+    ("sheet (tinieblas)", "player"): 4,
+    ("sheet (tinieblas)", "GM"): 3,
+    ("sheet (hitos)", "player"): 4,
+    ("sheet (ndp)", "player"): 4,
+    ("sheet (objetivo)", "player"): 4,
+    ("campaign page", "GM"): 4,
+    ("campaign page", "player"): 4,
     # One query for the viewer's own characters, linked from each campaign's card.
     ("dashboard (my campaigns)", "player"): 5,
     # The page of scenes with their counts and casts from the cache, under the change

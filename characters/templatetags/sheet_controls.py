@@ -7,6 +7,7 @@ from __future__ import annotations
 from html import escape
 
 from django import template
+from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -39,3 +40,66 @@ def remove_button(context, url: str, target: str, name, classes: str = "") -> Sa
         '<button class="btn btn-sm btn-link text-danger btn-touch" type="submit" '
         f'aria-label="{escape(_("Remove %(name)s") % {"name": name})}">✕</button></form>'
     )
+
+
+# An id no row has, which an address reversed once is written with and each row's replaces.
+_SOME_ID = 987654321
+
+
+def _address(context, name: str, pk: int) -> str:
+    """The address `name` of the context's character for the row `pk`: reversed once per
+    request and name (a sheet lists a dozen rows, each with two or three addresses)."""
+    character = context["character"]
+    request = getattr(context, "request", None)
+    known = getattr(request, "sheet_addresses", {})
+    wanted = (name, character.campaign_id, character.pk)
+    if wanted not in known:
+        known[wanted] = reverse(name, args=[character.campaign_id, character.pk, _SOME_ID])
+        if request is not None:
+            request.sheet_addresses = known
+    return known[wanted].replace(f"/{_SOME_ID}/", f"/{pk}/")
+
+
+@register.simple_tag(takes_context=True)
+def row_address(context, name: str, pk: int) -> str:
+    """`{% row_address "characters:merit_remove" merit.pk as url %}`: what `{% url name
+    campaign.pk character.pk pk %}` gives, without reversing it again for every row."""
+    return _address(context, name, pk)
+
+
+@register.simple_tag(takes_context=True)
+def aspect_row(context, aspect, kind_name) -> SafeString:
+    """A Hitos aspect's row: its kind (and how long it lasts), its text, whether it is
+    exhausted, the owner's toggle and the GM's ✕ (what `#aspect` drew as a template, its
+    blanks made one)."""
+    pk = aspect.pk
+    duration = {"scene": _("for the scene"), "session": _("for the session")}.get(aspect.duration)
+    kind = escape(str(kind_name)) + (f" · {escape(duration)}" if duration else "")
+    badge = (
+        f' <span class="badge text-bg-secondary">{escape(_("exhausted"))}</span>'
+        if aspect.exhausted
+        else ""
+    )
+    html = [
+        f'<li class="aspect{" exhausted" if aspect.exhausted else ""}" id="aspect-{pk}"> '
+        f'<div class="aspect-text"> <span class="aspect-kind">{kind}</span> '
+        f"<span>{escape(str(aspect.text))}</span>{badge} </div> "
+        '<div class="d-flex align-items-center d-print-none"> '
+    ]
+    if context.get("can_edit_story"):
+        url = escape(_address(context, "characters:aspect_exhausted", pk))
+        if aspect.exhausted:
+            button = ("btn-outline-success", "0", _("Recover"))
+        else:
+            button = ("btn-outline-secondary", "1", _("Exhaust"))
+        html.append(
+            f'<form method="post" action="{url}" hx-post="{url}" hx-target="#aspect-{pk}" '
+            f'hx-swap="outerHTML"> {csrf_input(context)} <button class="btn btn-sm '
+            f'{button[0]} btn-touch" type="submit" name="exhausted" value="{button[1]}" '
+            f'id="aspect-{pk}-toggle">{escape(button[2])}</button> </form> '
+        )
+    if context.get("can_edit_traits"):
+        url = _address(context, "characters:aspect_remove", pk)
+        html.append(f"{remove_button(context, url, '#sheet-aspects', aspect.text)} ")
+    html.append("</div> </li>")
+    return mark_safe("".join(html))  # every outside text went through escape()

@@ -1,53 +1,48 @@
-"""`{% trait_row trait character … %}`: one row of a sheet's traits block.
+"""`{% trait_block %}`: a sheet's traits section; `{% trait_row trait … %}`: one row of it.
 
 A sheet shows 30 to 60 traits, and a GM's sheet a form of five or six dot buttons per
 trait, each with its own label: about 300 elements. As a template loop with a
 `{% blocktranslate %}` per dot, the traits block was most of a cold sheet's time (about
-half of a GM's); built here as plain strings, a row costs tens of microseconds. Every
-text from outside (names, descriptions, labels) goes through `escape`.
+half of a GM's); built here as plain strings, a row costs tens of microseconds, and the
+section is one loop in Python rather than a template node per row. Every text from
+outside (names, descriptions, labels) goes through `escape`.
 """
 
 from __future__ import annotations
 
 from html import escape
-from urllib.parse import urlencode
+from urllib.parse import quote_plus
 
 from django import template
 from django.urls import reverse
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from campaigns.fragments import cached_fragment, fragment_key
 from characters.templatetags.sheet_controls import csrf_input
 
 register = template.Library()
 
 # The gap after the fifth dot, as on paper sheets.
 GAP = 6
-# Where a request keeps what the rows of its sheets share (`_shared`), and the key that
-# stands for a trait's in the address that sets its rating (a slug, as keys are).
-SHARED = "trait_rows_shared"
+# The key that stands for a trait's in the address that sets its rating (a slug, as keys are).
 KEY = "trait-key"
 
 
-def _shared(context, character) -> dict:
-    """What every row of a sheet shares, worked out once per request rather than once per
+def _shared(character) -> dict:
+    """What every row of a sheet shares, worked out once per block rather than once per
     row or dot: its texts in the active language, escaped (the names put in them are
-    escaped too), and the address that sets a rating, its trait's key to put in. Kept on
-    the request: each row is a partial, rendered with a render context of its own."""
-    wanted = (get_language(), character.campaign_id, character.pk)
-    request = getattr(context, "request", None)
-    known = getattr(request, SHARED, {})
-    if wanted not in known:
-        args = [character.campaign_id, character.pk, KEY]
-        known[wanted] = {
-            "set": escape(_("Set %(name)s to %(rating)s")),
-            "of": escape(_("%(name)s %(rating)s of %(maximum)s")),
-            "set_url": reverse("characters:trait_set", args=args),
-        }
-        if request is not None:
-            setattr(request, SHARED, known)
-    return known[wanted]
+    escaped too), and the address that sets a rating, its trait's key to put in."""
+    args = [character.campaign_id, character.pk, KEY]
+    return {
+        "set": escape(_("Set %(name)s to %(rating)s")),
+        "of": escape(_("%(name)s %(rating)s of %(maximum)s")),
+        "set_url": reverse("characters:trait_set", args=args),
+        "roll": escape(_("Roll")),
+        "specialization": escape(_("Specialization")),
+        "progress": escape(_("Progress points")),
+    }
 
 
 def _set_label(shared: dict, name: str, rating: int) -> str:
@@ -55,9 +50,8 @@ def _set_label(shared: dict, name: str, rating: int) -> str:
     return shared["set"] % {"name": name, "rating": rating}
 
 
-def _form(context, url: str, key: str, body: str, classes: str = "") -> str:
+def _form(csrf: str, url: str, key: str, body: str, classes: str = "") -> str:
     """A GM's form that sets the trait and swaps its row in place."""
-    csrf = csrf_input(context)
     css = f' class="{classes}"' if classes else ""
     url = escape(url)
     return (
@@ -66,7 +60,7 @@ def _form(context, url: str, key: str, body: str, classes: str = "") -> str:
     )
 
 
-def _dots(context, shared: dict, trait, name: str, url: str) -> str:
+def _dots(csrf: str, shared: dict, trait, name: str, url: str) -> str:
     """`name` escaped already."""
     key = escape(trait.spec.key)
     label = shared["of"] % {"name": name, "rating": trait.rating, "maximum": trait.spec.maximum}
@@ -85,10 +79,10 @@ def _dots(context, shared: dict, trait, name: str, url: str) -> str:
         for dot in trait.dots
     )
     group = f'<div class="dot-buttons" role="group" aria-label="{label}">{buttons}</div>'
-    return _form(context, url, key, group)
+    return _form(csrf, url, key, group)
 
 
-def _number(context, shared: dict, trait, name: str, url: str, rating_name: str) -> str:
+def _number(csrf: str, shared: dict, trait, name: str, url: str, rating_name: str) -> str:
     """`name` as it is (the stepper's labels escape it)."""
     key, rating = escape(trait.spec.key), trait.rating
     named = escape(f"{name}: {rating_name}" if rating_name else name)
@@ -110,20 +104,21 @@ def _number(context, shared: dict, trait, name: str, url: str, rating_name: str)
 
     down = step(rating - 1, "down", trait.can_lower, "−")
     up = step(rating + 1, "up", trait.can_raise, "+")
-    stepper = _form(context, url, key, f"{down}{value}{up}", "number-stepper")
+    stepper = _form(csrf, url, key, f"{down}{value}{up}", "number-stepper")
     return f'<div class="trait-number">{stepper}</div>'
 
 
-def _name(trait, name: str, roll_url: str) -> str:
-    """The trait's name (a link that rolls it, when `roll_url`), its label, specialties."""
+def _name(shared: dict, trait, name: str, roll_url: str) -> str:
+    """The trait's name (a link that rolls it, when `roll_url`, escaped already), its
+    label, specialties."""
     spec = trait.spec
     title = f' title="{escape(str(spec.description))}"' if spec.description else ""
     if roll_url:
-        query = urlencode({"trait": spec.key})
+        key = escape(spec.key)
         shown = (
-            f'<a class="trait-roll" href="{escape(roll_url)}?{escape(query)}" '
-            f'data-roll-trait="{escape(spec.key)}"{title}>'
-            f'<span class="visually-hidden">{escape(_("Roll"))} </span>{escape(name)}</a>'
+            f'<a class="trait-roll" href="{roll_url}?trait={escape(quote_plus(spec.key))}" '
+            f'data-roll-trait="{key}"{title}>'
+            f'<span class="visually-hidden">{shared["roll"]} </span>{escape(name)}</a>'
         )
     else:
         shown = f"<span{title}>{escape(name)}</span>"
@@ -131,7 +126,7 @@ def _name(trait, name: str, roll_url: str) -> str:
     if trait.is_specialization:
         parts.append(
             '<abbr class="badge text-bg-info text-decoration-none" '
-            f'title="{escape(_("Specialization"))}">E</abbr>'
+            f'title="{shared["specialization"]}">E</abbr>'
         )
     label = escape(str(trait.label))
     if trait.as_dots:
@@ -139,7 +134,7 @@ def _name(trait, name: str, roll_url: str) -> str:
             parts.append(f'<span class="trait-label">{label}</span>')
     else:
         progress = (
-            f'<span class="text-nowrap"><abbr title="{escape(_("Progress points"))}">PdP</abbr> '
+            f'<span class="text-nowrap"><abbr title="{shared["progress"]}">PdP</abbr> '
             f"{trait.progress}</span>"
         )
         parts.append(f'<span class="trait-label">{label + " · " if label else ""}{progress}</span>')
@@ -147,6 +142,32 @@ def _name(trait, name: str, roll_url: str) -> str:
         shown = escape(", ".join(str(specialty) for specialty in trait.specialties))
         parts.append(f'<span class="trait-specialties">{shown}</span>')
     return f'<div class="trait-name">{"".join(parts)}</div>'
+
+
+def _row(
+    shared: dict, csrf: str, trait, system, *, roll_url: str, editable: bool, error: str
+) -> str:
+    """A trait's row (`trait_row`), with what the rows share and the CSRF input given;
+    `roll_url` escaped already."""
+    spec = trait.spec
+    name = str(spec.name)
+    rolled = roll_url if roll_url and system.trait_roll(spec) is not None else ""
+    set_url = shared["set_url"].replace(KEY, spec.key) if editable else ""
+    if trait.as_dots:
+        rating = _dots(csrf, shared, trait, escape(name), set_url)
+    else:
+        rating = _number(csrf, shared, trait, name, set_url, str(system.rating_name))
+    untrained = " data-untrained" if system.folds_untrained_skills and trait.untrained else ""
+    alert = (
+        '<div class="trait-error alert alert-warning py-1 px-2 small mb-0" role="alert">'
+        f"{escape(str(error))}</div>"
+        if error
+        else ""
+    )
+    return (
+        f'<div class="trait-row" id="trait-{escape(spec.key)}"{untrained}>'
+        f"{_name(shared, trait, name, rolled)}{rating}{alert}</div>"
+    )
 
 
 @register.simple_tag(takes_context=True)
@@ -163,24 +184,91 @@ def trait_row(
     """A trait's row: its name (a link to roll it when `roll_url`, the roll panel), then
     its rating, dots up to ten and a number above, with the controls that set it when
     `editable` (a GM's sheet)."""
+    html = _row(
+        _shared(character),
+        csrf_input(context),
+        trait,
+        system,
+        roll_url=escape(roll_url),
+        editable=editable,
+        error=error,
+    )
+    return mark_safe(html)  # every outside text went through escape()
+
+
+def _row_state(trait) -> tuple:
+    """Everything a row shows, as plain values: its spec (the system's, or the campaign's
+    list), its rating, progress, label, specialties and whether it is the specialization
+    (its dots follow from the rating and the spec)."""
     spec = trait.spec
-    name = str(spec.name)
-    rolled = roll_url if roll_url and system.trait_roll(spec) is not None else ""
-    shared = _shared(context, character)
-    set_url = shared["set_url"].replace(KEY, spec.key) if editable else ""
-    if trait.as_dots:
-        rating = _dots(context, shared, trait, escape(name), set_url)
-    else:
-        rating = _number(context, shared, trait, name, set_url, str(system.rating_name))
-    untrained = " data-untrained" if system.folds_untrained_skills and trait.untrained else ""
-    alert = (
-        '<div class="trait-error alert alert-warning py-1 px-2 small mb-0" role="alert">'
-        f"{escape(str(error))}</div>"
-        if error
-        else ""
+    return (
+        spec.key,
+        str(spec.name),
+        spec.kind,
+        str(spec.category),
+        spec.minimum,
+        spec.maximum,
+        str(spec.description),
+        spec.custom,
+        trait.rating,
+        trait.progress,
+        str(trait.label),
+        tuple(str(specialty) for specialty in trait.specialties),
+        trait.is_specialization,
     )
-    html = (
-        f'<div class="trait-row" id="trait-{escape(spec.key)}"{untrained}>'
-        f"{_name(trait, name, rolled)}{rating}{alert}</div>"
+
+
+def _block(sections, shared: dict, csrf: str, system, row: dict) -> str:
+    """The traits section: a heading per section of groups ("Atributos"), a subheading
+    per group, its rows."""
+    html = [
+        '<section class="sheet-section" id="sheet-traits" aria-labelledby="sheet-traits-title">'
+        f'<h2 class="visually-hidden" id="sheet-traits-title">{escape(_("Traits"))}</h2>'
+    ]
+    if system.folds_untrained_skills:
+        html.append(
+            '<div class="form-check form-switch d-print-none mb-2"><input class="form-check-input'
+            ' fold-untrained" type="checkbox" role="switch" id="fold-untrained" checked><label'
+            f' class="form-check-label" for="fold-untrained">{escape(_("Hide untrained skills"))}'
+            "</label></div>"
+        )
+    for heading, groups in sections:
+        if heading:
+            html.append(f'<h3 class="sheet-heading">{conditional_escape(heading)}</h3>')
+        html.append('<div class="trait-groups">')
+        tag = "h4" if heading else "h3"
+        for label, rows in groups:
+            html.append(
+                f'<div class="trait-group"><{tag} class="sheet-subheading">'
+                f"{conditional_escape(label)}</{tag}>"
+            )
+            html += [_row(shared, csrf, trait, system, **row) for trait in rows]
+            html.append("</div>")
+        html.append("</div>")
+    html.append("</section>")
+    return "".join(html)
+
+
+@register.simple_tag(takes_context=True)
+def trait_block(context) -> SafeString:
+    """The sheet's traits section (`trait_sections`, with `trait_roll_base`,
+    `can_edit_traits` and `trait_error`), cached under what it shows (`_row_state` of each
+    row, the headings, the system, who may set or roll, the addresses' ids): a write that
+    leaves the traits as they were (a pool spent, a merit) finds it cached."""
+    sections, character, system = context["trait_sections"], context["character"], context["system"]
+    row = {
+        "roll_url": escape(context.get("trait_roll_base") or ""),
+        "editable": bool(context.get("can_edit_traits")),
+        "error": str(context.get("trait_error") or ""),
+    }
+    state = tuple(
+        (str(heading), tuple((str(label), tuple(map(_row_state, rows))) for label, rows in groups))
+        for heading, groups in sections
     )
-    return mark_safe(html)  # every outside text above went through escape()
+    key = fragment_key("sheet-traits", character.campaign_id, character.pk, system.key, row, state)
+
+    def render(extra: dict) -> str:
+        csrf = csrf_input(extra) if row["editable"] else ""
+        return _block(sections, _shared(character), csrf, system, row)
+
+    return cached_fragment(context.request, key, render)

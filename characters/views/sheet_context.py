@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
+from django.db.models import Prefetch
 from django.db.models.query import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -22,6 +23,7 @@ from campaigns.fragments import cached_htmls, cached_value, fragment_key, viewer
 from campaigns.permissions import CharacterAccess
 from characters import services
 from characters.forms.sheet import DetailsForm
+from characters.models import Resource, Trait
 from characters.sheet_panels import sheet_panels_context
 from mechanics.systems.base import GameSystem, PoolAction, SheetSection, TraitSpec
 
@@ -161,11 +163,17 @@ def _reads(sections: tuple[SheetSection, ...]) -> set[str]:
 
 
 def _prefetch(access: CharacterAccess, sections: tuple[SheetSection, ...]) -> None:
-    prefetch_related_objects(
-        [access.character], "traits", "resources", "owner", *sorted(_reads(sections))
-    )
-    # A campaign's own attribute and skill lists are read by the adapter.
-    prefetch_related_objects([access.character.campaign], "trait_lists")
+    # The sheet maps its traits and pools by key: no join to the character for their
+    # models' ordering.
+    unordered = [
+        Prefetch("traits", queryset=Trait.objects.order_by()),
+        Prefetch("resources", queryset=Resource.objects.order_by()),
+    ]
+    prefetch_related_objects([access.character], *unordered, "owner", *sorted(_reads(sections)))
+    campaign = access.character.campaign
+    if campaign.game_system.editable_trait_lists:
+        # A campaign's own attribute and skill lists are read by the adapter.
+        prefetch_related_objects([campaign], "trait_lists")
 
 
 def _rights(access: CharacterAccess) -> tuple:

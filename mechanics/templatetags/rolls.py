@@ -39,21 +39,22 @@ def roll_feed(context: template.Context, access: CampaignAccess | CharacterAcces
     """The live roll feed for any page of a campaign, polled by htmx.
 
     `{% load rolls %}{% roll_feed access %}` with the page's campaign or character access.
-    Its list is cached under what it shows (the rolls and the names their cards read, who
-    may see secret rolls, the language): one small query when cached, and one more for
-    the rolls whose card is not cached either.
+    Its list is cached, as the roll log is, under the campaign's counter of new rolls and
+    its version (the names the cards read: users, characters, scenes), who may see secret
+    rolls and the language: no query when cached, and one for the rolls otherwise, whose
+    cards come from their own cache but for new ones.
     """
     access = _campaign_access(access)
-    shown = log.feed_shown(access)
-    ids = [row[0] for row in shown]
-    feed = {"access": access, "campaign": access.campaign, "version": log.feed_version(ids)}
+    campaign = access.campaign
+    feed = {"access": access, "campaign": campaign}
 
     def render(extra: dict) -> str:
-        # The cards from the cache: only the rolls whose card is not there are read.
-        shown_cards = cards.cards_of(shown, compact=True)
-        return render_to_string(FEED_LIST, {**feed, "cards": shown_cards, **extra})
+        rolls = log.feed_rolls(access)
+        version = log.feed_version([roll.pk for roll in rolls])
+        shown = {"version": version, "cards": [roll.card for roll in rolls]}
+        return render_to_string(FEED_LIST, {**feed, **shown, **extra})
 
-    key = fragment_key("roll-feed", access.campaign.pk, access.is_gm, shown)
+    key = fragment_key("roll-feed", campaign.pk, campaign.roll_seq, campaign.version, access.is_gm)
     return {**feed, "feed_list": cached_fragment(context["request"], key, render)}
 
 

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from characters.models import Character
 from tests.factories import UserFactory, campaign_with, make_character
+from tests.html import parse
 
 pytestmark = pytest.mark.django_db
 
@@ -111,3 +112,51 @@ def test_an_imported_sheet_with_malformed_languages_is_refused(scholar, language
         system.clean_details({"languages": languages}, scholar.campaign)
     good = [{"id": "a", "language": "Élfico", "grant": "habla"}]
     assert system.clean_details({"languages": good}, scholar.campaign)["languages"] == good
+
+
+def _panel(page: str, address: str):
+    """The <details> that loads or holds the form posted to `address`."""
+    [found] = [
+        details
+        for details in parse(page).find_all("details")
+        if address
+        in (details.attrs.get("hx-get"), *(f.attrs["action"] for f in details.find_all("form")))
+    ]
+    return found
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+def test_the_language_form_loads_when_its_panel_is_opened(client, request, scholar, who):
+    client.force_login(request.getfixturevalue(who))
+    address = add_url(scholar)
+    sheet = client.get(scholar.get_absolute_url()).text
+    closed = _panel(sheet, address)
+    assert "open" not in closed.attrs
+    assert closed.attrs["hx-get"] == address
+    assert closed.attrs["hx-select"] == f"form[action='{address}']"
+    assert closed.one("a").attrs["href"] == address
+    assert not parse(sheet).find_all(id="language_language")
+    fragment = client.get(address, **HTMX)
+    assert "<html" not in fragment.text
+    form = parse(fragment.text).one("form", action=address)
+    assert form.find_all(id="language_language")
+    assert form.find_all("input", name="csrfmiddlewaretoken")
+    page = client.get(address).text
+    assert "<html" in page
+    assert "open" in _panel(page, address).attrs
+
+
+def test_a_refused_language_comes_back_open_with_what_was_typed(client, player, scholar):
+    client.force_login(player)
+    address = add_url(scholar)
+    response = client.post(address, {"language": "Élfico", "grant": "nada"}, **HTMX)
+    opened = _panel(response.text, address)
+    assert "open" in opened.attrs
+    assert opened.one("input", name="language").attrs["value"] == "Élfico"
+
+
+def test_only_the_owner_and_gms_get_the_language_form(client, dora, observer, stranger, scholar):
+    for who, status in ((dora, 403), (observer, 403), (stranger, 404)):
+        client.force_login(who)
+        assert client.get(add_url(scholar), **HTMX).status_code == status
+        assert client.get(add_url(scholar)).status_code == status
