@@ -88,3 +88,15 @@ def parse(content: str | bytes) -> Element:
     builder.feed(content.decode() if isinstance(content, bytes) else content)
     builder.close()
     return builder.root
+
+
+def lazy_panel(page: str, address: str) -> Element:
+    """The <details> of a page that loads the form posted to `address`, or holds it
+    (components/lazy_form.html)."""
+    [found] = [
+        details
+        for details in parse(page).find_all("details")
+        if address
+        in (details.attrs.get("hx-get"), *(f.attrs["action"] for f in details.find_all("form")))
+    ]
+    return found

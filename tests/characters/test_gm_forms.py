@@ -13,7 +13,7 @@ from tests.characters.test_sheet_views import (
     tinieblas_sheet,
     url,
 )
-from tests.html import parse
+from tests.html import lazy_panel, parse
 
 pytestmark = pytest.mark.django_db
 
@@ -37,17 +37,6 @@ def make(campaign, gm, player):
     return lambda system: makers[system]()
 
 
-def panel(page: str, address: str):
-    """The panel of the form posted to `address`: the <details> that loads or holds it."""
-    [found] = [
-        details
-        for details in parse(page).find_all("details")
-        if address
-        in (details.attrs.get("hx-get"), *(f.attrs["action"] for f in details.find_all("form")))
-    ]
-    return found
-
-
 @pytest.mark.parametrize(("system", "name", "field"), FORMS)
 def test_the_gms_sheet_has_the_form_closed_with_its_address_and_no_fields(
     client, gm, make, system, name, field
@@ -56,7 +45,7 @@ def test_the_gms_sheet_has_the_form_closed_with_its_address_and_no_fields(
     client.force_login(gm)
     page = client.get(url(character)).text
     address = url(character, name)
-    closed = panel(page, address)
+    closed = lazy_panel(page, address)
     assert "open" not in closed.attrs
     assert closed.attrs["hx-trigger"] == "toggle once"
     assert closed.attrs["hx-select"] == f"form[action='{address}']"
@@ -84,7 +73,7 @@ def test_the_address_gives_htmx_the_form_and_a_page_with_it_open(
     page = client.get(address)
     assert page.status_code == 200
     assert "<html" in page.text
-    opened = panel(page.text, address)
+    opened = lazy_panel(page.text, address)
     assert "open" in opened.attrs
     assert opened.one("form", action=address).find_all(name=field)
 
@@ -107,6 +96,6 @@ def test_a_refused_merit_comes_back_open_with_what_was_typed(client, gm, make):
     data = {"merit-key": "", "merit-name": "", "merit-rating": 2, "merit-notes": "Sin nombre"}
     for headers in (HTMX, {}):
         response = client.post(address, data, **headers)
-        opened = panel(response.text, address)
+        opened = lazy_panel(response.text, address)
         assert "open" in opened.attrs
         assert opened.one("input", name="merit-notes").attrs["value"] == "Sin nombre"

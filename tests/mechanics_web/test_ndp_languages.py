@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from characters.models import Character
 from tests.factories import UserFactory, campaign_with, make_character
-from tests.html import parse
+from tests.html import lazy_panel, parse
 
 pytestmark = pytest.mark.django_db
 
@@ -114,23 +114,12 @@ def test_an_imported_sheet_with_malformed_languages_is_refused(scholar, language
     assert system.clean_details({"languages": good}, scholar.campaign)["languages"] == good
 
 
-def _panel(page: str, address: str):
-    """The <details> that loads or holds the form posted to `address`."""
-    [found] = [
-        details
-        for details in parse(page).find_all("details")
-        if address
-        in (details.attrs.get("hx-get"), *(f.attrs["action"] for f in details.find_all("form")))
-    ]
-    return found
-
-
 @pytest.mark.parametrize("who", ["gm", "player"])
 def test_the_language_form_loads_when_its_panel_is_opened(client, request, scholar, who):
     client.force_login(request.getfixturevalue(who))
     address = add_url(scholar)
     sheet = client.get(scholar.get_absolute_url()).text
-    closed = _panel(sheet, address)
+    closed = lazy_panel(sheet, address)
     assert "open" not in closed.attrs
     assert closed.attrs["hx-get"] == address
     assert closed.attrs["hx-select"] == f"form[action='{address}']"
@@ -143,14 +132,14 @@ def test_the_language_form_loads_when_its_panel_is_opened(client, request, schol
     assert form.find_all("input", name="csrfmiddlewaretoken")
     page = client.get(address).text
     assert "<html" in page
-    assert "open" in _panel(page, address).attrs
+    assert "open" in lazy_panel(page, address).attrs
 
 
 def test_a_refused_language_comes_back_open_with_what_was_typed(client, player, scholar):
     client.force_login(player)
     address = add_url(scholar)
     response = client.post(address, {"language": "Élfico", "grant": "nada"}, **HTMX)
-    opened = _panel(response.text, address)
+    opened = lazy_panel(response.text, address)
     assert "open" in opened.attrs
     assert opened.one("input", name="language").attrs["value"] == "Élfico"
 
