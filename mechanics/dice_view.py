@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from html import escape
 
 from django.utils.html import html_safe
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 # What each die tag says, in the order the words are read out.
 TAG_WORDS = {
@@ -40,7 +41,8 @@ class DieView:
     marks: str
     description: str
 
-    def __str__(self) -> str:
+    @cached_property
+    def html(self) -> str:
         """The die as every card and result draws it (`{{ die }}`): one string, rather
         than a template's lookups for each of the dozens of dice of a page of cards (its
         parts are plain text, escaped here as `format_html` would, without its lazy-text
@@ -57,6 +59,9 @@ class DieView:
             f'<span class="visually-hidden">{description}</span></li>'
         )
 
+    def __str__(self) -> str:
+        return self.html
+
 
 def _int(value: object, default: int = 0) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
@@ -65,7 +70,14 @@ def _int(value: object, default: int = 0) -> int:
 def die_view(die: dict, *, mark_kept: bool) -> DieView:
     sides = _int(die.get("sides"), 0)
     value = _int(die.get("value"), 0)
-    tags = [tag for tag in die.get("tags") or () if isinstance(tag, str)]
+    tags = tuple(tag for tag in die.get("tags") or () if isinstance(tag, str))
+    return _die_view(sides, value, tags, mark_kept, get_language())
+
+
+# A page of cards draws hundreds of dice of a few dozen kinds: each kind is worked out once
+# per process and language (a die is a pure function of these).
+@lru_cache(maxsize=4096)
+def _die_view(sides: int, value: int, tags: tuple, mark_kept: bool, language: str) -> DieView:
     negative = "negative" in tags or "desgracia" in tags
     shape = f"d{sides}" if sides in SHAPED_SIDES else "dx"
     classes = ["die", f"die-{shape}"]

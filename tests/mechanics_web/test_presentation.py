@@ -32,6 +32,18 @@ def test_a_die_says_what_it_did_in_classes_marks_and_words():
     assert die.description == "d10: 10, éxito, explota"
 
 
+def test_the_same_die_reads_in_each_language_and_kept_only_when_marked():
+    shown = {"sides": 10, "value": 7, "tags": ["success", "kept"]}
+    spanish = die_view(shown, mark_kept=True)
+    with translation.override("en"):
+        english = die_view(shown, mark_kept=True)
+    unmarked = die_view(shown, mark_kept=False)
+    assert spanish.description == "d10: 7, éxito, se queda"
+    assert english.description == "d10: 7, success, kept"
+    assert unmarked.description == "d10: 7, éxito"
+    assert str(english) != str(spanish)
+
+
 def test_a_die_draws_itself_in_a_template_as_every_card_does():
     die = die_view({"sides": 10, "value": 8, "tags": ["success"]}, mark_kept=False)
     plain = die_view({"sides": 6, "value": 2, "tags": []}, mark_kept=False)
