@@ -377,6 +377,16 @@ def section_answer(
     return back_to_sheet(access, section)
 
 
+def section_form(
+    request: HttpRequest, access: CharacterAccess, template: str, forms: Mapping[str, Any]
+) -> HttpResponse:
+    """A GET of a section's form, which the sheet loads the first time its panel is
+    opened (`#gm_add_form`): the section (`template`) with the form shown, for htmx to
+    pick it from; without htmx, the sheet with that panel open."""
+    context = sheet_context(access, **forms, gm_open=request.path)
+    return render(request, template if request.htmx else "characters/sheet.html", context)
+
+
 def first_error(form) -> str:
     for errors in form.errors.values():
         return errors[0]

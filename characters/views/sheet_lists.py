@@ -26,6 +26,7 @@ from characters.models import Aspect, Item, Merit, Specialty
 from characters.views.sheet_context import (
     back_to_sheet,
     first_error,
+    section_form,
     section_forms,
     sheet_context,
     sheet_context_base,
@@ -91,11 +92,7 @@ def _list_add(
 def _list_form(
     request: HttpRequest, access: CharacterAccess, section: SheetSection
 ) -> HttpResponse:
-    """A GET of a list's add form, which the sheet loads the first time it is opened
-    (`#gm_add_form`): the section with the form shown, for htmx to pick it from; without
-    htmx, the sheet with it open."""
-    context = sheet_context(access, **section_forms(access, section), gm_open=request.path)
-    return render(request, section.template if request.htmx else TEMPLATE, context)
+    return section_form(request, access, section.template, section_forms(access, section))
 
 
 def _list_remove(

@@ -11,7 +11,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -20,12 +19,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaigns.permissions import character_access, require
 from characters.models import Character
 from characters.services.sheet import character_set_details, ratings_of
-from characters.views.sheet_context import first_error, section_answer, sheet_context
+from characters.views.sheet_context import first_error, section_answer, section_form
 from mechanics.rules.ndp import equipment
 from mechanics.systems.base import SheetSection
 
 TEMPLATE = "systems/ndp/sheet_languages.html"
-SHEET = "characters/sheet.html"
 LANGUAGES = "languages"
 MAX_LANGUAGE_NAME = 60
 GRANT_NAMES = dict(equipment.LANGUAGE_GRANTS)
@@ -142,9 +140,9 @@ def language_add_view(request: HttpRequest, campaign_id: int, character_id: int)
     access = character_access(request.user, campaign_id, character_id)
     require(access.can_edit_story)
     if request.method == "GET":
-        form = LanguageForm(auto_id="language_%s")
-        context = sheet_context(access, language_form=form, gm_open=request.path)
-        return render(request, TEMPLATE if request.htmx else SHEET, context)
+        return section_form(
+            request, access, TEMPLATE, {"language_form": LanguageForm(auto_id="language_%s")}
+        )
     form = LanguageForm(request.POST, auto_id="language_%s")
     if not form.is_valid():
         return _answer(request, access, error=first_error(form), form=form)
