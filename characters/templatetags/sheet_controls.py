@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from django import template
@@ -46,18 +47,25 @@ def remove_button(context, url: str, target: str, name, classes: str = "") -> Sa
 _SOME_ID = 987654321
 
 
+def row_addresses(name: str, character) -> Callable[[object], str]:
+    """`reverse(name, args=[campaign, character, row])` for any row (an id or a key), the
+    address reversed once: a sheet lists dozens of rows, each with its own."""
+    pattern = reverse(name, args=[character.campaign_id, character.pk, _SOME_ID])
+    return lambda row: pattern.replace(f"/{_SOME_ID}/", f"/{row}/")
+
+
 def _address(context, name: str, pk: int) -> str:
-    """The address `name` of the context's character for the row `pk`: reversed once per
-    request and name (a sheet lists a dozen rows, each with two or three addresses)."""
+    """The address `name` of the context's character for the row `pk`, reversed once per
+    request and name."""
     character = context["character"]
     request = getattr(context, "request", None)
     known = getattr(request, "sheet_addresses", {})
     wanted = (name, character.campaign_id, character.pk)
     if wanted not in known:
-        known[wanted] = reverse(name, args=[character.campaign_id, character.pk, _SOME_ID])
+        known[wanted] = row_addresses(name, character)
         if request is not None:
             request.sheet_addresses = known
-    return known[wanted].replace(f"/{_SOME_ID}/", f"/{pk}/")
+    return known[wanted](pk)
 
 
 @register.simple_tag(takes_context=True)

@@ -14,31 +14,27 @@ from html import escape
 from urllib.parse import quote_plus
 
 from django import template
-from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from campaigns.fragments import cached_fragment, fragment_key
-from characters.templatetags.sheet_controls import csrf_input
+from characters.templatetags.sheet_controls import csrf_input, row_addresses
 
 register = template.Library()
 
 # The gap after the fifth dot, as on paper sheets.
 GAP = 6
-# The key that stands for a trait's in the address that sets its rating (a slug, as keys are).
-KEY = "trait-key"
 
 
 def _shared(character) -> dict:
     """What every row of a sheet shares, worked out once per block rather than once per
     row or dot: its texts in the active language, escaped (the names put in them are
-    escaped too), and the address that sets a rating, its trait's key to put in."""
-    args = [character.campaign_id, character.pk, KEY]
+    escaped too), and the address that sets a trait's rating, given its key."""
     return {
         "set": escape(_("Set %(name)s to %(rating)s")),
         "of": escape(_("%(name)s %(rating)s of %(maximum)s")),
-        "set_url": reverse("characters:trait_set", args=args),
+        "set_url": row_addresses("characters:trait_set", character),
         "roll": escape(_("Roll")),
         "specialization": escape(_("Specialization")),
         "progress": escape(_("Progress points")),
@@ -152,7 +148,7 @@ def _row(
     spec = trait.spec
     name = str(spec.name)
     rolled = roll_url if roll_url and system.trait_roll(spec) is not None else ""
-    set_url = shared["set_url"].replace(KEY, spec.key) if editable else ""
+    set_url = shared["set_url"](spec.key) if editable else ""
     if trait.as_dots:
         rating = _dots(csrf, shared, trait, escape(name), set_url)
     else:
