@@ -80,11 +80,15 @@ class EventRow:
 HEALTH_VERSION = re.compile(r"\d+-[0-9a-f]{8}")
 
 
+def health_digest(character) -> str:
+    """A short digest of the character's stored health (its own column)."""
+    return f"{zlib.crc32(json.dumps(character.health, sort_keys=True).encode()):08x}"
+
+
 def health_version(character, latest_event_id: int | None) -> str:
     """What a poll compares: the newest event and the stored health itself (so a change
     made without an event, an import or an admin edit, shows too)."""
-    digest = zlib.crc32(json.dumps(character.health, sort_keys=True).encode())
-    return f"{latest_event_id or 0}-{digest:08x}"
+    return f"{latest_event_id or 0}-{health_digest(character)}"
 
 
 def latest_event_id(character) -> int | None:

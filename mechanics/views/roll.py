@@ -47,6 +47,7 @@ from characters.views.sheet import sheet_context
 from mechanics.forms.errors import error_text
 from mechanics.forms.roll import RollSceneForm, default_data
 from mechanics.forms.two_sided import HELPERS, gm_forms, gm_plan, relevant_forms
+from mechanics.health_panel import health_digest
 from mechanics.models import CombatAttack, Roll, SavedRoll
 from mechanics.presentation import roll_display
 from mechanics.rules.errors import RuleError
@@ -104,10 +105,17 @@ def _panel_key(request: HttpRequest, char_access: CharacterAccess, *, grid: bool
     character = char_access.character
     if grid:
         return _key("roll-panel-grid", char_access, character.grid_version, query)
-    return _key("roll-panel", char_access, character.version, query)
+    return _key("roll-panel", char_access, _shown_version(character), query)
 
 
-def _key(name: str, char_access: CharacterAccess, version: int, query: QueryDict) -> str:
+def _shown_version(character) -> str:
+    """What the panel shows of its character: its rows but for its health and XP (the
+    grid version), and its stored health, the one of those two the panel reads (its line,
+    its penalty to the odds). An XP award, or a wound undone, leaves the panel as it was."""
+    return f"{character.grid_version}-{health_digest(character)}"
+
+
+def _key(name: str, char_access: CharacterAccess, version, query: QueryDict) -> str:
     """A key of the panel for these choices and this version of its character."""
     access = char_access.access
     campaign = access.campaign
@@ -159,13 +167,13 @@ def _rolled_panel(request, char_access, context: dict, kept, *, attack: bool) ->
 
 def _live_version(access: CampaignAccess, character) -> str:
     """What an open panel's live reload sends ({% live_reload %}): the panel is stale when
-    its character's or campaign's rows change, or, for a panel that reads more, when the
-    reader's sequence moves (campaigns.versions)."""
+    what it shows of its character (`_shown_version`) or the campaign's rows change, or,
+    for a panel that reads more, when the reader's sequence moves (campaigns.versions)."""
     setup = get_system(access.campaign.system).roll_setup
     # (A roll's own answer does not read the sequence again, within the roll's query
     # budget: such a panel reloads once after its own roll, its result kept.)
     follows = access.live_seq if setup is not None and setup.panel_follows_campaign else ""
-    return f"{character.version}.{access.campaign.version}.{follows}"
+    return f"{_shown_version(character)}.{access.campaign.version}.{follows}"
 
 
 def _panel_form(sheet: Sheet, data, *, is_gm: bool, open_actions: dict):

@@ -76,7 +76,7 @@ def saved_roll_save(request: HttpRequest, campaign_id: int, character_id: int) -
             form.add_error(None, " ".join(error.messages))
         else:
             # The panel answered holds the versions the save left (roll._live_version).
-            character.refresh_from_db(fields=["version"])
+            character.refresh_from_db(fields=["version", "grid_version"])
             access.campaign.refresh_from_db(fields=["change_seq", "public_seq"])
     if not request.htmx:
         if saved is None:

@@ -2,6 +2,7 @@
 they are drawn from (`mechanics.views.roll._panel_key`), so a write shows on the next
 request, and one reader's panel never reaches another."""
 
+import json
 import re
 
 import pytest
@@ -11,7 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns import services as campaign_services
+from campaigns.htmx import SINCE_HEADER
 from characters.models import Aspect, Character, Resource, Trait
+from characters.services import xp_adjust
 from mechanics.models import SituationAspect
 from mechanics.services.health import character_apply_damage
 from mechanics.systems.base import DamageInput
@@ -128,6 +131,49 @@ def test_a_plain_roll_leaves_a_tinieblas_panel_in_the_cache(client, gm, player, 
     with CaptureQueriesContext(connection) as after:
         panel(client, lucia)
     assert len(after) == len(cached)
+
+
+def test_an_xp_award_leaves_the_panel_and_its_odds_in_the_cache(client, gm, player, lucia):
+    """The panel does not show XP: an award bumps the character's version, not what the
+    panel is keyed on (`_shown_version`)."""
+    client.force_login(player)
+    for query in ({}, {"part": "odds", **POOL}):
+        first = client.get(roll_url(lucia), query, **HTMX).text
+        xp_adjust(character=lucia, user=gm, amount=2, reason="Bonificación")
+        with CaptureQueriesContext(connection) as queries:
+            again = client.get(roll_url(lucia), query, **HTMX).text
+        assert TOKEN.sub("", again) == TOKEN.sub("", first)
+        assert len(queries) == 3  # session, user and access
+
+
+def test_a_health_written_without_an_event_shows_on_the_next_request(client, player, lucia):
+    """An import or an admin edit of the stored health: no health event, no grid version."""
+    client.force_login(player)
+    assert not panel(client, lucia).find_all(class_="roll-health")
+    Character.objects.filter(pk=lucia.pk).update(health={"boxes": 7, "marks": "LLL"})
+    assert "Salud:" in panel(client, lucia).one(class_="roll-health").text()
+
+
+def shown(page) -> str:
+    """The version an open panel's live reload sends back."""
+    reload = page.one("div", hx_headers=True)
+    return json.loads(reload.attrs["hx-headers"])[SINCE_HEADER]
+
+
+def test_an_open_panel_reloads_after_a_wound_and_not_after_an_award(client, gm, player, lucia):
+    client.force_login(player)
+    version = shown(panel(client, lucia))
+
+    def live_reload():
+        return client.get(roll_url(lucia), **HTMX, headers={SINCE_HEADER: version})
+
+    assert live_reload().status_code == 204
+    xp_adjust(character=lucia, user=gm, amount=2, reason="Bonificación")
+    assert live_reload().status_code == 204
+    character_apply_damage(character=lucia, user=gm, damage=DamageInput(3, damage_type="L"))
+    reloaded = live_reload()
+    assert reloaded.status_code == 200
+    assert "Salud:" in parse(reloaded.text).one(class_="roll-health").text()
 
 
 def test_a_gm_panel_never_reaches_a_player_in_either_order(client, gm, player, lucia):
