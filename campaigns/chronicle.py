@@ -260,7 +260,6 @@ def _rows_past(
         kind,
         position,
         forward,
-        size,
     )
 
     def read() -> list[tuple]:

@@ -223,13 +223,33 @@ def test_a_new_roll_takes_its_place_among_cached_wounds(gm, player, scene, lucia
     assert every_item(pages) == [*fight, shown]
 
 
-def test_a_renamed_character_reads_right_on_every_page(gm, scene, lucia, fight):
+def test_a_renamed_character_reads_right_on_every_page(gm, player, scene, lucia, fight):
     client = logged_in(gm)
     walk(client, scene)
     Character.objects.filter(pk=lucia.pk).update(name="Lucía Ferrer")
     forwards, _back = walk(client, scene)
     for page in forwards:
-        assert "Lucía Ferrer" in page.text()
+        for item in page.find_all(class_="scene-timeline-item"):
+            text = item.text()
+            assert text.count("Lucía") == text.count("Lucía Ferrer")
+    assert all("Lucía Ferrer" in item.text() for item in forwards[0].find_all(class_="roll"))
+
+
+def test_one_cursor_read_both_ways_gives_the_pages_on_either_side(gm, scene, fight):
+    client = logged_in(gm)
+    later = link(review(client, scene), "next")
+    assert items(review(client, scene, later)) == fight[PAGE : 2 * PAGE]
+    earlier = later.replace("after=", "before=")
+    assert items(review(client, scene, earlier)) == fight[: PAGE - 1]
+
+
+def test_a_scenes_cached_rows_never_show_in_another_scene(gm, player, scene, lucia, fight):
+    other = services.scene_create(campaign=scene.campaign, title="El muelle", participants=[lucia])
+    client = logged_in(gm)
+    walk(client, scene)
+    shown = roll(other, lucia, player)
+    forwards, _back = walk(client, other)
+    assert every_item(forwards) == [shown]
 
 
 def test_a_wound_undone_past_the_first_page_shows_for_its_owner_alone(
