@@ -14,17 +14,20 @@ none of their models:
                              obj=a) for a in ...]
 
 The item's template is rendered with `item` (the TimelineItem), `access`, `campaign`,
-`scene` and `request`. Rolls bring their HTML instead: the roll log's own cached card
-(`mechanics.cards`), so they read the same here; and so do health events, hundreds in a
-long scene, cached by their ids (`mechanics.health_timeline`). The rendered timeline is
-cached under the campaign's change sequence (`campaigns.versions`: any write in the
-campaign bumps it) and its reader (`timeline_html`); the other sources' items under the
-sequence that rolls leave alone, so that after a roll only its card is new; the pager's
-page of rolls under the campaign's counter of new rolls, so that any other write leaves
-it; and an item whose source gives its `key` (a diary: its row and the names it shows;
-an XP award: its id) under that key, the reader and the campaign's version, so that
-after a wound or XP elsewhere none of them renders again, and after a new diary only
-that diary does.
+`scene` and `request`. The sources that grow without bound page the timeline together
+(`TimelinePager`: rolls, drawn with the roll log's own cached card, `mechanics.cards`, and
+health events, hundreds in a long fight, cached by their ids, `mechanics.health_timeline`):
+a page holds at most TIMELINE_PAGE of their rows whatever their kinds, and the other
+sources' items (a few per character) fall on the page whose time span holds them. The
+rendered timeline is cached under the campaign's change sequence (`campaigns.versions`:
+any write in the campaign bumps it) and its reader (`timeline_html`); each paging source's
+rows past a cursor under the versions they follow (rolls: the counter of new rolls and the
+campaign's version; health events: the sequence that rolls leave alone), so that a write
+to one source reads none of the other's rows again; the other sources' items under the
+sequence that rolls leave alone; and an item whose source gives its `key` (a diary: its
+row and the names it shows; an XP award: its id) under that key, the reader and the
+campaign's version, so that after a wound or XP elsewhere none of them renders again,
+and after a new diary only that diary does.
 """
 
 from __future__ import annotations
