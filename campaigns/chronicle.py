@@ -266,16 +266,39 @@ def _rows_past(
     )
 
     def read() -> list[tuple]:
-        bound = None
-        if position is not None:
-            at, rank, pk = position
-            # Rows of a later source at the cursor's instant come after its row; of an
-            # earlier one, before it.
-            bound = (at, pk if rank == pager.rank else 0 if pager.rank > rank else _ALL_AT)
+        bound = _bound(position, pager.rank) if position is not None else None
         rows = pager.rows(access, scene, kind)
         return list(beyond(rows, bound, down=not forward)[: size + 1])
 
     return cached_value(key, read)
+
+
+# A cursor past any row: the page before it is the timeline's last.
+END_OF_TIMELINE = "9999999999999999.0.0"
+
+
+def page_showing(
+    access: CampaignAccess, scene: Scene, at: datetime, *, kind: str = "", pk: int = _ALL_AT
+) -> str:
+    """The `before` cursor of the timeline page that shows an item: a paging source's row
+    (its `kind` and `pk`), or another source's item written at `at`. One query per paging
+    source: the first row of each after the item."""
+    ranks = [pager.rank for pager in _pagers if kind in pager.kinds]
+    # Another source's item comes after every row of its instant.
+    position = (at, ranks[0] if ranks else max(map(by_rank, _pagers), default=0) + 1, pk)
+    following = []
+    for pager in _pagers:
+        bound = _bound(position, pager.rank)
+        rows = beyond(pager.rows(access, scene, None), bound, down=False)
+        following += [(row[1], pager.rank, row[0]) for row in rows[:1]]
+    return _cursor(min(following)) if following else END_OF_TIMELINE
+
+
+def _bound(position: Position, rank: int) -> tuple[datetime, int]:
+    """The (created_at, pk) key in a source of `rank` that `position` falls at: rows of a
+    later source at the position's instant come after it; of an earlier one, before it."""
+    at, at_rank, pk = position
+    return at, pk if rank == at_rank else 0 if rank > at_rank else _ALL_AT
 
 
 def _other_entries(access: CampaignAccess, scene: Scene, context: dict) -> list[_Entry]:
