@@ -189,28 +189,32 @@ def test_a_roll_hit_lands_on_the_timeline_page_that_holds_it(world, settings):
 
 
 @pytest.mark.parametrize("kind", ["roll", "diary"])
-def test_a_hit_after_a_long_fight_lands_on_the_timeline_page_that_holds_it(world, kind):
-    """Wounds page the timeline too: a roll or a diary after more of them than a page holds
-    is on a later page, and the hit's link goes there."""
+def test_a_hit_amid_a_long_fight_lands_on_the_timeline_page_that_holds_it(world, kind):
+    """Wounds page the timeline too: a roll or a diary between more of them than a page
+    holds is on a page of its own, and the hit's link goes there."""
     from campaigns import chronicle
     from mechanics.services.health import character_apply_damage, health_event_undo
     from mechanics.systems.base import DamageInput
 
+    def fight():
+        for turn in range(chronicle.TIMELINE_PAGE + 2):
+            if turn % 2:
+                health_event_undo(character=world.lucia, user=world.gm)
+            else:
+                damage = DamageInput(1, "B")
+                character_apply_damage(
+                    character=world.lucia, user=world.gm, damage=damage, scene=world.scene
+                )
+
     roll(world, "Tirada antes")
-    for turn in range(chronicle.TIMELINE_PAGE + 2):
-        if turn % 2:
-            health_event_undo(character=world.lucia, user=world.gm)
-        else:
-            damage = DamageInput(1, "B")
-            character_apply_damage(
-                character=world.lucia, user=world.gm, damage=damage, scene=world.scene
-            )
+    fight()
     if kind == "roll":
         hit = roll(world, "Tirada tras la pelea")
         anchor = f"scene-roll-{hit.pk}"
     else:
         hit = diary(world, world.lucia, "Tras la pelea")
         anchor = f"diary-{hit.pk}"
+    fight()
     roll(world, "Tirada final")
     indexed = SearchEntry.objects.get(kind=kind, object_id=hit.pk)
     client = client_for(world.player)
