@@ -14,17 +14,20 @@ none of their models:
                              obj=a) for a in ...]
 
 The item's template is rendered with `item` (the TimelineItem), `access`, `campaign`,
-`scene` and `request`. Rolls bring their HTML instead: the roll log's own cached card
-(`mechanics.cards`), so they read the same here; and so do health events, hundreds in a
-long scene, cached by their ids (`mechanics.health_timeline`). The rendered timeline is
-cached under the campaign's change sequence (`campaigns.versions`: any write in the
-campaign bumps it) and its reader (`timeline_html`); the other sources' items under the
-sequence that rolls leave alone, so that after a roll only its card is new; the pager's
-page of rolls under the campaign's counter of new rolls, so that any other write leaves
-it; and an item whose source gives its `key` (a diary: its row and the names it shows;
-an XP award: its id) under that key, the reader and the campaign's version, so that
-after a wound or XP elsewhere none of them renders again, and after a new diary only
-that diary does.
+`scene` and `request`. The sources that grow without bound page the timeline together
+(`TimelinePager`: rolls, drawn with the roll log's own cached card, `mechanics.cards`, and
+health events, hundreds in a long fight, cached by their ids, `mechanics.health_timeline`):
+a page holds at most TIMELINE_PAGE of their rows whatever their kinds, and the other
+sources' items (a few per character) fall on the page whose time span holds them. The
+rendered timeline is cached under the campaign's change sequence (`campaigns.versions`:
+any write in the campaign bumps it) and its reader (`timeline_html`); each paging source's
+rows past a cursor under the versions they follow (rolls: the counter of new rolls and the
+campaign's version; health events: the sequence that rolls leave alone), so that a write
+to one source reads none of the other's rows again; the other sources' items under the
+sequence that rolls leave alone; and an item whose source gives its `key` (a diary: its
+row and the names it shows; an XP award: its id) under that key, the reader and the
+campaign's version, so that after a wound or XP elsewhere none of them renders again,
+and after a new diary only that diary does.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from django.db.models import QuerySet
@@ -41,7 +45,7 @@ from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from campaigns.fragments import cached_fragment, cached_pieces, cached_value, fragment_key, viewer
-from campaigns.keyset import KeysetPage
+from campaigns.keyset import EPOCH, MICROSECOND, KeysetPage, beyond, decode
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess
 
@@ -75,24 +79,57 @@ def register_timeline_source() -> Callable[[TimelineSource], TimelineSource]:
     return register
 
 
-# The one source that grows without bound (rolls) pages the timeline: it returns a
-# campaigns.keyset page of TimelineItems, and the other sources' items fall on the page
-# whose time span holds them.
-TimelinePager = Callable[..., KeysetPage]
+# The sources that grow without bound (rolls, health events) page the timeline together:
+# each gives the rows the reader may see as a query, and its items for the rows a page
+# holds. A page holds at most TIMELINE_PAGE of their rows, whatever their kinds, merged
+# in (created_at, rank, pk) order from a cursor that names one row of one source; the
+# other sources' items fall on the page whose time span holds them.
 TIMELINE_PAGE = 50
 ITEM_TIMEOUT = 86400
-_pager: list[TimelinePager] = []
+# Above any row's id: a bound that takes every row of a source written at an instant.
+_ALL_AT = 2**63 - 1
 
 
-def register_timeline_pager() -> Callable[[TimelinePager], TimelinePager]:
-    """Set the source that pages the timeline: `(access, scene, *, size, after, before)
-    -> KeysetPage` of TimelineItems, oldest first (a decorator)."""
+@dataclass(frozen=True)
+class TimelinePager:
+    # Orders rows of different sources written at the same microsecond; in the cursors.
+    rank: int
+    kinds: frozenset[str]
+    # `(access, scene, kind)` -> the rows of that kind (of every kind of this source when
+    # None) the reader may see, as a values_list query whose first values are the pk and
+    # created_at.
+    rows: Callable[[CampaignAccess, Scene, str | None], QuerySet]
+    # `(access, scene, rows)` -> the items of a page's rows (oldest first), with their HTML.
+    items: Callable[[CampaignAccess, Scene, list[tuple]], list[TimelineItem]]
+    # `(campaign)` -> the versions the rows follow (visibility, and what they hold).
+    versions: Callable[[Any], tuple]
 
-    def register(pager: TimelinePager) -> TimelinePager:
-        _pager[:] = [pager]
-        return pager
 
-    return register
+_pagers: list[TimelinePager] = []
+by_rank = attrgetter("rank")
+
+
+def register_timeline_pager(pager: TimelinePager) -> TimelinePager:
+    """Add a source that pages the timeline (idempotent: one per rank)."""
+    _pagers[:] = sorted([p for p in _pagers if p.rank != pager.rank] + [pager], key=by_rank)
+    return pager
+
+
+Position = tuple[datetime, int, int]  # created_at, the source's rank, pk
+
+
+def _cursor(position: Position) -> str:
+    at, rank, pk = position
+    return f"{(at - EPOCH) // MICROSECOND}.{pk}.{rank}"
+
+
+def _position(cursor: str | None) -> Position | None:
+    """The row a cursor names, or None when there is none or it is not one."""
+    row, _dot, rank = (cursor or "").rpartition(".")
+    key = decode(row)
+    if key is None or not (rank.isascii() and rank.isdigit()) or len(rank) > 4:
+        return None
+    return key[0], int(rank), key[1]
 
 
 @dataclass(frozen=True)
@@ -132,22 +169,18 @@ def timeline_html(request: HttpRequest, access: CampaignAccess, scene: Scene) ->
         counts = Counter(entry.kind for entry in entries)
         if kind:
             entries = [entry for entry in entries if entry.kind == kind]
-        page = _paged(access, scene, request.GET.get("after"), request.GET.get("before"))
+        # None when no paging source has the kind asked for: all of it shows, on one page.
+        page = _page(access, scene, kind, request.GET.get("after"), request.GET.get("before"))
         if page is not None:
-            paged = [e for e in _rendered(page.items, context) if not kind or e.kind == kind]
-            if kind and not paged:
-                # The kind asked for is not paged: all of it shows, on one page.
-                page = None
-            else:
-                # This page spans from its first paged item (or the start) to the next page's.
-                start = page.items[0].at if page.previous and page.items else None
-                end = page.next_starts
-                entries = [
-                    entry
-                    for entry in entries
-                    if (start is None or entry.at >= start) and (end is None or entry.at < end)
-                ]
-                entries += paged
+            # This page spans from its first paged item (or the start) to the next page's.
+            start = page.items[0].at if page.previous and page.items else None
+            end = page.next_starts
+            entries = [
+                entry
+                for entry in entries
+                if (start is None or entry.at >= start) and (end is None or entry.at < end)
+            ]
+            entries += _rendered(page.items, context)
         entries.sort(key=lambda entry: entry.at)
         return render_to_string(
             "campaigns/timeline/group_review.html",
@@ -158,29 +191,119 @@ def timeline_html(request: HttpRequest, access: CampaignAccess, scene: Scene) ->
     return cached_fragment(request, key, render)
 
 
-def _paged(access: CampaignAccess, scene: Scene, after, before) -> KeysetPage | None:
-    """The pager's page of items (rolls, with their cards' HTML): cached under the
-    campaign's counter of new rolls and its version (the names the cards show), the
-    reader and the page asked for, so that any other write leaves it as it is."""
-    if not _pager:
+def _page(
+    access: CampaignAccess, scene: Scene, kind: str | None, after, before
+) -> KeysetPage | None:
+    """The page of the paging sources' items after or before a cursor (the first page
+    without one, or with a garbled or stale one), with the cursors of the pages around."""
+    pagers = [pager for pager in _pagers if kind is None or kind in pager.kinds]
+    if not pagers:
         return None
+    size = TIMELINE_PAGE
+    backward = _position(before)
+    forward = backward is None
+    position = _position(after) if forward else backward
+    rows = sorted(
+        (
+            ((row[1], pager.rank, row[0]), row)
+            for pager in pagers
+            for row in _rows_past(access, scene, pager, kind, position, forward=forward)
+        ),
+        key=itemgetter(0),
+        reverse=not forward,
+    )
+    more = len(rows) > size
+    peeked = rows[size][0] if more else None
+    rows = rows[:size]
+    if not forward:
+        rows.reverse()
+    if not rows:
+        # Nothing beyond the cursor (a stale link): the first page, rather than none.
+        return _page(access, scene, kind, None, None) if position else KeysetPage([], None, None)
+    first, last = rows[0][0], rows[-1][0]
+    if forward:
+        previous = _cursor(first) if position is not None else None
+        following = _cursor(last) if more else None
+        next_starts = peeked[0] if peeked is not None else None
+    else:
+        previous = _cursor(first) if more else None
+        following = _cursor(last)
+        next_starts = position[0]  # the cursor's row opens the page below
+    items = [
+        item
+        for pager in pagers
+        for item in pager.items(
+            access, scene, [row for (_at, rank, _pk), row in rows if rank == pager.rank]
+        )
+    ]
+    # By time; at the same instant, in the sources' order (a stable sort).
+    items.sort(key=lambda item: item.at)
+    return KeysetPage(items, previous, following, next_starts)
+
+
+def _rows_past(
+    access: CampaignAccess,
+    scene: Scene,
+    pager: TimelinePager,
+    kind: str | None,
+    position: Position | None,
+    *,
+    forward: bool,
+) -> list[tuple]:
+    """A page and one of the source's rows past `position` (oldest first, or newest first
+    going back), cached under the versions its rows follow, the reader and the page asked
+    for, so that a write to another source leaves it."""
     campaign = access.campaign
+    size = TIMELINE_PAGE
     key = fragment_key(
-        "scene-timeline-paged",
+        "scene-timeline-rows",
         viewer(access),
-        (campaign.pk, campaign.version, campaign.roll_seq),
+        (campaign.pk, pager.rank, pager.versions(campaign)),
         scene.pk,
-        after,
-        before,
+        kind,
+        position,
+        forward,
     )
-    return cached_value(
-        key, lambda: _pager[0](access, scene, size=TIMELINE_PAGE, after=after, before=before)
-    )
+
+    def read() -> list[tuple]:
+        bound = _bound(position, pager.rank) if position is not None else None
+        rows = pager.rows(access, scene, kind)
+        return list(beyond(rows, bound, down=not forward)[: size + 1])
+
+    return cached_value(key, read)
+
+
+# A cursor past any row: the page before it is the timeline's last.
+END_OF_TIMELINE = "9999999999999999.0.0"
+
+
+def page_showing(
+    access: CampaignAccess, scene: Scene, at: datetime, *, kind: str = "", pk: int = _ALL_AT
+) -> str:
+    """The `before` cursor of the timeline page that shows an item: a paging source's row
+    (its `kind` and `pk`), or another source's item written at `at`. One query per paging
+    source: the first row of each after the item."""
+    ranks = [pager.rank for pager in _pagers if kind in pager.kinds]
+    # Another source's item comes after every row of its instant.
+    position = (at, ranks[0] if ranks else max(map(by_rank, _pagers), default=0) + 1, pk)
+    following = []
+    for pager in _pagers:
+        bound = _bound(position, pager.rank)
+        rows = beyond(pager.rows(access, scene, None), bound, down=False)
+        following += [(row[1], pager.rank, row[0]) for row in rows[:1]]
+    return _cursor(min(following)) if following else END_OF_TIMELINE
+
+
+def _bound(position: Position, rank: int) -> tuple[datetime, int]:
+    """The (created_at, pk) key in a source of `rank` that `position` falls at: rows of a
+    later source at the position's instant come after it; of an earlier one, before it."""
+    at, at_rank, pk = position
+    return at, pk if rank == at_rank else 0 if rank > at_rank else _ALL_AT
 
 
 def _other_entries(access: CampaignAccess, scene: Scene, context: dict) -> list[_Entry]:
-    """Every item of the sources but the pager's (rolls), rendered: cached under the
-    campaign's sequence but rolls and the reader, so a roll does not render them again.
+    """Every item of the sources that do not page, rendered: cached under the campaign's
+    sequence but rolls and the reader, so a roll does not render them again.
     Their forms keep the CSRF placeholder of `context`, for the timeline that holds them."""
     campaign = access.campaign
     key = fragment_key(

@@ -49,6 +49,18 @@ class KeysetPage:
         return bool(self.previous or self.next)
 
 
+def beyond(queryset: QuerySet, key: tuple[datetime, int] | None, *, down: bool) -> QuerySet:
+    """The rows past `key` (all of them without one), in (created_at, pk) order: down the
+    keys (newest first) or up them."""
+    rows = queryset.order_by(*(("-created_at", "-pk") if down else ("created_at", "pk")))
+    if key is None:
+        return rows
+    stamp, pk = key
+    if down:
+        return rows.filter(created_at__lte=stamp).exclude(created_at=stamp, pk__gte=pk)
+    return rows.filter(created_at__gte=stamp).exclude(created_at=stamp, pk__lte=pk)
+
+
 def keyset_page(
     queryset: QuerySet,
     *,
@@ -67,14 +79,7 @@ def keyset_page(
     key = after_key if forward else before_key
     # Moving down the keys: a newest-first list read forward, or oldest-first read back.
     down = newest_first == forward
-    rows = queryset.order_by(*(("-created_at", "-pk") if down else ("created_at", "pk")))
-    if key is not None:
-        stamp, pk = key
-        if down:
-            rows = rows.filter(created_at__lte=stamp).exclude(created_at=stamp, pk__gte=pk)
-        else:
-            rows = rows.filter(created_at__gte=stamp).exclude(created_at=stamp, pk__lte=pk)
-    items = list(rows[: size + 1])
+    items = list(beyond(queryset, key, down=down)[: size + 1])
     more = len(items) > size
     peeked = items[size] if more else None
     items = items[:size]

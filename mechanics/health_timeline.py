@@ -16,15 +16,20 @@ from typing import NamedTuple
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from campaigns.chronicle import ITEM_TIMEOUT, TimelineItem, register_timeline_source
+from campaigns.chronicle import (
+    ITEM_TIMEOUT,
+    TimelineItem,
+    TimelinePager,
+    register_timeline_pager,
+)
 from campaigns.fragments import cached_pieces, fragment_key
 from campaigns.permissions import visible_health_events
 from mechanics.models import HealthEvent
 from mechanics.systems.base import hours_in_words
 
-# What the grouping and the keys read of an event, as a row: a long scene holds hundreds
-# of them, most of them cached.
-KEYED = ("kind", "created_at", "character_id", "created_by_id", "inputs", "reason")
+# What the pages, the grouping and the keys read of an event, as a row: a long scene
+# holds hundreds of them, a page fifty, most of them cached.
+ROW = ("pk", "created_at", "kind", "character_id", "created_by_id", "inputs", "reason")
 # What an item shows of an event, read for the items not cached.
 SHOWN = (
     "kind", "created_at", "summary", "reason", "inputs",
@@ -64,28 +69,35 @@ def _same_advance(group: TimePassed | None, event: HealthEvent) -> bool:
     )
 
 
-@register_timeline_source()
-def health_source(access, scene) -> list[TimelineItem]:
-    """Each event, or each time advance, as an item with its HTML, cached under its events'
-    ids: they are append-only (`campaigns.history`), the names they show follow the
-    campaign's version, and an item shows the same to every reader who may see it (the
-    query chooses those). Only the events of the items not cached are read whole."""
-    rows = (
-        visible_health_events(
-            access,
-            HealthEvent.objects.filter(scene=scene, character__campaign_id=scene.campaign_id),
-        )
-        .order_by("created_at", "pk")
-        .values_list("pk", *KEYED)
+def health_rows(access, scene, kind: str | None):
+    """The scene's events the reader may see (`kind` "time": time advances alone;
+    "health": the others), on the (scene, created_at) index."""
+    events = visible_health_events(
+        access, HealthEvent.objects.filter(scene=scene, character__campaign_id=scene.campaign_id)
     )
+    if kind == "time":
+        events = events.filter(kind=HealthEvent.Kind.TIME)
+    elif kind == "health":
+        events = events.exclude(kind=HealthEvent.Kind.TIME)
+    return events.values_list(*ROW)
+
+
+def health_items(access, scene, rows: list[tuple]) -> list[TimelineItem]:
+    """Each event, or each time advance, of a page's rows as an item with its HTML, cached
+    under its events' ids: they are append-only (`campaigns.history`), the names they
+    show follow the campaign's version, and an item shows the same to every reader who
+    may see it (the query chooses those). Only the events of the items not cached are read
+    whole. An advance cut by the end of a page shows on both, with the characters of each."""
     shown: list[_Event | TimePassed] = []
     group: TimePassed | None = None
-    for pk, kind, *fields in rows:
+    for pk, at, kind, *fields in rows:
         if kind != HealthEvent.Kind.TIME:
-            shown.append(_Event(pk, fields[0]))
+            shown.append(_Event(pk, at))
             continue
         # A time advance's events are grouped by what they hold: a few, read as rows.
-        event = HealthEvent(id=pk, kind=kind, **dict(zip(KEYED[1:], fields, strict=True)))
+        event = HealthEvent(
+            id=pk, kind=kind, created_at=at, **dict(zip(ROW[3:], fields, strict=True))
+        )
         if not _same_advance(group, event):
             group = TimePassed(
                 at=event.created_at,
@@ -112,6 +124,19 @@ def health_source(access, scene) -> list[TimelineItem]:
         )
         for index, item in enumerate(shown)
     ]
+
+
+# Every write but a roll moves the campaign's sequence but rolls (a new event, a change of
+# who may see a sheet); the names the items show follow its version, in their keys.
+register_timeline_pager(
+    TimelinePager(
+        rank=1,
+        kinds=frozenset({"health", "time"}),
+        rows=health_rows,
+        items=health_items,
+        versions=lambda campaign: (campaign.nonroll_seq,),
+    )
+)
 
 
 class _Event(NamedTuple):

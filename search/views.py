@@ -5,22 +5,20 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from campaigns.chronicle import page_showing
 from campaigns.htmx import htmx_render
-from campaigns.keyset import encode
+from campaigns.models import Scene
 from campaigns.permissions import (
     CampaignAccess,
     campaign_access,
-    visible_rolls,
     visible_search_entries,
 )
 from characters.models import DiaryEntry
-from mechanics.models import Roll
 from search.engine import PAGE, PER_KIND, Filters, Results, search
 from search.forms import SearchForm
 from search.models import SearchEntry
@@ -89,16 +87,12 @@ def search_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return htmx_render(request, "search/results.html", "results", context)
 
 
-# A cursor later than any row: the page before it is the timeline's last.
-END_OF_TIMELINE = "9999999999999999.0"
-
-
 @login_required
 @require_GET
 def go(request: HttpRequest, campaign_id: int, entry_id: int) -> HttpResponse:
     """To a hit inside a scene: the page of the scene's timeline that shows it (the
-    timeline pages by rolls), at its anchor. Asked for when followed, so the results page
-    does not look up a page for each hit."""
+    timeline pages by rolls and health events), at its anchor. Asked for when followed,
+    so the results page does not look up a page for each hit."""
     access = campaign_access(request.user, campaign_id)
     entry = (
         visible_search_entries(
@@ -121,11 +115,10 @@ def go(request: HttpRequest, campaign_id: int, entry_id: int) -> HttpResponse:
     if entry.kind not in anchors:
         return redirect(url)
     if entry.kind != SearchEntry.Kind.NOTE:  # GM notes sit above the timeline
-        rolls = visible_rolls(access, Roll.objects.filter(scene_id=entry.scene_id))
-        later = Q(created_at__gt=entry.at)
+        scene = Scene(pk=entry.scene_id, campaign_id=campaign_id)
         if entry.kind == SearchEntry.Kind.ROLL:
-            later |= Q(created_at=entry.at, pk__gt=entry.object_id)
-        following = rolls.filter(later).order_by("created_at", "pk").first()
-        cursor = encode(following) if following else END_OF_TIMELINE
+            cursor = page_showing(access, scene, entry.at, kind="roll", pk=entry.object_id)
+        else:
+            cursor = page_showing(access, scene, entry.at)
         url += "?" + urlencode({"before": cursor})
     return redirect(f"{url}#{anchors[entry.kind]}")

@@ -723,7 +723,7 @@ def test_the_scene_page_runs_constant_queries(
     # Session, user, membership, scene, participants, GM notes, base.html's admin-link
     # check, the state of the timeline's rows, one query per timeline source (diaries,
     # the page of rolls, and those other apps add) and the rolls whose cards are drawn.
-    budget = 8 + len(chronicle._sources) + len(chronicle._pager) + 1
+    budget = 8 + len(chronicle._sources) + len(chronicle._pagers) + 1
     caches[CACHE].clear()
     with django_assert_max_num_queries(budget):
         client.get(scene_url(scene))

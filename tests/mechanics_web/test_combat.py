@@ -937,7 +937,7 @@ def test_the_scene_page_still_runs_one_query_per_timeline_source(
 ):
     character_apply_damage(character=barman, user=gm, damage=DamageInput(1, "B"), scene=scene)
     client.force_login(gm)
-    with django_assert_max_num_queries(9 + len(chronicle._sources) + len(chronicle._pager)):
+    with django_assert_max_num_queries(9 + len(chronicle._sources) + len(chronicle._pagers)):
         client.get(scene_url("scene", scene))
 
 

@@ -188,6 +188,43 @@ def test_a_roll_hit_lands_on_the_timeline_page_that_holds_it(world, settings):
     assert f'id="scene-roll-{last.pk}"' in client.get(response["Location"]).content.decode()
 
 
+@pytest.mark.parametrize("kind", ["roll", "diary"])
+def test_a_hit_amid_a_long_fight_lands_on_the_timeline_page_that_holds_it(world, kind):
+    """Wounds page the timeline too: a roll or a diary between more of them than a page
+    holds is on a page of its own, and the hit's link goes there."""
+    from campaigns import chronicle
+    from mechanics.services.health import character_apply_damage, health_event_undo
+    from mechanics.systems.base import DamageInput
+
+    def fight():
+        for turn in range(chronicle.TIMELINE_PAGE + 2):
+            if turn % 2:
+                health_event_undo(character=world.lucia, user=world.gm)
+            else:
+                damage = DamageInput(1, "B")
+                character_apply_damage(
+                    character=world.lucia, user=world.gm, damage=damage, scene=world.scene
+                )
+
+    roll(world, "Tirada antes")
+    fight()
+    if kind == "roll":
+        hit = roll(world, "Tirada tras la pelea")
+        anchor = f"scene-roll-{hit.pk}"
+    else:
+        hit = diary(world, world.lucia, "Tras la pelea")
+        anchor = f"diary-{hit.pk}"
+    fight()
+    roll(world, "Tirada final")
+    indexed = SearchEntry.objects.get(kind=kind, object_id=hit.pk)
+    client = client_for(world.player)
+    response = client.get(reverse("search:go", args=[world.campaign.pk, indexed.pk]))
+    assert response["Location"].endswith(f"#{anchor}")
+    assert f'id="{anchor}"' in client.get(response["Location"]).content.decode()
+    # Not on the first page.
+    assert f'id="{anchor}"' not in client.get(world.scene.get_absolute_url()).content.decode()
+
+
 def test_the_top_bar_has_a_labelled_search_box_on_campaign_pages(world):
     page = client_for(world.player).get(world.scene.get_absolute_url()).content.decode()
     assert f'action="{search_url(world)}"' in page
