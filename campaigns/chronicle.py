@@ -83,8 +83,9 @@ def register_timeline_source() -> Callable[[TimelineSource], TimelineSource]:
 # each gives the rows the reader may see as a query, and its items for the rows a page
 # holds. A page holds at most TIMELINE_PAGE of their rows, whatever their kinds, merged
 # in (created_at, rank, pk) order from a cursor that names one row of one source; the
-# other sources' items fall on the page whose time span holds them.
-TIMELINE_PAGE = 50
+# other sources' items fall on the page whose time span holds them. As many as a page of
+# the roll log: a phone reads a page of a long evening without waiting for a hundred cards.
+TIMELINE_PAGE = 25
 ITEM_TIMEOUT = 86400
 # Above any row's id: a bound that takes every row of a source written at an instant.
 _ALL_AT = 2**63 - 1

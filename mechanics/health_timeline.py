@@ -28,7 +28,7 @@ from mechanics.models import HealthEvent
 from mechanics.systems.base import hours_in_words
 
 # What the pages, the grouping and the keys read of an event, as a row: a long scene
-# holds hundreds of them, a page fifty, most of them cached.
+# holds hundreds of them, a page 25, most of them cached.
 ROW = ("pk", "created_at", "kind", "character_id", "created_by_id", "inputs", "reason")
 # What an item shows of an event, read for the items not cached.
 SHOWN = (
