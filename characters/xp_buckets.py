@@ -11,13 +11,13 @@ keeps summed for every span (characters/xp_summary.py), not from the entries.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from django.db.models import Count, Max, Min, QuerySet
+from django.db.models import Max, Min, QuerySet
 
-from campaigns.fragments import cached_value, fragment_key
+from campaigns.fragments import cached_pieces, fragment_key
 from campaigns.models import Campaign
 from characters.models import Character, XpEntry, XpSummary
 
@@ -33,6 +33,7 @@ UNITS = (
 )
 # The summary's spans, in seconds (each unit's length is a whole number of them).
 SPANS = tuple(int(length.total_seconds()) for _unit, length in UNITS)
+TIMEOUT = 3600
 
 
 class LedgerPoint(NamedTuple):
@@ -58,21 +59,57 @@ def _unit(span: timedelta, series: int, budget: int = POINT_BUDGET) -> tuple[str
     return UNITS[-1]
 
 
-def chart_rows(campaign_id: int, character_ids: Sequence[int]) -> QuerySet | None:
-    """The summary's rows the chart of these characters of the campaign reads, of the
-    span that keeps it within budget (one query to choose it); None without entries."""
-    rows = XpSummary.objects.filter(campaign_id=campaign_id, character_id__in=character_ids)
-    bounds = rows.filter(span=SPANS[-1]).aggregate(
-        start=Min("first_at"), end=Max("last_at"), series=Count("character_id", distinct=True)
+def _bounds(campaign_id: int, character_ids: Collection[int]) -> dict[int, tuple]:
+    """{character id: (first entry's time, last entry's time)} of these characters of the
+    campaign, `()` for those without entries: one query on the coarsest span's rows."""
+    rows = (
+        XpSummary.objects.filter(
+            campaign_id=campaign_id, character_id__in=character_ids, span=SPANS[-1]
+        )
+        .order_by()
+        .values_list("character_id")
+        .annotate(start=Min("first_at"), end=Max("last_at"))
     )
-    if bounds["start"] is None:
-        return None
-    _name, length = _unit(bounds["end"] - bounds["start"], bounds["series"])
+    found = {character: (start, end) for character, start, end in rows}
+    return {pk: found.get(pk, ()) for pk in character_ids}
+
+
+def _span(bounds: Collection[tuple]) -> int:
+    """The summary's span (seconds) that keeps the chart of these series within budget."""
+    start = min(first for first, _last in bounds)
+    end = max(last for _first, last in bounds)
+    _name, length = _unit(end - start, len(bounds))
+    return int(length.total_seconds())
+
+
+def _rows(campaign_id: int, character_ids: Collection[int], span: int) -> QuerySet:
     return (
-        rows.filter(span=int(length.total_seconds()))
+        XpSummary.objects.filter(campaign_id=campaign_id, character_id__in=character_ids, span=span)
         .order_by("character_id", "bucket")
         .values_list("character_id", "last_at", "total", "earned")
     )
+
+
+def chart_rows(campaign_id: int, character_ids: Sequence[int]) -> QuerySet | None:
+    """The summary's rows the chart of these characters of the campaign reads, of the
+    span that keeps it within budget (one query to choose it); None without entries."""
+    bounds = [found for found in _bounds(campaign_id, character_ids).values() if found]
+    if not bounds:
+        return None
+    return _rows(campaign_id, character_ids, _span(bounds))
+
+
+def _points(groups) -> dict[int, list[tuple]]:
+    """{character id: points as plain tuples, oldest first} from the summary's rows."""
+    points: dict[int, list[tuple]] = {}
+    balance: dict[int, int] = {}
+    for character, last, total, earned in groups:
+        # The balance is the running sum of the ledger (XpEntry.balance_after says so).
+        balance[character] = balance.get(character, 0) + total
+        points.setdefault(character, []).append(
+            (last, balance[character], earned, XpEntry.Kind.AWARD)
+        )
+    return points
 
 
 def ledger_points(campaign_id: int, character_ids: Sequence[int]) -> dict[int, list[LedgerPoint]]:
@@ -81,32 +118,43 @@ def ledger_points(campaign_id: int, character_ids: Sequence[int]) -> dict[int, l
     groups = chart_rows(campaign_id, character_ids)
     if groups is None:
         return {}
-    points: dict[int, list[LedgerPoint]] = {}
-    balance: dict[int, int] = {}
-    for character, last, total, earned in groups:
-        # The balance is the running sum of the ledger (XpEntry.balance_after says so).
-        balance[character] = balance.get(character, 0) + total
-        points.setdefault(character, []).append(LedgerPoint(last, balance[character], earned))
-    return points
+    return {pk: list(map(LedgerPoint._make, rows)) for pk, rows in _points(groups).items()}
+
+
+def _missing_points(campaign_id: int, character_ids: list[int], span: int) -> dict:
+    found = _points(_rows(campaign_id, character_ids, span))
+    return {pk: found.get(pk, []) for pk in character_ids}
 
 
 def ledger_summary(
     campaign: Campaign, characters: Sequence[Character]
-) -> tuple[str, dict[int, list[LedgerPoint]]]:
-    """(version, points) of these characters' ledgers in the campaign; the points are
-    kept in the fragment cache under the version.
+) -> tuple[dict[int, str], dict[int, list[LedgerPoint]]]:
+    """({character id: its points' key}, {character id: points}) of these characters'
+    ledgers in the campaign, for those with entries.
 
-    The version is the campaign's counter of new XP entries (`Campaign.xp_seq`), loaded
-    with the campaign: the database bumps it at each new entry, in the same transaction
-    (campaigns/versions.py), and a wound or a roll leaves it as it is, so the points stay
-    cached through them and no query is needed to know the ledger changed."""
-    ids = [c.pk for c in characters]
-    version = fragment_key("xp-points", campaign.pk, campaign.xp_seq, ids)
-
-    def plain() -> dict[int, list[tuple]]:
-        # Cached as plain tuples: unpickling 500 named ones cost 1-2 ms a request.
-        found = ledger_points(campaign.pk, ids)
-        return {pk: [tuple(point) for point in series] for pk, series in found.items()}
-
-    cached = cached_value(version, plain)
-    return version, {pk: list(map(LedgerPoint._make, rows)) for pk, rows in cached.items()}
+    Each character's points are kept in the fragment cache apart, under its version
+    (`Character.version`, loaded with it): the database bumps it at each new entry of its
+    ledger, in the same transaction (campaigns/versions.py), so an award to one character
+    reads that character's rows alone (two queries), and a key in which the points' keys
+    are changes with any of them. The span they are grouped by is in their key: a new
+    entry that changes it for every series reads them all again."""
+    versions = {c.pk: c.version for c in characters}
+    # Which span: from each series' first and last entry, cached alike.
+    bounds = cached_pieces(
+        {
+            pk: fragment_key("xp-bounds", campaign.pk, pk, version)
+            for pk, version in versions.items()
+        },
+        lambda missing: _bounds(campaign.pk, missing),
+        timeout=TIMEOUT,
+    )
+    charted = [pk for pk in versions if bounds[pk]]
+    if not charted:
+        return {}, {}
+    span = _span([bounds[pk] for pk in charted])
+    keys = {pk: fragment_key("xp-points", campaign.pk, pk, versions[pk], span) for pk in charted}
+    # Cached as plain tuples: unpickling 500 named ones cost 1-2 ms a request.
+    cached = cached_pieces(
+        keys, lambda missing: _missing_points(campaign.pk, missing, span), timeout=TIMEOUT
+    )
+    return keys, {pk: list(map(LedgerPoint._make, rows)) for pk, rows in cached.items()}

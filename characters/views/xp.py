@@ -26,7 +26,13 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services as campaign_services
-from campaigns.fragments import cached_fragment, cached_html, fragment_key, viewer
+from campaigns.fragments import (
+    cached_fragment,
+    cached_html,
+    cached_pieces,
+    fragment_key,
+    viewer,
+)
 from campaigns.htmx import unchanged
 from campaigns.keyset import keyset_page
 from campaigns.models import Campaign, Scene
@@ -48,7 +54,7 @@ from characters.forms.xp import (
 )
 from characters.models import Character, DiaryEntry, WillpowerGrant, XpEntry, XpPurchase
 from characters.xp_buckets import ledger_summary
-from characters.xp_chart import build_chart, chart_title
+from characters.xp_chart import build_chart, chart_marks, chart_title
 from characters.xp_rows import attach_rows, keyed
 from mechanics.systems.base import SceneRubric
 
@@ -57,6 +63,7 @@ ENTRIES_PER_PAGE = 25
 LOG_ENTRIES_PER_PAGE = 25
 # A purchase waiting in the XP log: its own row and the two names it shows.
 PURCHASE_FIELDS = tuple(field.name for field in XpPurchase._meta.concrete_fields)
+MARKS_TIMEOUT = 3600
 
 
 def _render(request: HttpRequest, template: str, partial: str, context: dict) -> HttpResponse:
@@ -78,17 +85,25 @@ def _chart(
 ) -> tuple[SafeString, dict]:
     """The chart of these characters' ledgers (one character, or every character of the
     campaign whose sheet the viewer may see) from a few hundred summed points, drawn once
-    per ledger version, names and measure; and the points it was drawn from."""
-    version, points = ledger_summary(campaign, characters)
+    per ledger versions, names and measure; and the points it was drawn from. Each
+    line's points and marks are kept apart, under its character's version: an award to
+    one character reads and marks its line alone, and the chart is drawn again from them."""
+    keys, points = ledger_summary(campaign, characters)
     names = [(c.pk, c.name) for c in characters]
 
     def draw(extra: dict) -> str:
-        chart = build_chart({c: points.get(c.pk, []) for c in characters}, measure=measure)
+        series = {c: points[c.pk] for c in characters if c.pk in points}
+        marks = cached_pieces(
+            {c: fragment_key("xp-marks", keys[c.pk], c.name, measure) for c in series},
+            lambda missing: chart_marks({c: series[c] for c in missing}, measure),
+            timeout=MARKS_TIMEOUT,
+        )
+        chart = build_chart(series, measure=measure, marks=marks)
         return render_to_string(
             "characters/_xp_chart.html", {"chart": chart, "chart_id": chart_id, **extra}
         )
 
-    key = fragment_key("xp-chart", version, names, measure, chart_id, _drawn_in())
+    key = fragment_key("xp-chart", keys, names, measure, chart_id, _drawn_in())
     return cached_fragment(request, key, draw), points
 
 
@@ -546,7 +561,9 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     # What the menus, the chart, the rows and the totals show of each character.
     characters = list(
         visible_sheet_rows(
-            access, campaign.characters.only("name", "xp_balance", "campaign_id"), character=""
+            access,
+            campaign.characters.only("name", "xp_balance", "campaign_id", "version"),
+            character="",
         ).order_by("name", "pk")
     )
     for character in characters:
