@@ -7,6 +7,7 @@ campaigns.permissions; every write goes through characters.services.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -476,6 +477,17 @@ def xp_adjust(request: HttpRequest, campaign_id: int, character_id: int) -> Http
 LOG_SCENE_TOTALS = 10
 
 
+# A row id no address holds: reversed once with it, an address is written for any row.
+_SOME_ID = 987654321
+
+
+def _addresses(name: str, campaign_id: int) -> Callable[[int], str]:
+    """`reverse(name, args=[campaign_id, pk])` for any pk, reversed once: the totals list
+    a row each, each with its own."""
+    pattern = reverse(name, args=[campaign_id, _SOME_ID])
+    return lambda pk: pattern.replace(f"/{_SOME_ID}/", f"/{pk}/")
+
+
 def _totals(characters: list[Character], entries, points: dict | None) -> list[dict]:
     """Earned, spent and balance per character: from the chart's points when the log
     is not filtered (no query), else summed over the filtered entries."""
@@ -495,9 +507,11 @@ def _totals(characters: list[Character], entries, points: dict | None) -> list[d
                 spent=Sum("amount", filter=Q(kind=XpEntry.Kind.SPEND), default=0),
             )
         }
+    address = _addresses("characters:xp", characters[0].campaign_id) if characters else None
     return [
         {
             "character": character,
+            "url": address(character.pk),
             "earned": sums[character.pk]["earned"],
             "spent": -sums[character.pk]["spent"],
             "balance": character.xp_balance,
@@ -573,6 +587,19 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     scenes = menu.scenes
     filter_form = XpLogFilterForm(request.GET or None, scenes=scenes, characters=characters)
     filters = filter_form.filters() if request.GET else {}
+    # The menus show the characters and scenes (the campaign's version) the viewer sees,
+    # as the request asks, and nothing of the ledger: kept through awards.
+    menus_key = fragment_key(
+        "xp-filters", viewer(access), campaign.pk, campaign.version, sorted(request.GET.lists())
+    )
+    menus = {"campaign": campaign, "filter_form": filter_form, "scene_menu": menu}
+    filters_html = cached_fragment(
+        request,
+        menus_key,
+        lambda extra: render_to_string(
+            "characters/xp_log.html#filters", {**menus, **extra}, request=request
+        ),
+    )
     visible = visible_sheet_rows(access, XpEntry.objects.filter(campaign=campaign))
     entries = _filtered(visible, filters)
     # Pages found from the last entry shown (the campaign's index), never by OFFSET.
@@ -608,8 +635,11 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         .annotate(total=Sum("amount"))
     }
     unfiltered = not {"scene", "kind"} & filters.keys()
+    # GMs go to a scene's awards, players to the scene.
+    scene_page = "characters:scene_xp" if access.can_award_xp else "campaigns:scene"
+    scene_address = _addresses(scene_page, campaign.pk)
     context |= {
-        "filter_form": filter_form,
+        "filters": filters_html,
         "keyset": page,
         "entries": page.items,
         "character_totals": _totals(
@@ -618,11 +648,10 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
             points if unfiltered else None,
         ),
         "scene_totals": [
-            {"scene_id": pk, "title": title, "total": scene_totals[pk]}
+            {"url": scene_address(pk), "title": title, "total": scene_totals[pk]}
             for pk, title in scenes[:LOG_SCENE_TOTALS]
             if pk in scene_totals
         ],
-        "scene_menu": menu,
         "chart": chart,
         "chart_title": chart_title(measure),
     }
