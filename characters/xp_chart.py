@@ -65,6 +65,19 @@ class Chart:
     def is_empty(self) -> bool:
         return not self.series
 
+    @property
+    def lines(self) -> SafeString:
+        """Each series' group of the SVG, written here: a template loop over the lines
+        cost as much as drawing them."""
+        return mark_safe(  # the name escaped here, the rest numbers and escaped markers
+            "".join(
+                f'\n    <g class="xp-series xp-series-{line.style}" '
+                f'data-series="{html.escape(line.name)}">\n'
+                f'      <polyline points="{line.points}"/>\n      {line.markers}\n    </g>\n  '
+                for line in self.series
+            )
+        )
+
 
 def _nice_step(maximum: int, ticks: int = 4) -> int:
     """A round step (1, 2, 5, 10, 20, 25, 50…) giving at most `ticks` intervals."""

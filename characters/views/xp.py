@@ -643,7 +643,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "keyset": page,
         "entries": page.items,
         "character_totals": _totals(
-            [c for c in characters if c in charted] if unfiltered else characters,
+            charted if unfiltered else characters,
             entries,
             points if unfiltered else None,
         ),
