@@ -12,10 +12,11 @@ keeps summed for every span (characters/xp_summary.py), not from the entries.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from django.db.models import Max, Min, QuerySet
+from django.db.models import Max, Min, QuerySet, Sum
 
 from campaigns.fragments import cached_pieces, fragment_key
 from campaigns.models import Campaign
@@ -59,26 +60,36 @@ def _unit(span: timedelta, series: int, budget: int = POINT_BUDGET) -> tuple[str
     return UNITS[-1]
 
 
-def _bounds(campaign_id: int, character_ids: Collection[int]) -> dict[int, tuple]:
-    """{character id: (first entry's time, last entry's time)} of these characters of the
-    campaign, `()` for those without entries: one query on the coarsest span's rows."""
+class Sums(NamedTuple):
+    """A character's ledger in four numbers: its first and last entry's times, the XP
+    earned (awards and corrections) and the sum of every entry (its balance)."""
+
+    first: datetime
+    last: datetime
+    earned: int
+    total: int
+
+
+def _sums(campaign_id: int, character_ids: Collection[int]) -> dict[int, tuple]:
+    """{character id: Sums as a plain tuple} of these characters of the campaign, `()` for
+    those without entries: one query on the coarsest span's rows."""
     rows = (
         XpSummary.objects.filter(
             campaign_id=campaign_id, character_id__in=character_ids, span=SPANS[-1]
         )
         .order_by()
         .values_list("character_id")
-        .annotate(start=Min("first_at"), end=Max("last_at"))
+        .annotate(Min("first_at"), Max("last_at"), Sum("earned"), Sum("total"))
     )
-    found = {character: (start, end) for character, start, end in rows}
+    found = {character: tuple(sums) for character, *sums in rows}
     return {pk: found.get(pk, ()) for pk in character_ids}
 
 
-def _span(bounds: Collection[tuple]) -> int:
+def _span(sums: Collection[tuple]) -> int:
     """The summary's span (seconds) that keeps the chart of these series within budget."""
-    start = min(first for first, _last in bounds)
-    end = max(last for _first, last in bounds)
-    _name, length = _unit(end - start, len(bounds))
+    start = min(first for first, *_rest in sums)
+    end = max(last for _first, last, *_rest in sums)
+    _name, length = _unit(end - start, len(sums))
     return int(length.total_seconds())
 
 
@@ -93,22 +104,19 @@ def _rows(campaign_id: int, character_ids: Collection[int], span: int) -> QueryS
 def chart_rows(campaign_id: int, character_ids: Sequence[int]) -> QuerySet | None:
     """The summary's rows the chart of these characters of the campaign reads, of the
     span that keeps it within budget (one query to choose it); None without entries."""
-    bounds = [found for found in _bounds(campaign_id, character_ids).values() if found]
-    if not bounds:
+    sums = [found for found in _sums(campaign_id, character_ids).values() if found]
+    if not sums:
         return None
-    return _rows(campaign_id, character_ids, _span(bounds))
+    return _rows(campaign_id, character_ids, _span(sums))
 
 
-def _points(groups) -> dict[int, list[tuple]]:
-    """{character id: points as plain tuples, oldest first} from the summary's rows."""
-    points: dict[int, list[tuple]] = {}
+def _points(groups) -> dict[int, list[LedgerPoint]]:
+    points: dict[int, list[LedgerPoint]] = {}
     balance: dict[int, int] = {}
     for character, last, total, earned in groups:
         # The balance is the running sum of the ledger (XpEntry.balance_after says so).
         balance[character] = balance.get(character, 0) + total
-        points.setdefault(character, []).append(
-            (last, balance[character], earned, XpEntry.Kind.AWARD)
-        )
+        points.setdefault(character, []).append(LedgerPoint(last, balance[character], earned))
     return points
 
 
@@ -116,45 +124,41 @@ def ledger_points(campaign_id: int, character_ids: Sequence[int]) -> dict[int, l
     """{character id: points oldest first} of these characters of the campaign; two
     queries, on the summary's rows of the coarsest span and of the one chosen."""
     groups = chart_rows(campaign_id, character_ids)
-    if groups is None:
-        return {}
-    return {pk: list(map(LedgerPoint._make, rows)) for pk, rows in _points(groups).items()}
+    return {} if groups is None else _points(groups)
 
 
-def _missing_points(campaign_id: int, character_ids: list[int], span: int) -> dict:
-    found = _points(_rows(campaign_id, character_ids, span))
-    return {pk: found.get(pk, []) for pk in character_ids}
+@dataclass(frozen=True)
+class Ledgers:
+    """What the chart and the totals read of some characters' ledgers, for those with
+    entries: the span their points are grouped by, each one's sums, and each line's key
+    (the character's version and the span: what its points are made of)."""
+
+    campaign_id: int
+    span: int
+    sums: dict[int, Sums]
+    keys: dict[int, str]
+
+    def points(self, character_ids: Collection[int]) -> dict[int, list[LedgerPoint]]:
+        """{character id: points oldest first} of these characters: one query."""
+        found = _points(_rows(self.campaign_id, character_ids, self.span))
+        return {pk: found.get(pk, []) for pk in character_ids}
 
 
-def ledger_summary(
-    campaign: Campaign, characters: Sequence[Character]
-) -> tuple[dict[int, str], dict[int, list[LedgerPoint]]]:
-    """({character id: its points' key}, {character id: points}) of these characters'
-    ledgers in the campaign, for those with entries.
-
-    Each character's points are kept in the fragment cache apart, under its version
-    (`Character.version`, loaded with it): the database bumps it at each new entry of its
-    ledger, in the same transaction (campaigns/versions.py), so an award to one character
-    reads that character's rows alone (two queries), and a key in which the points' keys
-    are changes with any of them. The span they are grouped by is in their key: a new
-    entry that changes it for every series reads them all again."""
+def ledger_summary(campaign: Campaign, characters: Sequence[Character]) -> Ledgers:
+    """The `Ledgers` of these characters in the campaign. Each one's sums are kept in the
+    fragment cache apart, under its version (`Character.version`, loaded with it): the
+    database bumps it at each new entry of its ledger, in the same transaction
+    (campaigns/versions.py), so after an award to one character only its sums are read
+    (one query), and its line's key changes alone, unless the span changes with it."""
     versions = {c.pk: c.version for c in characters}
-    # Which span: from each series' first and last entry, cached alike.
-    bounds = cached_pieces(
-        {
-            pk: fragment_key("xp-bounds", campaign.pk, pk, version)
-            for pk, version in versions.items()
-        },
-        lambda missing: _bounds(campaign.pk, missing),
+    sums = cached_pieces(
+        {pk: fragment_key("xp-sums", campaign.pk, pk, version) for pk, version in versions.items()},
+        lambda missing: _sums(campaign.pk, missing),
         timeout=TIMEOUT,
     )
-    charted = [pk for pk in versions if bounds[pk]]
-    if not charted:
-        return {}, {}
-    span = _span([bounds[pk] for pk in charted])
-    keys = {pk: fragment_key("xp-points", campaign.pk, pk, versions[pk], span) for pk in charted}
-    # Cached as plain tuples: unpickling 500 named ones cost 1-2 ms a request.
-    cached = cached_pieces(
-        keys, lambda missing: _missing_points(campaign.pk, missing, span), timeout=TIMEOUT
-    )
-    return keys, {pk: list(map(LedgerPoint._make, rows)) for pk, rows in cached.items()}
+    found = {pk: Sums._make(sums[pk]) for pk in versions if sums[pk]}
+    if not found:
+        return Ledgers(campaign.pk, 0, {}, {})
+    span = _span(found.values())
+    keys = {pk: fragment_key("xp-line", campaign.pk, pk, versions[pk], span) for pk in found}
+    return Ledgers(campaign.pk, span, found, keys)

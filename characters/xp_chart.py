@@ -161,7 +161,7 @@ MICROSECOND = timedelta(microseconds=1)
 
 
 def chart_marks(series_entries: dict, measure: str = "balance") -> dict:
-    """{character: Marks} for {character: [XpEntry oldest first]} (characters with entries)."""
+    """{character: Marks} for {character: [XpEntry oldest first]}."""
     zone = timezone.get_current_timezone()
     marker_title = _("%(name)s: %(value)s XP on %(date)s")
     # Once per chart, not per point (DateFormat is what date_format calls for each).
@@ -192,31 +192,30 @@ def _wall(microseconds: int, zone) -> datetime:
 
 
 def build_chart(
-    series_entries: dict,
+    series_entries: dict | None = None,
     *,
     measure: str = "balance",
     width: int = WIDTH,
     now: datetime | None = None,
     marks: dict | None = None,
 ) -> Chart:
-    """{character: [XpEntry oldest first]} → the chart; `measure` "balance" or "earned";
-    `marks`, `chart_marks` of them if the caller has kept them.
+    """{character: [XpEntry oldest first]} → the chart; `measure` "balance" or "earned".
+    A caller that keeps each line's `chart_marks` gives those (`marks`) instead.
 
     The time axis runs from the first entry to now (`now`, the current time by default),
     at least an hour; each line then holds its last value to the right edge: a balance
     unchanged for a month shows a month long.
     """
-    data = {character: entries for character, entries in series_entries.items() if entries}
+    if marks is None:
+        marks = chart_marks(series_entries, measure)
+    values = {character: line for character, line in marks.items() if line.moments}
     title = chart_title(measure)
     plot_height = 240
     height = TOP + plot_height + BOTTOM
-    if not data:
+    if not values:
         return Chart(
             title, _("No XP yet."), width, height, LEFT, width - RIGHT, TOP, TOP, (), (), ()
         )
-    if marks is None:
-        marks = chart_marks(data, measure)
-    values = {character: marks[character] for character in data}
     zone = timezone.get_current_timezone()
     start = _wall(min(m.moments[0] for m in values.values()), zone)
     end = _wall(max(m.moments[-1] for m in values.values()), zone)

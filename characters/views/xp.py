@@ -54,7 +54,7 @@ from characters.forms.xp import (
     XpLogFilterForm,
 )
 from characters.models import Character, DiaryEntry, WillpowerGrant, XpEntry, XpPurchase
-from characters.xp_buckets import ledger_summary
+from characters.xp_buckets import Ledgers, Sums, ledger_summary
 from characters.xp_chart import build_chart, chart_marks, chart_title
 from characters.xp_rows import attach_rows, keyed
 from mechanics.systems.base import SceneRubric
@@ -83,29 +83,38 @@ def _chart(
     characters: list[Character],
     measure: str,
     chart_id: str,
-) -> tuple[SafeString, dict]:
+) -> tuple[SafeString, dict[int, Sums]]:
     """The chart of these characters' ledgers (one character, or every character of the
     campaign whose sheet the viewer may see) from a few hundred summed points, drawn once
-    per ledger versions, names and measure; and the points it was drawn from. Each
-    line's points and marks are kept apart, under its character's version: an award to
-    one character reads and marks its line alone, and the chart is drawn again from them."""
-    keys, points = ledger_summary(campaign, characters)
+    per line keys, names and measure; and each ledger's sums. Each line's marks are kept
+    apart under its key (its character's version): an award to one character reads and
+    marks its line alone, and the chart is drawn again from them."""
+    ledgers = ledger_summary(campaign, characters)
     names = [(c.pk, c.name) for c in characters]
 
     def draw(extra: dict) -> str:
-        series = {c: points[c.pk] for c in characters if c.pk in points}
         marks = cached_pieces(
-            {c: fragment_key("xp-marks", keys[c.pk], c.name, measure) for c in series},
-            lambda missing: chart_marks({c: series[c] for c in missing}, measure),
+            {
+                c: fragment_key("xp-marks", ledgers.keys[c.pk], c.name, measure)
+                for c in characters
+                if c.pk in ledgers.keys
+            },
+            lambda missing: _marks(ledgers, missing, measure),
             timeout=MARKS_TIMEOUT,
         )
-        chart = build_chart(series, measure=measure, marks=marks)
+        chart = build_chart(marks=marks, measure=measure)
         return render_to_string(
             "characters/_xp_chart.html", {"chart": chart, "chart_id": chart_id, **extra}
         )
 
-    key = fragment_key("xp-chart", keys, names, measure, chart_id, _drawn_in())
-    return cached_fragment(request, key, draw), points
+    key = fragment_key("xp-chart", ledgers.keys, names, measure, chart_id, _drawn_in())
+    return cached_fragment(request, key, draw), ledgers.sums
+
+
+def _marks(ledgers: Ledgers, characters: list[Character], measure: str) -> dict:
+    """The marks of these characters' lines, from their points (one query)."""
+    points = ledgers.points([c.pk for c in characters])
+    return chart_marks({c: points[c.pk] for c in characters}, measure)
 
 
 # The award panel ---------------------------------------------------------------------------
@@ -302,7 +311,7 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
     page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
     rows = _of(character, page.object_list)
     attach_rows(rows, campaign=access.campaign, show_character=False)
-    chart, _points = _chart(request, access.campaign, [character], "balance", "character-xp-chart")
+    chart, _sums = _chart(request, access.campaign, [character], "balance", "character-xp-chart")
     context = {
         "access": access,
         "char_access": char_access,
@@ -488,17 +497,17 @@ def _addresses(name: str, campaign_id: int) -> Callable[[int], str]:
     return lambda pk: pattern.replace(f"/{_SOME_ID}/", f"/{pk}/")
 
 
-def _totals(characters: list[Character], entries, points: dict | None) -> list[dict]:
-    """Earned, spent and balance per character: from the chart's points when the log
-    is not filtered (no query), else summed over the filtered entries."""
-    if points is not None:
-        sums = {}
-        for pk, series in points.items():
-            earned = sum(point.amount for point in series)
-            sums[pk] = {"earned": earned, "spent": series[-1].balance_after - earned}
+def _totals(characters: list[Character], entries, sums: dict[int, Sums] | None) -> list[dict]:
+    """Earned, spent and balance per character: from the chart's sums when the log is
+    not filtered (no query), else summed over the filtered entries."""
+    if sums is not None:
+        found = {
+            pk: {"earned": ledger.earned, "spent": ledger.total - ledger.earned}
+            for pk, ledger in sums.items()
+        }
     else:
         earned = Q(kind__in=[XpEntry.Kind.AWARD, XpEntry.Kind.CORRECTION])
-        sums = {
+        found = {
             row["character_id"]: row
             for row in entries.order_by()
             .values("character_id")
@@ -512,12 +521,12 @@ def _totals(characters: list[Character], entries, points: dict | None) -> list[d
         {
             "character": character,
             "url": address(character.pk),
-            "earned": sums[character.pk]["earned"],
-            "spent": -sums[character.pk]["spent"],
+            "earned": found[character.pk]["earned"],
+            "spent": -found[character.pk]["spent"],
             "balance": character.xp_balance,
         }
         for character in characters
-        if character.pk in sums
+        if character.pk in found
     ]
 
 
@@ -619,7 +628,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if filters.get("character") in by_id:
         charted = [by_id[filters["character"]]]
     measure = filters.get("measure", "balance")
-    chart, points = _chart(request, campaign, charted, measure, "campaign-xp-chart")
+    chart, sums = _chart(request, campaign, charted, measure, "campaign-xp-chart")
     # The latest scenes' awards only: the list must not grow with the campaign.
     shown_scenes = [pk for pk, _title in scenes[:LOG_SCENE_TOTALS]]
     # From the scene index: these scenes are the campaign's, and filtering on the
@@ -645,7 +654,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "character_totals": _totals(
             charted if unfiltered else characters,
             entries,
-            points if unfiltered else None,
+            sums if unfiltered else None,
         ),
         "scene_totals": [
             {"url": scene_address(pk), "title": title, "total": scene_totals[pk]}

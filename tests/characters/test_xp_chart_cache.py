@@ -76,7 +76,9 @@ def test_a_correction_and_an_approved_spend_show_in_the_line(client, campaign, g
     client.force_login(player)
     assert "Lucía: 12 PX ahora" in _log(client, campaign)
     services.scene_award_xp(scene=scene, user=gm, awards={lucia.pk: 10})  # a correction
-    assert "Lucía: 10 PX ahora" in _log(client, campaign)
+    page = _log(client, campaign)
+    assert "Lucía: 10 PX ahora" in page
+    assert _totals(page, "Lucía") == ["10", "0", "10"]
     purchase = services.xp_purchase_request(
         character=lucia, user=player, purchase=PurchaseSpec("skill", "sigilo"), apply_now=False
     )
@@ -86,6 +88,7 @@ def test_a_correction_and_an_approved_spend_show_in_the_line(client, campaign, g
     page = _log(client, campaign)
     assert f"Lucía: {lucia.xp_balance} PX ahora" in page
     assert lucia.xp_balance < 10
+    assert _totals(page, "Lucía") == ["10", str(10 - lucia.xp_balance), str(lucia.xp_balance)]
     assert f"Lucía: {lucia.xp_balance} PX el" in _line(page, "Lucía")
 
 
@@ -100,6 +103,28 @@ def test_a_new_entry_that_widens_the_chart_regroups_its_points(client, campaign,
     assert _line(_log(client, campaign), "Lucía").count("<circle") == 3
     services.xp_adjust(character=lucia, user=gm, amount=1, reason="Hoy")
     assert _line(_log(client, campaign), "Lucía").count("<circle") == 2
+
+
+def test_a_wider_chart_regroups_the_lines_of_characters_whose_ledger_did_not_change(
+    client, campaign, gm, lucia, mateo
+):
+    month_ago = timezone.now() - timedelta(days=30)
+    for hour in range(3):
+        with backdated(month_ago + timedelta(hours=hour)):
+            services.xp_adjust(character=mateo, user=gm, amount=2, reason="Sesión")
+            services.xp_adjust(character=lucia, user=gm, amount=1, reason="Sesión")
+    client.force_login(gm)
+    assert _line(_log(client, campaign), "Mateo").count("<circle") == 3
+    services.xp_adjust(character=lucia, user=gm, amount=1, reason="Hoy")
+    assert _line(_log(client, campaign), "Mateo").count("<circle") == 1
+
+
+def _totals(page: str, name: str) -> list[str]:
+    """Earned, spent and balance in a character's row of the totals."""
+    for row in parse(page).one(id="character-totals").find_all("tr"):
+        if row.find_all("a") and row.one("a").text() == name:
+            return [cell.text() for cell in row.find_all("td")]
+    raise AssertionError(f"no totals for {name}")
 
 
 def test_a_renamed_character_reads_right_in_its_line_and_the_menu(client, campaign, gm, lucia):
