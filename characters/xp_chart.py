@@ -18,7 +18,7 @@ from typing import NamedTuple
 from django.utils import timezone
 from django.utils.dateformat import DateFormat, re_escaped, re_formatchars
 from django.utils.dates import MONTHS_3
-from django.utils.formats import date_format, get_format
+from django.utils.formats import date_format, get_format, localize
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -64,6 +64,17 @@ class Chart:
     @property
     def is_empty(self) -> bool:
         return not self.series
+
+    @property
+    def legend(self) -> SafeString:
+        """The legend's items, each line's name and last value, written here likewise."""
+        return mark_safe(  # the name escaped here, the number localized as a template does
+            "".join(
+                f'<li class="xp-series xp-series-{line.style}"><span class="xp-legend-swatch">'
+                f"</span>{html.escape(line.name)} · {html.escape(localize(line.last))}</li>"
+                for line in self.series
+            )
+        )
 
     @property
     def lines(self) -> SafeString:
@@ -256,18 +267,19 @@ def build_chart(
     def x_at(moment: int) -> float:
         return round(plot_left + (moment - start_at) / 1000000 / span * x_scale, 1)
 
-    heights: dict[int, float] = {}
+    # Numbers written once each: a point writes its x three times and its height twice.
+    heights: dict[int, str] = {}
     series = []
     for index, (character, line) in enumerate(values.items()):
-        bottom = y_of(0)
+        bottom = str(y_of(0))
         coords = [f"{x_at(line.moments[0])},{bottom}"]
         markers = []
         previous = bottom
         for moment, value, tooltip in zip(line.moments, line.values, line.titles, strict=True):
-            x = x_at(moment)
+            x = str(x_at(moment))
             y = heights.get(value)
             if y is None:
-                y = heights[value] = y_of(value)
+                y = heights[value] = str(y_of(value))
             coords.append(f"{x},{previous} {x},{y}")
             markers.append(f'<circle cx="{x}" cy="{y}" r="3.5"><title>{tooltip}</title></circle>')
             previous = y
