@@ -12,13 +12,14 @@ keeps summed for every span (characters/xp_summary.py), not from the entries.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
+from django.core.cache import caches
 from django.db.models import Max, Min, QuerySet, Sum
 
-from campaigns.fragments import cached_pieces, fragment_key
+from campaigns.fragments import CACHE, fragment_key
 from campaigns.models import Campaign
 from characters.models import Character, XpEntry, XpSummary
 
@@ -127,19 +128,53 @@ def ledger_points(campaign_id: int, character_ids: Sequence[int]) -> dict[int, l
     return {} if groups is None else _points(groups)
 
 
+def _read(
+    campaign_id: int, character_ids: Collection[int], span: int | None
+) -> tuple[dict[int, tuple], dict[int, list[LedgerPoint]]]:
+    """The sums of these characters (as `_sums`) and their points grouped by `span`, if
+    given: one query, on the rows of the coarsest span and of that one."""
+    spans = {SPANS[-1]} if span is None else {SPANS[-1], span}
+    rows = (
+        XpSummary.objects.filter(
+            campaign_id=campaign_id, character_id__in=character_ids, span__in=spans
+        )
+        .order_by("character_id", "bucket")
+        .values_list("character_id", "span", "first_at", "last_at", "total", "earned")
+    )
+    sums: dict[int, tuple] = dict.fromkeys(character_ids, ())
+    groups = []
+    for character, row_span, first, last, total, earned in rows:
+        if row_span == SPANS[-1]:
+            had = Sums._make(sums[character] or (first, last, 0, 0))
+            sums[character] = (
+                min(had.first, first),
+                max(had.last, last),
+                had.earned + earned,
+                had.total + total,
+            )
+        if row_span == span:
+            groups.append((character, last, total, earned))
+    return sums, _points(groups)
+
+
 @dataclass(frozen=True)
 class Ledgers:
     """What the chart and the totals read of some characters' ledgers, for those with
-    entries: the span their points are grouped by, each one's sums, and each line's key
-    (the character's version and the span: what its points are made of)."""
+    entries: the span their points are grouped by, each one's sums, each line's key (the
+    character's version and the span: what its points are made of), and the points
+    already read with the sums."""
 
     campaign_id: int
     span: int
     sums: dict[int, Sums]
     keys: dict[int, str]
+    read: dict[int, list[LedgerPoint]] = field(default_factory=dict)
 
     def points(self, character_ids: Collection[int]) -> dict[int, list[LedgerPoint]]:
-        """{character id: points oldest first} of these characters: one query."""
+        """{character id: points oldest first} of these characters: those read with the
+        sums, or one query."""
+        if all(pk in self.read for pk in character_ids):
+            return {pk: self.read[pk] for pk in character_ids}
         found = _points(_rows(self.campaign_id, character_ids, self.span))
         return {pk: found.get(pk, []) for pk in character_ids}
 
@@ -148,17 +183,29 @@ def ledger_summary(campaign: Campaign, characters: Sequence[Character]) -> Ledge
     """The `Ledgers` of these characters in the campaign. Each one's sums are kept in the
     fragment cache apart, under its version (`Character.version`, loaded with it): the
     database bumps it at each new entry of its ledger, in the same transaction
-    (campaigns/versions.py), so after an award to one character only its sums are read
-    (one query), and its line's key changes alone, unless the span changes with it."""
-    versions = {c.pk: c.version for c in characters}
-    sums = cached_pieces(
-        {pk: fragment_key("xp-sums", campaign.pk, pk, version) for pk, version in versions.items()},
-        lambda missing: _sums(campaign.pk, missing),
-        timeout=TIMEOUT,
-    )
-    found = {pk: Sums._make(sums[pk]) for pk in versions if sums[pk]}
+    (campaigns/versions.py), so after an award to one character only its sums are read,
+    and its line's key changes alone, unless the span changes with it. Its points are
+    read in the same query, grouped by the span of the others' lines: the span, unless
+    the new entry changes it."""
+    cache = caches[CACHE]
+    keys = {c.pk: fragment_key("xp-sums", campaign.pk, c.pk, c.version) for c in characters}
+    stored = cache.get_many(keys.values())
+    sums = {pk: stored[key] for pk, key in keys.items() if key in stored}
+    missing = [pk for pk in keys if pk not in sums]
+    guess, read = None, {}
+    if missing:
+        known = [found for found in sums.values() if found]
+        guess = _span(known) if known else None
+        new, read = _read(campaign.pk, missing, guess)
+        cache.set_many({keys[pk]: new[pk] for pk in missing}, TIMEOUT)
+        sums |= new
+    found = {pk: Sums._make(sums[pk]) for pk in keys if sums[pk]}
     if not found:
         return Ledgers(campaign.pk, 0, {}, {})
     span = _span(found.values())
-    keys = {pk: fragment_key("xp-line", campaign.pk, pk, versions[pk], span) for pk in found}
-    return Ledgers(campaign.pk, span, found, keys)
+    lines = {
+        c.pk: fragment_key("xp-line", campaign.pk, c.pk, c.version, span)
+        for c in characters
+        if c.pk in found
+    }
+    return Ledgers(campaign.pk, span, found, lines, read if span == guess else {})

@@ -116,7 +116,32 @@ def test_a_wider_chart_regroups_the_lines_of_characters_whose_ledger_did_not_cha
     client.force_login(gm)
     assert _line(_log(client, campaign), "Mateo").count("<circle") == 3
     services.xp_adjust(character=lucia, user=gm, amount=1, reason="Hoy")
-    assert _line(_log(client, campaign), "Mateo").count("<circle") == 1
+    page = _log(client, campaign)
+    assert _line(page, "Mateo").count("<circle") == 1
+    # Her points read again by day, not by the hour the other lines were grouped by.
+    assert _line(page, "Lucía").count("<circle") == 2
+
+
+def test_points_read_with_an_award_follow_the_span_the_chart_takes(
+    client, campaign, gm, lucia, mateo
+):
+    """Mateo's line alone would be grouped by the hour; both lines are grouped by the day.
+    Lucía's new entry is read with her sums by the hour Mateo's line alone suggests: the
+    chart draws her line by the day all the same."""
+    day = (timezone.now() - timedelta(days=20)).replace(hour=0, minute=0, second=0)
+    with backdated(day + timedelta(hours=1)):
+        services.xp_adjust(character=mateo, user=gm, amount=2, reason="Sesión")
+    with backdated(day + timedelta(hours=301)):
+        services.xp_adjust(character=mateo, user=gm, amount=2, reason="Sesión")
+    for hour in (2, 3):
+        with backdated(day + timedelta(hours=hour)):
+            services.xp_adjust(character=lucia, user=gm, amount=1, reason="Sesión")
+    client.force_login(gm)
+    assert _line(_log(client, campaign), "Lucía").count("<circle") == 1
+    services.xp_adjust(character=lucia, user=gm, amount=1, reason="Hoy")
+    page = _log(client, campaign)
+    assert _line(page, "Lucía").count("<circle") == 2
+    assert _line(page, "Mateo").count("<circle") == 2
 
 
 def _totals(page: str, name: str) -> list[str]:
