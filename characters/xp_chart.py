@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import NamedTuple
 
 from django.utils import timezone
@@ -20,6 +21,7 @@ from django.utils.dateformat import DateFormat, re_escaped, re_formatchars
 from django.utils.dates import MONTHS_3
 from django.utils.formats import date_format, get_format, localize
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 # viewBox units. One drawing for every screen; css/xp.css enlarges the tick labels on
@@ -134,7 +136,13 @@ def _through_dateformat(code: str) -> Callable[[datetime], str]:
 def moment_formatter(format_string: str) -> Callable[[datetime], str]:
     """`DateFormat(moment).format(format_string)` for the hundreds of moments of a chart
     or a page of rows: the format is split once, where `Formatter.format` splits it again
-    at every call (through a lazy regex), and the plain codes skip `DateFormat`."""
+    at every call (through a lazy regex), and the plain codes skip `DateFormat`; made
+    once per format and language (the month names are the language's)."""
+    return _formatter(str(format_string), get_language())
+
+
+@lru_cache(maxsize=64)
+def _formatter(format_string: str, _language: str) -> Callable[[datetime], str]:
     plain = _plain_codes()
     pieces = re_formatchars.split(str(format_string))
     writers = []

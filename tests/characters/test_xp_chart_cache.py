@@ -5,7 +5,7 @@ write shows on the very next request, for each viewer, in each language."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.conf import settings
@@ -165,18 +165,23 @@ def test_a_renamed_character_reads_right_in_its_line_and_the_menu(client, campai
 
 
 def test_the_line_marks_follow_the_measure_and_the_language(client, campaign, gm, player, lucia):
-    with backdated(timezone.now() - timedelta(hours=3)):  # a point of its own
+    december = timezone.make_aware(datetime(2025, 12, 1, 20, 0))  # Dic in Spanish
+    with backdated(december):
         services.xp_adjust(character=lucia, user=gm, amount=10, reason="Inicio")
-    services.xp_spend(character=lucia, user=player, purchase=PurchaseSpec("skill", "sigilo"))
+    with backdated(december + timedelta(days=1)):
+        services.xp_spend(character=lucia, user=player, purchase=PurchaseSpec("skill", "sigilo"))
     lucia.refresh_from_db()
     client.force_login(gm)
-    assert f"Lucía: {lucia.xp_balance} PX el" in _line(_log(client, campaign), "Lucía")
+    line = _line(_log(client, campaign), "Lucía")
+    assert f"Lucía: {lucia.xp_balance} PX el 2 Dic 2025" in line
     earned = _line(_log(client, campaign, "?measure=earned"), "Lucía")
     assert earned.count("Lucía: 10 PX el") == 2  # a spend leaves what was earned
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     english = _line(_log(client, campaign, "?measure=earned"), "Lucía")
     assert english.count("Lucía: 10 XP on") == 2
+    assert "Lucía: 10 XP on 2 Dec 2025" in english
     assert "PX" not in english
+    assert "Dic" not in english
 
 
 def test_the_menus_follow_new_scenes_and_each_viewer(client, campaign, gm, player, lucia, mateo):
