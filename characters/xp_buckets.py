@@ -11,13 +11,15 @@ keeps summed for every span (characters/xp_summary.py), not from the entries.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from django.db.models import Count, Max, Min, QuerySet
+from django.core.cache import caches
+from django.db.models import Max, Min, QuerySet, Sum
 
-from campaigns.fragments import cached_value, fragment_key
+from campaigns.fragments import CACHE, fragment_key
 from campaigns.models import Campaign
 from characters.models import Character, XpEntry, XpSummary
 
@@ -33,6 +35,7 @@ UNITS = (
 )
 # The summary's spans, in seconds (each unit's length is a whole number of them).
 SPANS = tuple(int(length.total_seconds()) for _unit, length in UNITS)
+TIMEOUT = 3600
 
 
 class LedgerPoint(NamedTuple):
@@ -58,29 +61,57 @@ def _unit(span: timedelta, series: int, budget: int = POINT_BUDGET) -> tuple[str
     return UNITS[-1]
 
 
-def chart_rows(campaign_id: int, character_ids: Sequence[int]) -> QuerySet | None:
-    """The summary's rows the chart of these characters of the campaign reads, of the
-    span that keeps it within budget (one query to choose it); None without entries."""
-    rows = XpSummary.objects.filter(campaign_id=campaign_id, character_id__in=character_ids)
-    bounds = rows.filter(span=SPANS[-1]).aggregate(
-        start=Min("first_at"), end=Max("last_at"), series=Count("character_id", distinct=True)
+class Sums(NamedTuple):
+    """A character's ledger in four numbers: its first and last entry's times, the XP
+    earned (awards and corrections) and the sum of every entry (its balance)."""
+
+    first: datetime
+    last: datetime
+    earned: int
+    total: int
+
+
+def _sums(campaign_id: int, character_ids: Collection[int]) -> dict[int, tuple]:
+    """{character id: Sums as a plain tuple} of these characters of the campaign, `()` for
+    those without entries: one query on the coarsest span's rows."""
+    rows = (
+        XpSummary.objects.filter(
+            campaign_id=campaign_id, character_id__in=character_ids, span=SPANS[-1]
+        )
+        .order_by()
+        .values_list("character_id")
+        .annotate(Min("first_at"), Max("last_at"), Sum("earned"), Sum("total"))
     )
-    if bounds["start"] is None:
-        return None
-    _name, length = _unit(bounds["end"] - bounds["start"], bounds["series"])
+    found = {character: tuple(sums) for character, *sums in rows}
+    return {pk: found.get(pk, ()) for pk in character_ids}
+
+
+def _span(sums: Collection[tuple]) -> int:
+    """The summary's span (seconds) that keeps the chart of these series within budget."""
+    start = min(first for first, *_rest in sums)
+    end = max(last for _first, last, *_rest in sums)
+    _name, length = _unit(end - start, len(sums))
+    return int(length.total_seconds())
+
+
+def _rows(campaign_id: int, character_ids: Collection[int], span: int) -> QuerySet:
     return (
-        rows.filter(span=int(length.total_seconds()))
+        XpSummary.objects.filter(campaign_id=campaign_id, character_id__in=character_ids, span=span)
         .order_by("character_id", "bucket")
         .values_list("character_id", "last_at", "total", "earned")
     )
 
 
-def ledger_points(campaign_id: int, character_ids: Sequence[int]) -> dict[int, list[LedgerPoint]]:
-    """{character id: points oldest first} of these characters of the campaign; two
-    queries, on the summary's rows of the coarsest span and of the one chosen."""
-    groups = chart_rows(campaign_id, character_ids)
-    if groups is None:
-        return {}
+def chart_rows(campaign_id: int, character_ids: Sequence[int]) -> QuerySet | None:
+    """The summary's rows the chart of these characters of the campaign reads, of the
+    span that keeps it within budget (one query to choose it); None without entries."""
+    sums = [found for found in _sums(campaign_id, character_ids).values() if found]
+    if not sums:
+        return None
+    return _rows(campaign_id, character_ids, _span(sums))
+
+
+def _points(groups) -> dict[int, list[LedgerPoint]]:
     points: dict[int, list[LedgerPoint]] = {}
     balance: dict[int, int] = {}
     for character, last, total, earned in groups:
@@ -90,23 +121,91 @@ def ledger_points(campaign_id: int, character_ids: Sequence[int]) -> dict[int, l
     return points
 
 
-def ledger_summary(
-    campaign: Campaign, characters: Sequence[Character]
-) -> tuple[str, dict[int, list[LedgerPoint]]]:
-    """(version, points) of these characters' ledgers in the campaign; the points are
-    kept in the fragment cache under the version.
+def ledger_points(campaign_id: int, character_ids: Sequence[int]) -> dict[int, list[LedgerPoint]]:
+    """{character id: points oldest first} of these characters of the campaign; two
+    queries, on the summary's rows of the coarsest span and of the one chosen."""
+    groups = chart_rows(campaign_id, character_ids)
+    return {} if groups is None else _points(groups)
 
-    The version is the campaign's counter of new XP entries (`Campaign.xp_seq`), loaded
-    with the campaign: the database bumps it at each new entry, in the same transaction
-    (campaigns/versions.py), and a wound or a roll leaves it as it is, so the points stay
-    cached through them and no query is needed to know the ledger changed."""
-    ids = [c.pk for c in characters]
-    version = fragment_key("xp-points", campaign.pk, campaign.xp_seq, ids)
 
-    def plain() -> dict[int, list[tuple]]:
-        # Cached as plain tuples: unpickling 500 named ones cost 1-2 ms a request.
-        found = ledger_points(campaign.pk, ids)
-        return {pk: [tuple(point) for point in series] for pk, series in found.items()}
+def _read(
+    campaign_id: int, character_ids: Collection[int], span: int | None
+) -> tuple[dict[int, tuple], dict[int, list[LedgerPoint]]]:
+    """The sums of these characters (as `_sums`) and their points grouped by `span`, if
+    given: one query, on the rows of the coarsest span and of that one."""
+    spans = {SPANS[-1]} if span is None else {SPANS[-1], span}
+    rows = (
+        XpSummary.objects.filter(
+            campaign_id=campaign_id, character_id__in=character_ids, span__in=spans
+        )
+        .order_by("character_id", "bucket")
+        .values_list("character_id", "span", "first_at", "last_at", "total", "earned")
+    )
+    sums: dict[int, tuple] = dict.fromkeys(character_ids, ())
+    groups = []
+    for character, row_span, first, last, total, earned in rows:
+        if row_span == SPANS[-1]:
+            had = Sums._make(sums[character] or (first, last, 0, 0))
+            sums[character] = (
+                min(had.first, first),
+                max(had.last, last),
+                had.earned + earned,
+                had.total + total,
+            )
+        if row_span == span:
+            groups.append((character, last, total, earned))
+    return sums, _points(groups)
 
-    cached = cached_value(version, plain)
-    return version, {pk: list(map(LedgerPoint._make, rows)) for pk, rows in cached.items()}
+
+@dataclass(frozen=True)
+class Ledgers:
+    """What the chart and the totals read of some characters' ledgers, for those with
+    entries: the span their points are grouped by, each one's sums, each line's key (the
+    character's version and the span: what its points are made of), and the points
+    already read with the sums."""
+
+    campaign_id: int
+    span: int
+    sums: dict[int, Sums]
+    keys: dict[int, str]
+    read: dict[int, list[LedgerPoint]] = field(default_factory=dict)
+
+    def points(self, character_ids: Collection[int]) -> dict[int, list[LedgerPoint]]:
+        """{character id: points oldest first} of these characters: those read with the
+        sums, or one query."""
+        if all(pk in self.read for pk in character_ids):
+            return {pk: self.read[pk] for pk in character_ids}
+        found = _points(_rows(self.campaign_id, character_ids, self.span))
+        return {pk: found.get(pk, []) for pk in character_ids}
+
+
+def ledger_summary(campaign: Campaign, characters: Sequence[Character]) -> Ledgers:
+    """The `Ledgers` of these characters in the campaign. Each one's sums are kept in the
+    fragment cache apart, under its version (`Character.version`, loaded with it): the
+    database bumps it at each new entry of its ledger, in the same transaction
+    (campaigns/versions.py), so after an award to one character only its sums are read,
+    and its line's key changes alone, unless the span changes with it. Its points are
+    read in the same query, grouped by the span of the others' lines: the span, unless
+    the new entry changes it."""
+    cache = caches[CACHE]
+    keys = {c.pk: fragment_key("xp-sums", campaign.pk, c.pk, c.version) for c in characters}
+    stored = cache.get_many(keys.values())
+    sums = {pk: stored[key] for pk, key in keys.items() if key in stored}
+    missing = [pk for pk in keys if pk not in sums]
+    guess, read = None, {}
+    if missing:
+        known = [found for found in sums.values() if found]
+        guess = _span(known) if known else None
+        new, read = _read(campaign.pk, missing, guess)
+        cache.set_many({keys[pk]: new[pk] for pk in missing}, TIMEOUT)
+        sums |= new
+    found = {pk: Sums._make(sums[pk]) for pk in keys if sums[pk]}
+    if not found:
+        return Ledgers(campaign.pk, 0, {}, {})
+    span = _span(found.values())
+    lines = {
+        c.pk: fragment_key("xp-line", campaign.pk, c.pk, c.version, span)
+        for c in characters
+        if c.pk in found
+    }
+    return Ledgers(campaign.pk, span, found, lines, read if span == guess else {})

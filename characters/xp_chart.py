@@ -13,12 +13,15 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
+from typing import NamedTuple
 
 from django.utils import timezone
 from django.utils.dateformat import DateFormat, re_escaped, re_formatchars
 from django.utils.dates import MONTHS_3
-from django.utils.formats import date_format, get_format
+from django.utils.formats import date_format, get_format, localize
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 # viewBox units. One drawing for every screen; css/xp.css enlarges the tick labels on
@@ -63,6 +66,30 @@ class Chart:
     @property
     def is_empty(self) -> bool:
         return not self.series
+
+    @property
+    def legend(self) -> SafeString:
+        """The legend's items, each line's name and last value, written here likewise."""
+        return mark_safe(  # the name escaped here, the number localized as a template does
+            "".join(
+                f'<li class="xp-series xp-series-{line.style}"><span class="xp-legend-swatch">'
+                f"</span>{html.escape(line.name)} · {html.escape(localize(line.last))}</li>"
+                for line in self.series
+            )
+        )
+
+    @property
+    def lines(self) -> SafeString:
+        """Each series' group of the SVG, written here: a template loop over the lines
+        cost as much as drawing them."""
+        return mark_safe(  # the name escaped here, the rest numbers and escaped markers
+            "".join(
+                f'\n    <g class="xp-series xp-series-{line.style}" '
+                f'data-series="{html.escape(line.name)}">\n'
+                f'      <polyline points="{line.points}"/>\n      {line.markers}\n    </g>\n  '
+                for line in self.series
+            )
+        )
 
 
 def _nice_step(maximum: int, ticks: int = 4) -> int:
@@ -109,7 +136,13 @@ def _through_dateformat(code: str) -> Callable[[datetime], str]:
 def moment_formatter(format_string: str) -> Callable[[datetime], str]:
     """`DateFormat(moment).format(format_string)` for the hundreds of moments of a chart
     or a page of rows: the format is split once, where `Formatter.format` splits it again
-    at every call (through a lazy regex), and the plain codes skip `DateFormat`."""
+    at every call (through a lazy regex), and the plain codes skip `DateFormat`; made
+    once per format and language (the month names are the language's)."""
+    return _formatter(str(format_string), get_language())
+
+
+@lru_cache(maxsize=64)
+def _formatter(format_string: str, _language: str) -> Callable[[datetime], str]:
     plain = _plain_codes()
     pieces = re_formatchars.split(str(format_string))
     writers = []
@@ -131,38 +164,80 @@ def chart_title(measure: str) -> str:
     return _("XP balance over time") if measure != "earned" else _("XP earned over time")
 
 
+class Marks(NamedTuple):
+    """What a character's line shows whatever the axes: its points' moments (local
+    wall-clock time, in microseconds since 1970, as the axis measures them), values and
+    tooltips (escaped). Kept apart from the axes, which move at every new entry: a chart
+    drawn again reads these for the characters whose ledger did not change."""
+
+    moments: list[int]
+    values: list[int]
+    titles: list[str]
+
+
+EPOCH = datetime(1970, 1, 1)
+MICROSECOND = timedelta(microseconds=1)
+
+
+def chart_marks(series_entries: dict, measure: str = "balance") -> dict:
+    """{character: Marks} for {character: [XpEntry oldest first]}."""
+    zone = timezone.get_current_timezone()
+    marker_title = _("%(name)s: %(value)s XP on %(date)s")
+    # Once per chart, not per point (DateFormat is what date_format calls for each).
+    moment_text = moment_formatter(get_format("SHORT_DATETIME_FORMAT"))
+    found = {}
+    for character, entries in series_entries.items():
+        running = 0
+        marks = Marks([], [], [])
+        for entry in entries:
+            running = _value(entry, measure, running)
+            moment = entry.created_at.astimezone(zone)
+            # Aware moments of one zone subtract as wall-clock times: so does the axis.
+            marks.moments.append((moment.replace(tzinfo=None) - EPOCH) // MICROSECOND)
+            marks.values.append(running)
+            tooltip = marker_title % {
+                "name": character.name,
+                "value": running,
+                "date": moment_text(moment),
+            }
+            # What django.utils.html.escape writes, without its lazy-string wrapper.
+            marks.titles.append(html.escape(tooltip))
+        found[character] = marks
+    return found
+
+
+def _wall(microseconds: int, zone) -> datetime:
+    return (EPOCH + microseconds * MICROSECOND).replace(tzinfo=zone)
+
+
 def build_chart(
-    series_entries: dict,
+    series_entries: dict | None = None,
     *,
     measure: str = "balance",
     width: int = WIDTH,
     now: datetime | None = None,
+    marks: dict | None = None,
 ) -> Chart:
     """{character: [XpEntry oldest first]} → the chart; `measure` "balance" or "earned".
+    A caller that keeps each line's `chart_marks` gives those (`marks`) instead.
 
     The time axis runs from the first entry to now (`now`, the current time by default),
     at least an hour; each line then holds its last value to the right edge: a balance
     unchanged for a month shows a month long.
     """
-    data = [(character, entries) for character, entries in series_entries.items() if entries]
+    if marks is None:
+        marks = chart_marks(series_entries, measure)
+    values = {character: line for character, line in marks.items() if line.moments}
     title = chart_title(measure)
     plot_height = 240
     height = TOP + plot_height + BOTTOM
-    if not data:
+    if not values:
         return Chart(
             title, _("No XP yet."), width, height, LEFT, width - RIGHT, TOP, TOP, (), (), ()
         )
-    values: dict = {}
     zone = timezone.get_current_timezone()
-    for character, entries in data:
-        running = 0
-        points = []
-        for entry in entries:
-            running = _value(entry, measure, running)
-            points.append((entry.created_at.astimezone(zone), running))
-        values[character] = points
-    start = min(points[0][0] for points in values.values())
-    end = max(points[-1][0] for points in values.values())
+    start = _wall(min(m.moments[0] for m in values.values()), zone)
+    end = _wall(max(m.moments[-1] for m in values.values()), zone)
     # Entries of one evening still get an hour's width; a margin keeps the first and last
     # steps off the axes.
     missing = max(MIN_SPAN - (end - start).total_seconds(), 0)
@@ -170,11 +245,12 @@ def build_chart(
     start, end = start - margin, end + margin
     end = max(end, timezone.localtime(now or timezone.now()))
     span = (end - start).total_seconds()
-    top_value = max(max(v for _t, v in points) for points in values.values())
+    top_value = max(max(m.values) for m in values.values())
     step = _nice_step(top_value)
     y_max = max(step * math.ceil(max(top_value, 1) / step), step)
     plot_left, plot_right = LEFT, width - RIGHT
     plot_top, plot_bottom = TOP, TOP + plot_height
+    start_at = (start.replace(tzinfo=None) - EPOCH) // MICROSECOND
 
     def x_of(moment: datetime) -> float:
         return round(
@@ -192,36 +268,37 @@ def build_chart(
         label = date_format(moment, "H:i" if short else "j M")
         x_ticks.append(Tick(x_of(moment), label))
     y_ticks = tuple(Tick(y_of(value), str(value)) for value in range(0, y_max + 1, step))
+    # The hot loop: as x_of and y_of, from a point's microseconds (/ 10**6 is what
+    # timedelta.total_seconds() divides), each value's height worked out once.
+    x_scale = plot_right - plot_left
+
+    def x_at(moment: int) -> float:
+        return round(plot_left + (moment - start_at) / 1000000 / span * x_scale, 1)
+
+    # Numbers written once each: a point writes its x three times and its height twice.
+    heights: dict[int, str] = {}
     series = []
-    marker_title = _("%(name)s: %(value)s XP on %(date)s")
-    # Once per chart, not per point (DateFormat is what date_format calls for each).
-    moment_text = moment_formatter(get_format("SHORT_DATETIME_FORMAT"))
-    for index, (character, points) in enumerate(values.items()):
-        coords = [(x_of(points[0][0]), y_of(0))]
+    for index, (character, line) in enumerate(values.items()):
+        bottom = str(y_of(0))
+        coords = [f"{x_at(line.moments[0])},{bottom}"]
         markers = []
-        previous = 0
-        for moment, value in points:
-            x, y = x_of(moment), y_of(value)
-            coords.append((x, y_of(previous)))
-            coords.append((x, y))
-            tooltip = marker_title % {
-                "name": character.name,
-                "value": value,
-                "date": moment_text(moment),
-            }
-            # What django.utils.html.escape writes, without its lazy-string wrapper.
-            markers.append(
-                f'<circle cx="{x}" cy="{y}" r="3.5"><title>{html.escape(tooltip)}</title></circle>'
-            )
-            previous = value
-        coords.append((plot_right, y_of(previous)))
+        previous = bottom
+        for moment, value, tooltip in zip(line.moments, line.values, line.titles, strict=True):
+            x = str(x_at(moment))
+            y = heights.get(value)
+            if y is None:
+                y = heights[value] = str(y_of(value))
+            coords.append(f"{x},{previous} {x},{y}")
+            markers.append(f'<circle cx="{x}" cy="{y}" r="3.5"><title>{tooltip}</title></circle>')
+            previous = y
+        coords.append(f"{plot_right},{previous}")
         series.append(
             Series(
                 name=character.name,
                 style=index % SERIES_STYLES,
-                points=" ".join(f"{x},{y}" for x, y in coords),
-                markers=mark_safe("".join(markers)),  # each title escaped above
-                last=previous,
+                points=" ".join(coords),
+                markers=mark_safe("".join(markers)),  # each title escaped by chart_marks
+                last=line.values[-1],
             )
         )
     description = "; ".join(

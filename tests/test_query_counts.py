@@ -196,3 +196,24 @@ def test_the_scene_page_after_a_roll_reads_the_rolls_and_no_other_source(demo, m
                 assert client.get(page.url).status_code == 200
             counted = len(queries)
             assert counted <= AFTER_ROLL[page.name, page.who], (world.name, page.who, counted)
+
+
+# The first request of the XP log after an award to one character: the waiting purchases
+# (GM), the characters, the page of entries and the new one's row, the awarded
+# character's ledger (its sums and its line's points in one query, when the other lines
+# tell the span; a player's one line reads them in two), the latest scenes' totals.
+AFTER_XP = {("XP log + chart", "GM"): 9, ("XP log + chart", "player"): 10}
+
+
+def test_the_xp_log_after_an_award_reads_the_awarded_ledger_alone(demo, mid):
+    for world in (demo, mid):
+        pages = [page for page in site.pages(world) if page.name == "XP log + chart"]
+        for n, page in enumerate(pages):
+            client = Client()
+            client.force_login(world.gm if page.who == "GM" else world.player)
+            client.get(page.url)
+            site.write(world, "xp", n)
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(page.url).status_code == 200
+            counted = len(queries)
+            assert counted <= AFTER_XP[page.name, page.who], (world.name, page.who, counted)

@@ -7,6 +7,7 @@ campaigns.permissions; every write goes through characters.services.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -26,7 +27,13 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services as campaign_services
-from campaigns.fragments import cached_fragment, cached_html, fragment_key, viewer
+from campaigns.fragments import (
+    cached_fragment,
+    cached_html,
+    cached_pieces,
+    fragment_key,
+    viewer,
+)
 from campaigns.htmx import unchanged
 from campaigns.keyset import keyset_page
 from campaigns.models import Campaign, Scene
@@ -47,8 +54,8 @@ from characters.forms.xp import (
     XpLogFilterForm,
 )
 from characters.models import Character, DiaryEntry, WillpowerGrant, XpEntry, XpPurchase
-from characters.xp_buckets import ledger_summary
-from characters.xp_chart import build_chart, chart_title
+from characters.xp_buckets import Ledgers, Sums, ledger_summary
+from characters.xp_chart import build_chart, chart_marks, chart_title
 from characters.xp_rows import attach_rows, keyed
 from mechanics.systems.base import SceneRubric
 
@@ -57,6 +64,7 @@ ENTRIES_PER_PAGE = 25
 LOG_ENTRIES_PER_PAGE = 25
 # A purchase waiting in the XP log: its own row and the two names it shows.
 PURCHASE_FIELDS = tuple(field.name for field in XpPurchase._meta.concrete_fields)
+MARKS_TIMEOUT = 3600
 
 
 def _render(request: HttpRequest, template: str, partial: str, context: dict) -> HttpResponse:
@@ -75,21 +83,38 @@ def _chart(
     characters: list[Character],
     measure: str,
     chart_id: str,
-) -> tuple[SafeString, dict]:
+) -> tuple[SafeString, dict[int, Sums]]:
     """The chart of these characters' ledgers (one character, or every character of the
     campaign whose sheet the viewer may see) from a few hundred summed points, drawn once
-    per ledger version, names and measure; and the points it was drawn from."""
-    version, points = ledger_summary(campaign, characters)
+    per line keys, names and measure; and each ledger's sums. Each line's marks are kept
+    apart under its key (its character's version): an award to one character reads and
+    marks its line alone, and the chart is drawn again from them."""
+    ledgers = ledger_summary(campaign, characters)
     names = [(c.pk, c.name) for c in characters]
 
     def draw(extra: dict) -> str:
-        chart = build_chart({c: points.get(c.pk, []) for c in characters}, measure=measure)
+        marks = cached_pieces(
+            {
+                c: fragment_key("xp-marks", ledgers.keys[c.pk], c.name, measure)
+                for c in characters
+                if c.pk in ledgers.keys
+            },
+            lambda missing: _marks(ledgers, missing, measure),
+            timeout=MARKS_TIMEOUT,
+        )
+        chart = build_chart(marks=marks, measure=measure)
         return render_to_string(
             "characters/_xp_chart.html", {"chart": chart, "chart_id": chart_id, **extra}
         )
 
-    key = fragment_key("xp-chart", version, names, measure, chart_id, _drawn_in())
-    return cached_fragment(request, key, draw), points
+    key = fragment_key("xp-chart", ledgers.keys, names, measure, chart_id, _drawn_in())
+    return cached_fragment(request, key, draw), ledgers.sums
+
+
+def _marks(ledgers: Ledgers, characters: list[Character], measure: str) -> dict:
+    """The marks of these characters' lines, from their points (one query)."""
+    points = ledgers.points([c.pk for c in characters])
+    return chart_marks({c: points[c.pk] for c in characters}, measure)
 
 
 # The award panel ---------------------------------------------------------------------------
@@ -286,7 +311,7 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
     page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
     rows = _of(character, page.object_list)
     attach_rows(rows, campaign=access.campaign, show_character=False)
-    chart, _points = _chart(request, access.campaign, [character], "balance", "character-xp-chart")
+    chart, _sums = _chart(request, access.campaign, [character], "balance", "character-xp-chart")
     context = {
         "access": access,
         "char_access": char_access,
@@ -461,17 +486,28 @@ def xp_adjust(request: HttpRequest, campaign_id: int, character_id: int) -> Http
 LOG_SCENE_TOTALS = 10
 
 
-def _totals(characters: list[Character], entries, points: dict | None) -> list[dict]:
-    """Earned, spent and balance per character: from the chart's points when the log
-    is not filtered (no query), else summed over the filtered entries."""
-    if points is not None:
-        sums = {}
-        for pk, series in points.items():
-            earned = sum(point.amount for point in series)
-            sums[pk] = {"earned": earned, "spent": series[-1].balance_after - earned}
+# A row id no address holds: reversed once with it, an address is written for any row.
+_SOME_ID = 987654321
+
+
+def _addresses(name: str, campaign_id: int) -> Callable[[int], str]:
+    """`reverse(name, args=[campaign_id, pk])` for any pk, reversed once: the totals list
+    a row each, each with its own."""
+    pattern = reverse(name, args=[campaign_id, _SOME_ID])
+    return lambda pk: pattern.replace(f"/{_SOME_ID}/", f"/{pk}/")
+
+
+def _totals(characters: list[Character], entries, sums: dict[int, Sums] | None) -> list[dict]:
+    """Earned, spent and balance per character: from the chart's sums when the log is
+    not filtered (no query), else summed over the filtered entries."""
+    if sums is not None:
+        found = {
+            pk: {"earned": ledger.earned, "spent": ledger.total - ledger.earned}
+            for pk, ledger in sums.items()
+        }
     else:
         earned = Q(kind__in=[XpEntry.Kind.AWARD, XpEntry.Kind.CORRECTION])
-        sums = {
+        found = {
             row["character_id"]: row
             for row in entries.order_by()
             .values("character_id")
@@ -480,15 +516,17 @@ def _totals(characters: list[Character], entries, points: dict | None) -> list[d
                 spent=Sum("amount", filter=Q(kind=XpEntry.Kind.SPEND), default=0),
             )
         }
+    address = _addresses("characters:xp", characters[0].campaign_id) if characters else None
     return [
         {
             "character": character,
-            "earned": sums[character.pk]["earned"],
-            "spent": -sums[character.pk]["spent"],
+            "url": address(character.pk),
+            "earned": found[character.pk]["earned"],
+            "spent": -found[character.pk]["spent"],
             "balance": character.xp_balance,
         }
         for character in characters
-        if character.pk in sums
+        if character.pk in found
     ]
 
 
@@ -546,7 +584,9 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     # What the menus, the chart, the rows and the totals show of each character.
     characters = list(
         visible_sheet_rows(
-            access, campaign.characters.only("name", "xp_balance", "campaign_id"), character=""
+            access,
+            campaign.characters.only("name", "xp_balance", "campaign_id", "version"),
+            character="",
         ).order_by("name", "pk")
     )
     for character in characters:
@@ -556,6 +596,19 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     scenes = menu.scenes
     filter_form = XpLogFilterForm(request.GET or None, scenes=scenes, characters=characters)
     filters = filter_form.filters() if request.GET else {}
+    # The menus show the characters and scenes (the campaign's version) the viewer sees,
+    # as the request asks, and nothing of the ledger: kept through awards.
+    menus_key = fragment_key(
+        "xp-filters", viewer(access), campaign.pk, campaign.version, sorted(request.GET.lists())
+    )
+    menus = {"campaign": campaign, "filter_form": filter_form, "scene_menu": menu}
+    filters_html = cached_fragment(
+        request,
+        menus_key,
+        lambda extra: render_to_string(
+            "characters/xp_log.html#filters", {**menus, **extra}, request=request
+        ),
+    )
     visible = visible_sheet_rows(access, XpEntry.objects.filter(campaign=campaign))
     entries = _filtered(visible, filters)
     # Pages found from the last entry shown (the campaign's index), never by OFFSET.
@@ -575,7 +628,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if filters.get("character") in by_id:
         charted = [by_id[filters["character"]]]
     measure = filters.get("measure", "balance")
-    chart, points = _chart(request, campaign, charted, measure, "campaign-xp-chart")
+    chart, sums = _chart(request, campaign, charted, measure, "campaign-xp-chart")
     # The latest scenes' awards only: the list must not grow with the campaign.
     shown_scenes = [pk for pk, _title in scenes[:LOG_SCENE_TOTALS]]
     # From the scene index: these scenes are the campaign's, and filtering on the
@@ -591,21 +644,23 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         .annotate(total=Sum("amount"))
     }
     unfiltered = not {"scene", "kind"} & filters.keys()
+    # GMs go to a scene's awards, players to the scene.
+    scene_page = "characters:scene_xp" if access.can_award_xp else "campaigns:scene"
+    scene_address = _addresses(scene_page, campaign.pk)
     context |= {
-        "filter_form": filter_form,
+        "filters": filters_html,
         "keyset": page,
         "entries": page.items,
         "character_totals": _totals(
-            [c for c in characters if c in charted] if unfiltered else characters,
+            charted if unfiltered else characters,
             entries,
-            points if unfiltered else None,
+            sums if unfiltered else None,
         ),
         "scene_totals": [
-            {"scene_id": pk, "title": title, "total": scene_totals[pk]}
+            {"url": scene_address(pk), "title": title, "total": scene_totals[pk]}
             for pk, title in scenes[:LOG_SCENE_TOTALS]
             if pk in scene_totals
         ],
-        "scene_menu": menu,
         "chart": chart,
         "chart_title": chart_title(measure),
     }
