@@ -31,7 +31,7 @@ def hot_queries(big) -> list[tuple[str, object]]:
     from campaigns.scene_menu import menu_rows, scene_menu
     from campaigns.selectors import _count, scenes_for
     from characters.models import XpEntry
-    from characters.xp_buckets import chart_rows
+    from characters.xp_buckets import chart_rows, ledger_summary
     from mechanics import selectors as log
     from mechanics.cards import keyed
     from mechanics.models import Roll
@@ -82,7 +82,11 @@ def hot_queries(big) -> list[tuple[str, object]]:
         ),
         (
             "XP chart: every character's summed rows of the span it chooses",
-            chart_rows(big.campaign.pk, [c.pk for c in big.characters]),
+            chart_rows(
+                big.campaign.pk,
+                [c.pk for c in big.characters],
+                ledger_summary(big.campaign, big.characters).span,
+            ),
         ),
         (
             "scene list, player: a page of 10 scenes with the counts they may see",

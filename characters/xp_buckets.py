@@ -1,7 +1,7 @@
 """The XP chart's data: a few hundred points whatever the size of the ledger.
 
 A chart of a long campaign does not need one point per ledger entry (20,000 entries are
-40,000 SVG circles). `ledger_points` groups each character's entries into equal spans of
+40,000 SVG circles). `Ledgers.points` groups each character's entries into equal spans of
 time (an hour, a day, a week, a month, a quarter or a year: the finest that keeps the whole
 chart within POINT_BUDGET points) and returns one point per group, shaped like the last
 entry of the group: its time, the balance it left and the XP earned in it. The chart draws
@@ -94,21 +94,14 @@ def _span(sums: Collection[tuple]) -> int:
     return int(length.total_seconds())
 
 
-def _rows(campaign_id: int, character_ids: Collection[int], span: int) -> QuerySet:
+def chart_rows(campaign_id: int, character_ids: Collection[int], span: int) -> QuerySet:
+    """The summary's rows of these characters of the campaign grouped by `span` (seconds),
+    as the chart reads them."""
     return (
         XpSummary.objects.filter(campaign_id=campaign_id, character_id__in=character_ids, span=span)
         .order_by("character_id", "bucket")
         .values_list("character_id", "last_at", "total", "earned")
     )
-
-
-def chart_rows(campaign_id: int, character_ids: Sequence[int]) -> QuerySet | None:
-    """The summary's rows the chart of these characters of the campaign reads, of the
-    span that keeps it within budget (one query to choose it); None without entries."""
-    sums = [found for found in _sums(campaign_id, character_ids).values() if found]
-    if not sums:
-        return None
-    return _rows(campaign_id, character_ids, _span(sums))
 
 
 def _points(groups) -> dict[int, list[LedgerPoint]]:
@@ -119,13 +112,6 @@ def _points(groups) -> dict[int, list[LedgerPoint]]:
         balance[character] = balance.get(character, 0) + total
         points.setdefault(character, []).append(LedgerPoint(last, balance[character], earned))
     return points
-
-
-def ledger_points(campaign_id: int, character_ids: Sequence[int]) -> dict[int, list[LedgerPoint]]:
-    """{character id: points oldest first} of these characters of the campaign; two
-    queries, on the summary's rows of the coarsest span and of the one chosen."""
-    groups = chart_rows(campaign_id, character_ids)
-    return {} if groups is None else _points(groups)
 
 
 def _read(
@@ -175,7 +161,7 @@ class Ledgers:
         sums, or one query."""
         if all(pk in self.read for pk in character_ids):
             return {pk: self.read[pk] for pk in character_ids}
-        found = _points(_rows(self.campaign_id, character_ids, self.span))
+        found = _points(chart_rows(self.campaign_id, character_ids, self.span))
         return {pk: found.get(pk, []) for pk in character_ids}
 
 

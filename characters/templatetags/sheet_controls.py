@@ -8,9 +8,10 @@ from collections.abc import Callable
 from html import escape
 
 from django import template
-from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+
+from campaigns.addresses import addresses
 
 register = template.Library()
 
@@ -43,15 +44,9 @@ def remove_button(context, url: str, target: str, name, classes: str = "") -> Sa
     )
 
 
-# An id no row has, which an address reversed once is written with and each row's replaces.
-_SOME_ID = 987654321
-
-
 def row_addresses(name: str, character) -> Callable[[object], str]:
-    """`reverse(name, args=[campaign, character, row])` for any row (an id or a key), the
-    address reversed once: a sheet lists dozens of rows, each with its own."""
-    pattern = reverse(name, args=[character.campaign_id, character.pk, _SOME_ID])
-    return lambda row: pattern.replace(f"/{_SOME_ID}/", f"/{row}/")
+    """`reverse(name, args=[campaign, character, row])` for any row, reversed once."""
+    return addresses(name, character.campaign_id, character.pk)
 
 
 def _address(context, name: str, pk: int) -> str:

@@ -7,7 +7,6 @@ campaigns.permissions; every write goes through characters.services.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -27,6 +26,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services as campaign_services
+from campaigns.addresses import addresses
 from campaigns.fragments import (
     cached_fragment,
     cached_html,
@@ -486,17 +486,6 @@ def xp_adjust(request: HttpRequest, campaign_id: int, character_id: int) -> Http
 LOG_SCENE_TOTALS = 10
 
 
-# A row id no address holds: reversed once with it, an address is written for any row.
-_SOME_ID = 987654321
-
-
-def _addresses(name: str, campaign_id: int) -> Callable[[int], str]:
-    """`reverse(name, args=[campaign_id, pk])` for any pk, reversed once: the totals list
-    a row each, each with its own."""
-    pattern = reverse(name, args=[campaign_id, _SOME_ID])
-    return lambda pk: pattern.replace(f"/{_SOME_ID}/", f"/{pk}/")
-
-
 def _totals(characters: list[Character], entries, sums: dict[int, Sums] | None) -> list[dict]:
     """Earned, spent and balance per character: from the chart's sums when the log is
     not filtered (no query), else summed over the filtered entries."""
@@ -516,7 +505,7 @@ def _totals(characters: list[Character], entries, sums: dict[int, Sums] | None) 
                 spent=Sum("amount", filter=Q(kind=XpEntry.Kind.SPEND), default=0),
             )
         }
-    address = _addresses("characters:xp", characters[0].campaign_id) if characters else None
+    address = addresses("characters:xp", characters[0].campaign_id) if characters else None
     return [
         {
             "character": character,
@@ -646,7 +635,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     unfiltered = not {"scene", "kind"} & filters.keys()
     # GMs go to a scene's awards, players to the scene.
     scene_page = "characters:scene_xp" if access.can_award_xp else "campaigns:scene"
-    scene_address = _addresses(scene_page, campaign.pk)
+    scene_address = addresses(scene_page, campaign.pk)
     context |= {
         "filters": filters_html,
         "keyset": page,

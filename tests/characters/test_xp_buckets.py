@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from characters.models import XpEntry
 from characters.services import xp_adjust
-from characters.xp_buckets import POINT_BUDGET, bucket_unit, ledger_points
+from characters.xp_buckets import POINT_BUDGET, bucket_unit, ledger_summary
 from tests.factories import backdated, make_character
 
 START = datetime(2025, 1, 6, 20, 0, tzinfo=UTC)
@@ -45,7 +45,8 @@ def test_each_point_is_the_balance_left_by_the_last_entry_of_its_group(campaign,
             made.append(entry)
     entries = XpEntry.objects.filter(character__in=characters)
     with CaptureQueriesContext(connection) as queries:
-        points = ledger_points(campaign.pk, [c.pk for c in characters])
+        points = ledger_summary(campaign, characters).points([c.pk for c in characters])
+    # The sums, which choose the span; the points of that span.
     assert len(queries) == 2
     assert sum(len(p) for p in points.values()) <= POINT_BUDGET
     for character in characters:
@@ -61,9 +62,10 @@ def test_each_point_is_the_balance_left_by_the_last_entry_of_its_group(campaign,
         assert sum(point.amount for point in shown) == earned
 
 
-def test_no_entries_no_points(campaign, player):
+def test_no_entries_no_lines(campaign, player):
     lucia = make_character(campaign, player, name="Lucía")
-    assert ledger_points(campaign.pk, [lucia.pk]) == {}
+    ledgers = ledger_summary(campaign, [lucia])
+    assert (ledgers.sums, ledgers.keys) == ({}, {})
 
 
 @pytest.mark.skipif(
@@ -75,7 +77,7 @@ def test_the_points_read_the_summarys_index_and_never_the_entries(campaign, gm, 
     lucia = make_character(campaign, player, name="Lucía")
     xp_adjust(character=lucia, user=gm, amount=5, reason="Inicio")
     with CaptureQueriesContext(connection) as queries:
-        ledger_points(campaign.pk, [lucia.pk])
+        ledger_summary(campaign, [lucia]).points([lucia.pk])
     with connection.cursor() as cursor:
         for query in queries.captured_queries:
             assert "characters_xpentry" not in query["sql"]
