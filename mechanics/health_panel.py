@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django import forms
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import F, Max
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -80,11 +80,15 @@ class EventRow:
 HEALTH_VERSION = re.compile(r"\d+-[0-9a-f]{8}")
 
 
+def health_digest(character) -> str:
+    """A short digest of the character's stored health (its own column)."""
+    return f"{zlib.crc32(json.dumps(character.health, sort_keys=True).encode()):08x}"
+
+
 def health_version(character, latest_event_id: int | None) -> str:
     """What a poll compares: the newest event and the stored health itself (so a change
     made without an event, an import or an admin edit, shows too)."""
-    digest = zlib.crc32(json.dumps(character.health, sort_keys=True).encode())
-    return f"{latest_event_id or 0}-{digest:08x}"
+    return f"{latest_event_id or 0}-{health_digest(character)}"
 
 
 def latest_event_id(character) -> int | None:
@@ -133,6 +137,13 @@ def _state_text(shown: HealthView, system: GameSystem) -> str:
     return " · ".join([label, *extra])
 
 
+def track_boxes(shown: HealthView, system: GameSystem) -> tuple[tuple[str, str | None, str], ...]:
+    """Each box of a health track: its mark, its name, and the damage it holds in the
+    system's own words (`damage_types`, from its catalogue; "" when empty)."""
+    words = dict(system.damage_types())
+    return tuple((mark, name, words.get(mark, "")) for mark, name in shown.boxes)
+
+
 # The order the card and the history page list events in.
 NEWEST_FIRST = ("-created_at", "-pk")
 
@@ -146,13 +157,15 @@ ROW_FIELDS = (
 
 
 def events_of(character):
-    """A character's health events, newest first, with what their rows show (`is_undone`;
-    the rolls of those that have one come with `event_rows`)."""
-    undone = Exists(HealthEvent.objects.filter(undoes=OuterRef("pk")))
+    """A character's health events, newest first, with what their rows show (`undone_by_pk`:
+    the Undo that took one back, or None; the rolls of those that have one come with
+    `event_rows`)."""
+    # An event is undone at most once (`undoes` is one-to-one): a join on that unique
+    # column, rather than a subquery per row, which costs a third of the query's Python.
     return (
         character.health_events.select_related("created_by", "scene")
         .only(*ROW_FIELDS)
-        .annotate(is_undone=undone)
+        .annotate(undone_by_pk=F("undone_by__pk"))
         .order_by(*NEWEST_FIRST)
     )
 
@@ -177,7 +190,7 @@ def event_rows(
     events = list(events)
     _with_rolls(events)
     for event in events:
-        undone = event.is_undone
+        undone = event.undone_by_pk is not None
         if undo_target is not None:
             is_target = event.pk == undo_target
         else:
@@ -323,6 +336,7 @@ def health_context(
         "time_presets": system.time_presets,
         # When everything listed was undone, the Undo button is on the history page.
         "health_undo_shown": any(row.is_undo_target for row in rows),
+        "health_boxes": track_boxes(health, system),
         "health_state_text": _state_text(health, system),
         "health_label": state_label(health, system),
         "health_penalty": system.penalty_words(health.penalty) if health.penalty else "",
