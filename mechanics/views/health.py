@@ -136,8 +136,9 @@ def health(request: HttpRequest, campaign_id: int, character_id: int) -> HttpRes
     A poll carries `since`, the version it shows: unchanged, the answer is 204 No Content
     after the access check alone, or after one small query when the character changed but
     not its health (If-None-Match gets 304 the same way). Changed, it is the new state
-    and events (a changed health is drawn without that query), with HX-Trigger `cronica:health` so the roll panel
-    refreshes its odds. A plain request is sent to the sheet.
+    and events (a changed health is drawn without that query), with HX-Trigger
+    `cronica:health` so the roll panel refreshes its odds. A plain request is sent to the
+    sheet.
     """
     access = character_access(request.user, campaign_id, character_id)
     require(access.can_view_full)
