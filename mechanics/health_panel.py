@@ -137,11 +137,29 @@ def _state_text(shown: HealthView, system: GameSystem) -> str:
     return " · ".join([label, *extra])
 
 
-def track_boxes(shown: HealthView, system: GameSystem) -> tuple[tuple[str, str | None, str], ...]:
-    """Each box of a health track: its mark, its name, and the damage it holds in the
-    system's own words (`damage_types`, from its catalogue; "" when empty)."""
-    words = dict(system.damage_types())
-    return tuple((mark, name, words.get(mark, "")) for mark, name in shown.boxes)
+# How a health track draws each kind of damage in its boxes and its legend.
+MARK_SYMBOLS = {"B": "/", "L": "X", "A": "✱"}
+
+
+def _damage_words(system: GameSystem) -> dict[str, str]:
+    """Each kind of damage in the system's own words (`damage_types`, from its
+    catalogue), as a track writes them within its text."""
+    return {key: name.lower() for key, name in system.damage_types()}
+
+
+def track_boxes(shown: HealthView, system: GameSystem) -> tuple[tuple[str, str, str, str], ...]:
+    """Each box of a health track as drawn: its mark (lower case, "" when empty), the
+    mark's symbol, the box's name and the damage it holds ("" when empty)."""
+    words = _damage_words(system)
+    return tuple(
+        (mark.lower(), MARK_SYMBOLS.get(mark, ""), name or "", words.get(mark, ""))
+        for mark, name in shown.boxes
+    )
+
+
+def track_legend(system: GameSystem) -> tuple[tuple[str, str], ...]:
+    """The symbol and the words of each kind of damage a track shows."""
+    return tuple((MARK_SYMBOLS.get(key, ""), word) for key, word in _damage_words(system).items())
 
 
 # The order the card and the history page list events in.
@@ -337,6 +355,7 @@ def health_context(
         # When everything listed was undone, the Undo button is on the history page.
         "health_undo_shown": any(row.is_undo_target for row in rows),
         "health_boxes": track_boxes(health, system),
+        "health_legend": track_legend(system) if health.boxes else (),
         "health_state_text": _state_text(health, system),
         "health_label": state_label(health, system),
         "health_penalty": system.penalty_words(health.penalty) if health.penalty else "",
