@@ -17,14 +17,15 @@ from typing import Any
 
 from django import forms
 from django.db.models import F, Max
-from django.template.loader import render_to_string
+from django.utils import formats, timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from campaigns.fragments import cached_pieces, fragment_key
 from campaigns.permissions import CharacterAccess
 from characters.sheet_panels import register_sheet_panel
-from mechanics.cards import card_names
+from mechanics import cards
+from mechanics.cards import card_names, esc
 from mechanics.forms.health import DamageForm, TimeForm
 from mechanics.models import HealthEvent, Roll
 from mechanics.rules.errors import RuleError
@@ -38,7 +39,9 @@ HEALTH_EVENT = "cronica:health"
 # How a treatment shows when its system has no fragment of its own.
 TREATMENT_PANEL = "mechanics/health.html#treatment"
 TREATMENT_BUTTON = "mechanics/health.html#treatment_button"
-EVENT = "mechanics/health.html#event"
+# How a row of events ends, after the Undo form of its event's (`#event` in
+# mechanics/health.html).
+EVENT_END = "\n</li>\n"
 EVENT_TIMEOUT = 86400
 
 
@@ -74,6 +77,51 @@ class EventRow:
         if self.event.kind == HealthEvent.Kind.TIME and isinstance(hours, int):
             return hours_in_words(hours) or self.event.summary_text
         return self.event.summary_text
+
+    @property
+    def head(self) -> SafeString:
+        """The row's markup up to the Undo form (`#event` in mechanics/health.html): built
+        as a string, as roll cards are (`mechanics.cards.card_html`), since a template's
+        lookups cost five times this for each row of a list."""
+        event = self.event
+        at = timezone.localtime(event.created_at)
+        classes = f"health-event kind-{esc(event.kind)}{' undone' if self.undone else ''}"
+        html = [
+            f'\n<li class="{classes}" id="health-event-{event.pk}">\n  '
+            '<div class="health-event-head">\n    <span class="badge health-kind">'
+            f'{esc(self.kind_label)}</span>\n    <span class="health-event-summary">'
+            f"{esc(self.summary)}</span>\n    "
+        ]
+        if self.state_after:
+            html.append(
+                '<span class="health-event-after"><span aria-hidden="true">→</span><span '
+                f'class="visually-hidden">{esc(_("leaves"))}</span> {esc(self.state_after)}</span>'
+            )
+        html.append("\n    ")
+        if self.undone:
+            html.append(f'<span class="badge text-bg-secondary">{esc(_("undone"))}</span>')
+        html.append("\n  </div>\n  ")
+        if event.reason:
+            html.append(f'<div class="health-event-reason">{esc(event.reason_text)}</div>')
+        author = event.created_by.username if event.created_by else _("a deleted account")
+        html.append(
+            f'\n  <div class="health-event-meta">\n    {esc(author)}\n    · <time datetime="'
+            f'{at.isoformat()}">{esc(formats.date_format(at, "DATETIME_FORMAT"))}</time>\n    '
+        )
+        if event.scene:
+            html.append(f"· {esc(event.scene.title)}")
+        html.append("\n  </div>\n  ")
+        if event.roll:
+            card = cards.card(event.roll, compact=True)
+            html.append(f'<div class="health-event-roll">{card}\n</div>')
+        html.append("\n  ")
+        return mark_safe("".join(html))  # escaped above, as the template would
+
+
+def event_html(row: EventRow) -> str:
+    """A row of events as the sheet and the history page list it, but for the Undo's
+    target (which the page renders with its form)."""
+    return row.head + EVENT_END
 
 
 # A `health_version`, as a poll sends it back.
@@ -260,10 +308,7 @@ def _with_html(character, rows: list[EventRow], ratings: Mapping[str, int]) -> l
     keys = {n: _row_key(character, row) for n, row in enumerate(rows) if not row.is_undo_target}
 
     def render(missing: list[int]) -> dict[int, str]:
-        return {
-            n: render_to_string(EVENT, {"row": _with_state(character, rows[n], ratings)})
-            for n in missing
-        }
+        return {n: event_html(_with_state(character, rows[n], ratings)) for n in missing}
 
     html = cached_pieces(keys, render, timeout=EVENT_TIMEOUT)
     # Rendered by our template, which escaped it.
