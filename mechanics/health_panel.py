@@ -39,8 +39,7 @@ HEALTH_EVENT = "cronica:health"
 # How a treatment shows when its system has no fragment of its own.
 TREATMENT_PANEL = "mechanics/health.html#treatment"
 TREATMENT_BUTTON = "mechanics/health.html#treatment_button"
-# How a row of events ends, after the Undo form of its event's (`#event` in
-# mechanics/health.html).
+# The end of an event's row (`#event` in mechanics/health.html), after its Undo form if any.
 EVENT_END = "\n</li>\n"
 EVENT_TIMEOUT = 86400
 
