@@ -102,13 +102,13 @@ class EventRow:
         html.append("\n  </div>\n  ")
         if event.reason:
             html.append(f'<div class="health-event-reason">{esc(event.reason_text)}</div>')
-        author = event.created_by.username if event.created_by else _("a deleted account")
+        author = event.author_name if event.created_by_id else _("a deleted account")
         html.append(
             f'\n  <div class="health-event-meta">\n    {esc(author)}\n    · <time datetime="'
             f'{at.isoformat()}">{esc(formats.date_format(at, "DATETIME_FORMAT"))}</time>\n    '
         )
-        if event.scene:
-            html.append(f"· {esc(event.scene.title)}")
+        if event.scene_id:
+            html.append(f"· {esc(event.scene_title)}")
         html.append("\n  </div>\n  ")
         if event.roll:
             card = cards.card(event.roll, compact=True)
@@ -214,23 +214,28 @@ NEWEST_FIRST = ("-created_at", "-pk")
 
 
 # What an event's row shows of it (`#event` in mechanics/health.html): not its hash chain
-# nor the state before it, which make most of its row.
+# nor the state before it, which make most of its row; its author's and scene's names
+# come as `author_name` and `scene_title` (`events_of`).
 ROW_FIELDS = (
     "kind", "inputs", "summary", "reason", "health_after", "created_at", "character",
-    "created_by__username", "scene__title", "roll",
+    "created_by", "scene", "roll",
 )  # fmt: skip
 
 
 def events_of(character):
     """A character's health events, newest first, with what their rows show (`undone_by_pk`:
-    the Undo that took one back, or None; the rolls of those that have one come with
-    `event_rows`)."""
-    # An event is undone at most once (`undoes` is one-to-one): a join on that unique
-    # column, rather than a subquery per row, which costs a third of the query's Python.
+    the Undo that took one back, or None; `author_name` and `scene_title`, read when their
+    link is set; the rolls of those that have one come with `event_rows`)."""
+    # Joins, rather than a subquery per row for the undoing (an event is undone at most
+    # once: `undoes` is one-to-one) and whole rows for the two names: half the query's
+    # Python.
     return (
-        character.health_events.select_related("created_by", "scene")
-        .only(*ROW_FIELDS)
-        .annotate(undone_by_pk=F("undone_by__pk"))
+        character.health_events.only(*ROW_FIELDS)
+        .annotate(
+            undone_by_pk=F("undone_by__pk"),
+            author_name=F("created_by__username"),
+            scene_title=F("scene__title"),
+        )
         .order_by(*NEWEST_FIRST)
     )
 
@@ -294,8 +299,8 @@ def _row_key(character, row: EventRow) -> str:
         event.pk,
         (character.pk, character.grid_version, character.campaign.version),
         row.undone,
-        event.created_by.username if event.created_by_id else None,
-        event.scene.title if event.scene_id else None,
+        event.author_name if event.created_by_id else None,
+        event.scene_title if event.scene_id else None,
         roll and (roll.pk, *card_names(roll)),
     )
 
