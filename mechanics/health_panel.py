@@ -16,15 +16,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django import forms
-from django.db.models import Exists, Max, OuterRef
-from django.template.loader import render_to_string
+from django.db.models import F, Max
+from django.utils import formats, timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from campaigns.fragments import cached_pieces, fragment_key
 from campaigns.permissions import CharacterAccess
 from characters.sheet_panels import register_sheet_panel
-from mechanics.cards import card_names
+from mechanics import cards
+from mechanics.cards import card_names, esc
 from mechanics.forms.health import DamageForm, TimeForm
 from mechanics.models import HealthEvent, Roll
 from mechanics.rules.errors import RuleError
@@ -38,7 +39,8 @@ HEALTH_EVENT = "cronica:health"
 # How a treatment shows when its system has no fragment of its own.
 TREATMENT_PANEL = "mechanics/health.html#treatment"
 TREATMENT_BUTTON = "mechanics/health.html#treatment_button"
-EVENT = "mechanics/health.html#event"
+# The end of an event's row (`#event` in mechanics/health.html), after its Undo form if any.
+EVENT_END = "\n</li>\n"
 EVENT_TIMEOUT = 86400
 
 
@@ -74,6 +76,51 @@ class EventRow:
         if self.event.kind == HealthEvent.Kind.TIME and isinstance(hours, int):
             return hours_in_words(hours) or self.event.summary_text
         return self.event.summary_text
+
+    @property
+    def head(self) -> SafeString:
+        """The row's markup up to the Undo form (`#event` in mechanics/health.html): built
+        as a string, as roll cards are (`mechanics.cards.card_html`), since a template's
+        lookups cost five times this for each row of a list."""
+        event = self.event
+        at = timezone.localtime(event.created_at)
+        classes = f"health-event kind-{esc(event.kind)}{' undone' if self.undone else ''}"
+        html = [
+            f'\n<li class="{classes}" id="health-event-{event.pk}">\n  '
+            '<div class="health-event-head">\n    <span class="badge health-kind">'
+            f'{esc(self.kind_label)}</span>\n    <span class="health-event-summary">'
+            f"{esc(self.summary)}</span>\n    "
+        ]
+        if self.state_after:
+            html.append(
+                '<span class="health-event-after"><span aria-hidden="true">→</span><span '
+                f'class="visually-hidden">{esc(_("leaves"))}</span> {esc(self.state_after)}</span>'
+            )
+        html.append("\n    ")
+        if self.undone:
+            html.append(f'<span class="badge text-bg-secondary">{esc(_("undone"))}</span>')
+        html.append("\n  </div>\n  ")
+        if event.reason:
+            html.append(f'<div class="health-event-reason">{esc(event.reason_text)}</div>')
+        author = event.author_name if event.created_by_id else _("a deleted account")
+        html.append(
+            f'\n  <div class="health-event-meta">\n    {esc(author)}\n    · <time datetime="'
+            f'{at.isoformat()}">{esc(formats.date_format(at, "DATETIME_FORMAT"))}</time>\n    '
+        )
+        if event.scene_id:
+            html.append(f"· {esc(event.scene_title)}")
+        html.append("\n  </div>\n  ")
+        if event.roll:
+            card = cards.card(event.roll, compact=True)
+            html.append(f'<div class="health-event-roll">{card}\n</div>')
+        html.append("\n  ")
+        return mark_safe("".join(html))  # escaped above, as the template would
+
+
+def event_html(row: EventRow) -> str:
+    """A row of events as the sheet and the history page list it, but for the Undo's
+    target (which the page renders with its form)."""
+    return row.head + EVENT_END
 
 
 # A `health_version`, as a poll sends it back.
@@ -137,26 +184,58 @@ def _state_text(shown: HealthView, system: GameSystem) -> str:
     return " · ".join([label, *extra])
 
 
+# How a health track draws each kind of damage in its boxes and its legend.
+MARK_SYMBOLS = {"B": "/", "L": "X", "A": "✱"}
+
+
+def _damage_words(system: GameSystem) -> dict[str, str]:
+    """Each kind of damage in the system's own words (`damage_types`, from its
+    catalogue), as a track writes them within its text."""
+    return {key: name.lower() for key, name in system.damage_types()}
+
+
+def track_boxes(shown: HealthView, system: GameSystem) -> tuple[tuple[str, str, str, str], ...]:
+    """Each box of a health track as drawn: its mark (lower case, "" when empty), the
+    mark's symbol, the box's name and the damage it holds ("" when empty)."""
+    words = _damage_words(system)
+    return tuple(
+        (mark.lower(), MARK_SYMBOLS.get(mark, ""), name or "", words.get(mark, ""))
+        for mark, name in shown.boxes
+    )
+
+
+def track_legend(system: GameSystem) -> tuple[tuple[str, str], ...]:
+    """The symbol and the words of each kind of damage a track shows."""
+    return tuple((MARK_SYMBOLS.get(key, ""), word) for key, word in _damage_words(system).items())
+
+
 # The order the card and the history page list events in.
 NEWEST_FIRST = ("-created_at", "-pk")
 
 
 # What an event's row shows of it (`#event` in mechanics/health.html): not its hash chain
-# nor the state before it, which make most of its row.
+# nor the state before it, which make most of its row; its author's and scene's names
+# come as `author_name` and `scene_title` (`events_of`).
 ROW_FIELDS = (
     "kind", "inputs", "summary", "reason", "health_after", "created_at", "character",
-    "created_by__username", "scene__title", "roll",
+    "created_by", "scene", "roll",
 )  # fmt: skip
 
 
 def events_of(character):
-    """A character's health events, newest first, with what their rows show (`is_undone`;
-    the rolls of those that have one come with `event_rows`)."""
-    undone = Exists(HealthEvent.objects.filter(undoes=OuterRef("pk")))
+    """A character's health events, newest first, with what their rows show (`undone_by_pk`:
+    the Undo that took one back, or None; `author_name` and `scene_title`, read when their
+    link is set; the rolls of those that have one come with `event_rows`)."""
+    # Joins, rather than a subquery per row for the undoing (an event is undone at most
+    # once: `undoes` is one-to-one) and whole rows for the two names: half the query's
+    # Python.
     return (
-        character.health_events.select_related("created_by", "scene")
-        .only(*ROW_FIELDS)
-        .annotate(is_undone=undone)
+        character.health_events.only(*ROW_FIELDS)
+        .annotate(
+            undone_by_pk=F("undone_by__pk"),
+            author_name=F("created_by__username"),
+            scene_title=F("scene__title"),
+        )
         .order_by(*NEWEST_FIRST)
     )
 
@@ -181,7 +260,7 @@ def event_rows(
     events = list(events)
     _with_rolls(events)
     for event in events:
-        undone = event.is_undone
+        undone = event.undone_by_pk is not None
         if undo_target is not None:
             is_target = event.pk == undo_target
         else:
@@ -220,8 +299,8 @@ def _row_key(character, row: EventRow) -> str:
         event.pk,
         (character.pk, character.grid_version, character.campaign.version),
         row.undone,
-        event.created_by.username if event.created_by_id else None,
-        event.scene.title if event.scene_id else None,
+        event.author_name if event.created_by_id else None,
+        event.scene_title if event.scene_id else None,
         roll and (roll.pk, *card_names(roll)),
     )
 
@@ -233,10 +312,7 @@ def _with_html(character, rows: list[EventRow], ratings: Mapping[str, int]) -> l
     keys = {n: _row_key(character, row) for n, row in enumerate(rows) if not row.is_undo_target}
 
     def render(missing: list[int]) -> dict[int, str]:
-        return {
-            n: render_to_string(EVENT, {"row": _with_state(character, rows[n], ratings)})
-            for n in missing
-        }
+        return {n: event_html(_with_state(character, rows[n], ratings)) for n in missing}
 
     html = cached_pieces(keys, render, timeout=EVENT_TIMEOUT)
     # Rendered by our template, which escaped it.
@@ -327,6 +403,8 @@ def health_context(
         "time_presets": system.time_presets,
         # When everything listed was undone, the Undo button is on the history page.
         "health_undo_shown": any(row.is_undo_target for row in rows),
+        "health_boxes": track_boxes(health, system),
+        "health_legend": track_legend(system) if health.boxes else (),
         "health_state_text": _state_text(health, system),
         "health_label": state_label(health, system),
         "health_penalty": system.penalty_words(health.penalty) if health.penalty else "",

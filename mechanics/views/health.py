@@ -41,6 +41,7 @@ from mechanics.health_panel import (
     event_rows,
     events_of,
     health_context,
+    health_digest,
     health_version,
     latest_event_id,
     treatment_controls,
@@ -134,9 +135,10 @@ def health(request: HttpRequest, campaign_id: int, character_id: int) -> HttpRes
 
     A poll carries `since`, the version it shows: unchanged, the answer is 204 No Content
     after the access check alone, or after one small query when the character changed but
-    not its health (If-None-Match gets 304 the same way). Changed, it
-    is the new state and events, with HX-Trigger `cronica:health` so the roll panel
-    refreshes its odds. A plain request is sent to the sheet.
+    not its health (If-None-Match gets 304 the same way). Changed, it is the new state
+    and events (a changed health is drawn without that query), with HX-Trigger
+    `cronica:health` so the roll panel refreshes its odds. A plain request is sent to the
+    sheet.
     """
     access = character_access(request.user, campaign_id, character_id)
     require(access.can_view_full)
@@ -149,14 +151,19 @@ def health(request: HttpRequest, campaign_id: int, character_id: int) -> HttpRes
         # Nothing of the character's changed since the section was drawn (every health
         # change moves its version): the health it shows is current, without a query.
         return _poll_headers(HttpResponse(status=204), _etag(character, shown))
-    version = health_version(character, latest_event_id(character))
-    etag = _etag(character, version)
-    if shown == version:
-        return _poll_headers(HttpResponse(status=204), etag)
-    not_modified = get_conditional_response(request, etag=etag)
-    if not_modified is not None:
-        return _poll_headers(not_modified, etag)
+    if shown.rpartition("-")[2] == health_digest(character) or "If-None-Match" in request.headers:
+        # The health is as drawn but an event may be new (one that changed nothing), or
+        # the browser asks whether its copy is current: the newest event tells.
+        version = health_version(character, latest_event_id(character))
+        etag = _etag(character, version)
+        if shown == version:
+            return _poll_headers(HttpResponse(status=204), etag)
+        not_modified = get_conditional_response(request, etag=etag)
+        if not_modified is not None:
+            return _poll_headers(not_modified, etag)
+    # Changed (after a wound, at once: the events the section lists give its version).
     context = _panel_context(access, health_announce=since is not None)
+    etag = _etag(character, context["health_version"].partition(".")[2])
     response = render(request, f"{TEMPLATE}#health_live", context)
     if since is not None:
         trigger_client_event(response, HEALTH_EVENT, {"character": access.character.pk})

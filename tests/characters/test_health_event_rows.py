@@ -40,15 +40,15 @@ def event_rows(response):
 
 @pytest.fixture
 def rendered(monkeypatch):
-    """The events whose row was rendered from the template, in order."""
+    """The events whose row was rendered, in order."""
     events = []
-    real = health_panel.render_to_string
+    real = health_panel.event_html
 
-    def counting(template, context):
-        events.append(context["row"].event.pk)
-        return real(template, context)
+    def counting(row):
+        events.append(row.event.pk)
+        return real(row)
 
-    monkeypatch.setattr(health_panel, "render_to_string", counting)
+    monkeypatch.setattr(health_panel, "event_html", counting)
     return events
 
 

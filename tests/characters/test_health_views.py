@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns.models import Campaign, Scene
@@ -789,6 +790,61 @@ def test_bar_fight_punch_knife_and_bat_leave_the_barman_unconscious_and_months_f
     assert [e.summary for e in HealthEvent.objects.all()] == ["3 L", "2 L", "2 B"]
 
 
+# The track's words
+
+
+def track_words(html: str) -> tuple[list[str], str]:
+    """The hidden label of each box of the track, and its legend."""
+    found = re.search(r'<ol class="health-boxes".*?</ol>\s*<p[^>]*>(.*?)</p>', html, re.S)
+    labels = re.findall(r'<span class="visually-hidden">([^<]*)</span>', found.group(0))
+    return labels, found.group(1)
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+def test_the_track_names_each_kind_of_damage_with_the_catalogues_game_terms(
+    client, gm, lucia, language
+):
+    """Game terms stay Spanish in the English UI (as the damage form's choices); only
+    "empty" is the UI's own word."""
+    for kind in ("B", "L", "A"):
+        health_services.character_apply_damage(
+            character=fresh(lucia), user=gm, damage=DamageInput(1, kind)
+        )
+    client.force_login(gm)
+    client.cookies["django_language"] = language
+    for response in (
+        client.get(lucia.get_absolute_url()),
+        client.get(url(lucia, "health", since="stale"), **HTMX),
+    ):
+        labels, legend = track_words(response.text)
+        empty = "empty" if language == "en" else "vacía"
+        assert labels[:4] == [
+            "Magullado: agravado",
+            "Lastimado: letal",
+            "Lesionado: contundente",
+            f"Herido: {empty}",
+        ]
+        assert legend == "/ contundente · X letal · ✱ agravado"
+
+
+def test_the_track_takes_its_words_from_the_system_not_from_the_template(
+    client, gm, lucia, monkeypatch
+):
+    """What the track says of each kind of damage is declared once, by the system
+    (`damage_types`): other words there are the words shown."""
+    system = type(lucia.campaign.game_system)
+    words = (("B", "Golpe"), ("L", "Corte"), ("A", "Quemadura"))
+    monkeypatch.setattr(system, "damage_types", lambda self: words)
+    for kind in ("B", "L", "A"):
+        health_services.character_apply_damage(
+            character=fresh(lucia), user=gm, damage=DamageInput(1, kind)
+        )
+    client.force_login(gm)
+    labels, legend = track_words(client.get(lucia.get_absolute_url()).text)
+    assert labels[:3] == ["Magullado: quemadura", "Lastimado: corte", "Lesionado: golpe"]
+    assert legend == "/ golpe · X corte · ✱ quemadura"
+
+
 # The live poll
 
 
@@ -862,6 +918,41 @@ def test_the_section_a_wound_answers_with_sends_its_new_version_back(
     version = re.search(r'data-health-version="([^"]+)"', response.text).group(1)
     assert version != before
     assert version.split(".")[0] == str(fresh(lucia).version)
+
+
+def test_a_poll_after_a_wound_draws_the_section_without_asking_for_the_newest_event(
+    client, player, lucia, gm
+):
+    """The stored health changed: the section is drawn at once, and the events it lists
+    give its version, which its ETag holds (the browser's copy is then current)."""
+    client.force_login(player)
+    page = client.get(lucia.get_absolute_url()).text
+    version = re.search(r'data-health-version="([^"]+)"', page).group(1)
+    health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url(lucia, "health", since=version), **HTMX)
+    assert response.status_code == 200
+    assert not [query for query in queries if "MAX(" in query["sql"]]
+    shown = re.search(r'data-health-version="([^"]+)"', response.text).group(1)
+    assert response["ETag"] == f'"health-{lucia.pk}-{shown.partition(".")[2]}-es"'
+    again = client.get(url(lucia, "health"), HTTP_IF_NONE_MATCH=response["ETag"], **HTMX)
+    assert again.status_code == 304
+
+
+def test_a_poll_notices_an_event_that_left_the_health_as_it_was(client, player, lucia, gm):
+    """Time passing for an unhurt character heals nothing: the stored health is the same,
+    but the section lists the event."""
+    health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "B"))
+    health_services.character_advance_time(character=fresh(lucia), user=gm, hours=24)
+    client.force_login(player)
+    page = client.get(lucia.get_absolute_url()).text
+    version = re.search(r'data-health-version="([^"]+)"', page).group(1)
+    healed = fresh(lucia).health
+    event = health_services.character_advance_time(character=fresh(lucia), user=gm, hours=48)
+    assert fresh(lucia).health == healed
+    response = client.get(url(lucia, "health", since=version), **HTMX)
+    assert response.status_code == 200
+    assert f'id="health-event-{event.pk}"' in response.text
 
 
 def test_a_poll_without_htmx_goes_to_the_sheet(client, player, lucia):
