@@ -41,7 +41,7 @@ def fight():
     return gm, scene
 
 
-def check_both_ways(page, scene) -> None:
+def check_both_ways(page, scene, screenshot=None) -> None:
     page.goto(scene.get_absolute_url())
     review = page.locator("#group-review")
     expect(review.locator(".scene-timeline-roll")).to_have_count(3)
@@ -51,14 +51,16 @@ def check_both_ways(page, scene) -> None:
     expect(review.locator(".scene-timeline-item")).to_have_count(5)
     expect(review.locator(".scene-timeline-roll")).to_have_count(0)
     expect(review.get_by_role("link", name="Posteriores")).to_have_count(0)
+    if screenshot is not None:
+        screenshot(page, "second-page")
     review.get_by_role("link", name="Anteriores").click()
     expect(review.locator(".scene-timeline-roll")).to_have_count(3)
     expect(review.locator(".scene-timeline-item")).to_have_count(TIMELINE_PAGE)
 
 
-def test_a_long_fight_pages_both_ways(open_as, fight):
+def test_a_long_fight_pages_both_ways(open_as, fight, screenshot):
     gm, scene = fight
-    check_both_ways(open_as(gm), scene)
+    check_both_ways(open_as(gm), scene, screenshot)
 
 
 def test_a_long_fight_pages_both_ways_without_javascript(browser, live_server, fight):
