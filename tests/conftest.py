@@ -134,3 +134,11 @@ def campaign(gm, player, observer):
     MembershipFactory(campaign=campaign, user=player, role="player")
     MembershipFactory(campaign=campaign, user=observer, role="observer")
     return campaign
+
+
+@pytest.fixture
+def player2(campaign):
+    """A second player of the campaign."""
+    user = UserFactory(username="dora")
+    MembershipFactory(campaign=campaign, user=user, role="player")
+    return user

@@ -178,42 +178,31 @@ def test_later_and_filtered_pages_of_the_logs_cost_the_same_on_any_campaign(demo
     assert over == {}, "(queries, budget) of later pages over budget"
 
 
-# The first request of the scene page after a roll in its scene: the page of rolls and
-# the new card's roll; the timeline's other sources (campaigns.chronicle) and the side
-# cards from the cache.
-AFTER_ROLL = {("scene page", "GM"): 7, ("scene page", "player"): 7}
+# The first request of a page after a write, which reads only what the write changed.
+# After a roll in its scene, the scene page: the page of rolls and the new card's roll;
+# the timeline's other sources (campaigns.chronicle) and the side cards from the cache.
+# After an award to one character, the XP log: the waiting purchases (GM), the
+# characters, the page of entries and the new one's row, the awarded character's ledger
+# (its sums and its line's points in one query, when the other lines tell the span; a
+# player's one line reads them in two), the latest scenes' totals.
+AFTER_WRITE = {
+    ("roll", "scene page", "GM"): 7,
+    ("roll", "scene page", "player"): 7,
+    ("xp", "XP log + chart", "GM"): 9,
+    ("xp", "XP log + chart", "player"): 10,
+}
 
 
-def test_the_scene_page_after_a_roll_reads_the_rolls_and_no_other_source(demo, mid):
+@pytest.mark.parametrize(("write", "name"), [("roll", "scene page"), ("xp", "XP log + chart")])
+def test_the_first_page_after_a_write_reads_what_the_write_changed(demo, mid, write, name):
     for world in (demo, mid):
-        pages = [page for page in site.pages(world) if page.name == "scene page"]
+        pages = [page for page in site.pages(world) if page.name == name]
         for n, page in enumerate(pages):
             client = Client()
             client.force_login(world.gm if page.who == "GM" else world.player)
             client.get(page.url)
-            site.write(world, "roll", n)
+            site.write(world, write, n)
             with CaptureQueriesContext(connection) as queries:
                 assert client.get(page.url).status_code == 200
             counted = len(queries)
-            assert counted <= AFTER_ROLL[page.name, page.who], (world.name, page.who, counted)
-
-
-# The first request of the XP log after an award to one character: the waiting purchases
-# (GM), the characters, the page of entries and the new one's row, the awarded
-# character's ledger (its sums and its line's points in one query, when the other lines
-# tell the span; a player's one line reads them in two), the latest scenes' totals.
-AFTER_XP = {("XP log + chart", "GM"): 9, ("XP log + chart", "player"): 10}
-
-
-def test_the_xp_log_after_an_award_reads_the_awarded_ledger_alone(demo, mid):
-    for world in (demo, mid):
-        pages = [page for page in site.pages(world) if page.name == "XP log + chart"]
-        for n, page in enumerate(pages):
-            client = Client()
-            client.force_login(world.gm if page.who == "GM" else world.player)
-            client.get(page.url)
-            site.write(world, "xp", n)
-            with CaptureQueriesContext(connection) as queries:
-                assert client.get(page.url).status_code == 200
-            counted = len(queries)
-            assert counted <= AFTER_XP[page.name, page.who], (world.name, page.who, counted)
+            assert counted <= AFTER_WRITE[write, name, page.who], (world.name, page.who, counted)

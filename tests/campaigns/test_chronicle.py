@@ -26,7 +26,6 @@ from mechanics.services.rolls import roll_store
 from tests.factories import (
     CampaignFactory,
     MembershipFactory,
-    UserFactory,
     backdated,
     make_character,
 )
@@ -36,13 +35,6 @@ pytestmark = pytest.mark.django_db
 CANARY_DIARY = "CANARIO-SECRETO-123"
 CANARY_NOTE = "CANARIO-NOTA-456"
 CANARY_DRAFT = "CANARIO-BORRADOR-789"
-
-
-@pytest.fixture
-def player2(campaign):
-    user = UserFactory(username="dora")
-    MembershipFactory(campaign=campaign, user=user, role="player")
-    return user
 
 
 @pytest.fixture

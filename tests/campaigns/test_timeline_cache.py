@@ -29,17 +29,10 @@ from mechanics.rules.tinieblas.advancement import SceneAward
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
 from tests.campaigns.test_chronicle import publish, store_roll
-from tests.factories import MembershipFactory, UserFactory, make_character
+from tests.factories import make_character
 from tests.html import parse
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def player2(campaign):
-    user = UserFactory(username="dora")
-    MembershipFactory(campaign=campaign, user=user, role="player")
-    return user
 
 
 def scene_url(scene, **query) -> str:

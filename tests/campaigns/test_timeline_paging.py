@@ -20,7 +20,7 @@ from characters.models import Character
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
 from tests.campaigns.test_chronicle import _count_queries, publish, store_roll
-from tests.factories import MembershipFactory, UserFactory, backdated, make_character
+from tests.factories import backdated, make_character
 from tests.html import parse
 
 pytestmark = pytest.mark.django_db
@@ -32,13 +32,6 @@ START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 @pytest.fixture(autouse=True)
 def small_pages(monkeypatch):
     monkeypatch.setattr(chronicle, "TIMELINE_PAGE", PAGE)
-
-
-@pytest.fixture
-def player2(campaign):
-    user = UserFactory(username="dora")
-    MembershipFactory(campaign=campaign, user=user, role="player")
-    return user
 
 
 @pytest.fixture

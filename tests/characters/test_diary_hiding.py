@@ -18,13 +18,6 @@ CANARY = "CANARIO-OCULTO-321"
 
 
 @pytest.fixture
-def player2(campaign):
-    user = UserFactory(username="dora")
-    MembershipFactory(campaign=campaign, user=user, role="player")
-    return user
-
-
-@pytest.fixture
 def lucia(campaign, player):
     return make_character(campaign, player, name="Lucía")
 
