@@ -192,9 +192,9 @@ def campaign_access(user, campaign_id: int) -> CampaignAccess:
 
 @cache
 def _memberships_with_campaign() -> QuerySet[Membership]:
-    """What every `campaign_access` asks before its two values, built once (a queryset,
-    never evaluated: each call filters a copy and reads its own rows). At most one row
-    (unique per user and campaign): no ORDER BY, so no join for the default ordering."""
+    """The query of `campaign_access` but its two values, built once: a queryset never
+    evaluated, which each call filters (a copy) and reads its own rows from. At most one
+    row (unique per user and campaign): no ORDER BY, so no join for the default ordering."""
     return Membership.objects.select_related("campaign").order_by()
 
 
@@ -205,11 +205,11 @@ _MEMBERSHIP_SELECTED = ("id", "role", "joined_at")
 
 @cache
 def _characters_with_membership() -> QuerySet:
-    """What every `character_access` asks before its two values, built once (a queryset,
-    never evaluated: each call filters a copy and reads its own rows): the character with
-    its campaign, and the columns of a membership in that campaign as annotations through
-    one join (a join costs half the Python of a subquery per column). Building it took a
-    third of the call's time. `membership_user` is aliased, not selected: only filtered on."""
+    """The query of `character_access` but its two values, built once (as
+    `_memberships_with_campaign`; building it was a third of the call's time): the
+    character with its campaign, and the columns of a membership in that campaign as
+    annotations through one join (a join costs half the Python of a subquery per column).
+    `membership_user` is aliased, not selected: it is only filtered on."""
     memberships = "campaign__memberships"
     return (
         all_characters()
