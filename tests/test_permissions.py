@@ -108,3 +108,71 @@ def test_an_empty_or_garbled_post_never_breaks_a_page(client, world, who, reques
             for headers in ({}, {"HX-Request": "true"}):
                 status = client.post(url, data, headers=headers).status_code
                 assert status < 500, (who, url, data, status)
+
+
+def _loaded(instance) -> dict:
+    """Every column of a model instance, read without a query (a deferred one fails)."""
+    deferred = instance.get_deferred_fields()
+    assert not deferred, deferred
+    return {field.attname: getattr(instance, field.attname) for field in instance._meta.fields}
+
+
+@pytest.mark.parametrize("who", ["gm", "player", "observer"])
+def test_the_access_checks_load_the_membership_campaign_and_character_whole_in_one_query(
+    campaign, who, request, player, django_assert_num_queries
+):
+    from campaigns.models import Membership
+    from campaigns.permissions import campaign_access, character_access
+
+    user = request.getfixturevalue(who)
+    character = make_character(campaign, player, name="Lucía")
+    membership = Membership.objects.get(campaign=campaign, user=user)
+    stored = type(character).objects.get(pk=character.pk)
+    campaign.refresh_from_db()
+    with django_assert_num_queries(1):
+        sheet = character_access(user, campaign.pk, character.pk)
+        assert _loaded(sheet.access.membership) == _loaded(membership)
+        assert _loaded(sheet.access.campaign) == _loaded(campaign)
+        assert _loaded(sheet.character) == _loaded(stored)
+        assert sheet.character.campaign is sheet.access.campaign
+    with django_assert_num_queries(1):
+        access = campaign_access(user, campaign.pk)
+        assert _loaded(access.membership) == _loaded(membership)
+        assert _loaded(access.campaign) == _loaded(campaign)
+    assert (access.role, sheet.access.role) == (membership.role, membership.role)
+
+
+def test_the_access_checks_answer_404_to_strangers_and_for_a_character_elsewhere(
+    campaign, gm, player, stranger
+):
+    from django.contrib.auth.models import AnonymousUser
+    from django.http import Http404
+
+    from campaigns.permissions import campaign_access, character_access
+    from tests.factories import CampaignFactory, MembershipFactory
+
+    character = make_character(campaign, player, name="Lucía")
+    # The GM runs both campaigns: a sheet of one is still not found under the other.
+    other = CampaignFactory(created_by=gm)
+    MembershipFactory(campaign=other, user=gm, role="gm")
+    elsewhere = make_character(other, None, name="Ajeno", user=gm)
+    assert character_access(gm, other.pk, elsewhere.pk).character == elsewhere
+    refused = [
+        (stranger, campaign.pk, character.pk),
+        (AnonymousUser(), campaign.pk, character.pk),
+        (gm, campaign.pk, elsewhere.pk),
+        (gm, other.pk, character.pk),
+        (player, other.pk, elsewhere.pk),
+        (player, campaign.pk, UNKNOWN_ID),
+    ]
+    for user, campaign_id, character_id in refused:
+        with pytest.raises(Http404):
+            character_access(user, campaign_id, character_id)
+    for user, campaign_id in (
+        (stranger, campaign.pk),
+        (AnonymousUser(), campaign.pk),
+        (player, other.pk),
+        (gm, UNKNOWN_ID),
+    ):
+        with pytest.raises(Http404):
+            campaign_access(user, campaign_id)
