@@ -198,9 +198,12 @@ def _memberships_with_campaign() -> QuerySet[Membership]:
     return Membership.objects.select_related("campaign").order_by()
 
 
-# The membership's columns `character_access` selects; its campaign and user are the ones
-# it filters on, so they come from the character's row and the caller.
-_MEMBERSHIP_SELECTED = ("id", "role", "joined_at")
+@cache
+def _membership_selected() -> tuple[str, ...]:
+    """The membership's columns `character_access` selects: all but its campaign and
+    user, the ones it filters on, which come from the character's row and the caller."""
+    filtered = ("campaign_id", "user_id")
+    return tuple(f.attname for f in Membership._meta.concrete_fields if f.attname not in filtered)
 
 
 @cache
@@ -216,7 +219,7 @@ def _characters_with_membership() -> QuerySet:
         .select_related("campaign")
         .alias(membership_user=F(f"{memberships}__user_id"))
         .annotate(
-            **{f"membership_{name}": F(f"{memberships}__{name}") for name in _MEMBERSHIP_SELECTED}
+            **{f"membership_{name}": F(f"{memberships}__{name}") for name in _membership_selected()}
         )
         .order_by()
     )
@@ -235,7 +238,7 @@ def character_access(user, campaign_id: int, character_id: int) -> CharacterAcce
     if not found or found[0].campaign_id != campaign_id:
         raise Http404
     [character] = found
-    selected = {name: getattr(character, f"membership_{name}") for name in _MEMBERSHIP_SELECTED}
+    selected = {name: getattr(character, f"membership_{name}") for name in _membership_selected()}
     values = {**selected, "campaign_id": character.campaign_id, "user_id": user.pk}
     columns = [field.attname for field in Membership._meta.concrete_fields]
     membership = Membership.from_db(character._state.db, columns, [values[c] for c in columns])
