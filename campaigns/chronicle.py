@@ -45,7 +45,7 @@ from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from campaigns.fragments import cached_fragment, cached_pieces, cached_value, fragment_key, viewer
-from campaigns.keyset import EPOCH, MICROSECOND, KeysetPage, beyond, decode
+from campaigns.keyset import KeysetPage, beyond, decode, encode_key
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess
 
@@ -121,7 +121,7 @@ Position = tuple[datetime, int, int]  # created_at, the source's rank, pk
 
 def _cursor(position: Position) -> str:
     at, rank, pk = position
-    return f"{(at - EPOCH) // MICROSECOND}.{pk}.{rank}"
+    return f"{encode_key(at, pk)}.{rank}"
 
 
 def _position(cursor: str | None) -> Position | None:

@@ -18,8 +18,13 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MICROSECOND = timedelta(microseconds=1)
 
 
+def encode_key(at: datetime, pk: int) -> str:
+    """The cursor of the row written at `at` with this pk (what `decode` reads back)."""
+    return f"{(at - EPOCH) // MICROSECOND}.{pk}"
+
+
 def encode(row) -> str:
-    return f"{(row.created_at - EPOCH) // MICROSECOND}.{row.pk}"
+    return encode_key(row.created_at, row.pk)
 
 
 def decode(cursor: str | None) -> tuple[datetime, int] | None:
