@@ -175,8 +175,18 @@ class Marks(NamedTuple):
     titles: list[str]
 
 
-EPOCH = datetime(1970, 1, 1)
+# The axis measures local wall-clock time: aware moments of one zone subtract as such.
+WALL_EPOCH = datetime(1970, 1, 1)
 MICROSECOND = timedelta(microseconds=1)
+
+
+def _microseconds(moment: datetime) -> int:
+    """A local moment as wall-clock microseconds since 1970."""
+    return (moment.replace(tzinfo=None) - WALL_EPOCH) // MICROSECOND
+
+
+def _wall(microseconds: int, zone) -> datetime:
+    return (WALL_EPOCH + microseconds * MICROSECOND).replace(tzinfo=zone)
 
 
 def chart_marks(series_entries: dict, measure: str = "balance") -> dict:
@@ -192,8 +202,7 @@ def chart_marks(series_entries: dict, measure: str = "balance") -> dict:
         for entry in entries:
             running = _value(entry, measure, running)
             moment = entry.created_at.astimezone(zone)
-            # Aware moments of one zone subtract as wall-clock times: so does the axis.
-            marks.moments.append((moment.replace(tzinfo=None) - EPOCH) // MICROSECOND)
+            marks.moments.append(_microseconds(moment))
             marks.values.append(running)
             tooltip = marker_title % {
                 "name": character.name,
@@ -204,10 +213,6 @@ def chart_marks(series_entries: dict, measure: str = "balance") -> dict:
             marks.titles.append(html.escape(tooltip))
         found[character] = marks
     return found
-
-
-def _wall(microseconds: int, zone) -> datetime:
-    return (EPOCH + microseconds * MICROSECOND).replace(tzinfo=zone)
 
 
 def build_chart(
@@ -250,7 +255,7 @@ def build_chart(
     y_max = max(step * math.ceil(max(top_value, 1) / step), step)
     plot_left, plot_right = LEFT, width - RIGHT
     plot_top, plot_bottom = TOP, TOP + plot_height
-    start_at = (start.replace(tzinfo=None) - EPOCH) // MICROSECOND
+    start_at = _microseconds(start)
 
     def x_of(moment: datetime) -> float:
         return round(
