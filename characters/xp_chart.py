@@ -216,22 +216,18 @@ def chart_marks(series_entries: dict, measure: str = "balance") -> dict:
 
 
 def build_chart(
-    series_entries: dict | None = None,
+    marks: dict,
     *,
     measure: str = "balance",
     width: int = WIDTH,
     now: datetime | None = None,
-    marks: dict | None = None,
 ) -> Chart:
-    """{character: [XpEntry oldest first]} → the chart; `measure` "balance" or "earned".
-    A caller that keeps each line's `chart_marks` gives those (`marks`) instead.
+    """{character: its line's `chart_marks`} → the chart; `measure` "balance" or "earned".
 
     The time axis runs from the first entry to now (`now`, the current time by default),
     at least an hour; each line then holds its last value to the right edge: a balance
     unchanged for a month shows a month long.
     """
-    if marks is None:
-        marks = chart_marks(series_entries, measure)
     values = {character: line for character, line in marks.items() if line.moments}
     title = chart_title(measure)
     plot_height = 240

@@ -102,7 +102,7 @@ def _chart(
             lambda missing: _marks(ledgers, missing, measure),
             timeout=MARKS_TIMEOUT,
         )
-        chart = build_chart(marks=marks, measure=measure)
+        chart = build_chart(marks, measure=measure)
         return render_to_string(
             "characters/_xp_chart.html", {"chart": chart, "chart_id": chart_id, **extra}
         )

@@ -11,7 +11,7 @@ from django.utils import timezone, translation
 from django.utils.dateformat import DateFormat
 from django.utils.formats import get_format
 
-from characters.xp_chart import WIDTH, _nice_step, build_chart, moment_formatter
+from characters.xp_chart import WIDTH, _nice_step, build_chart, chart_marks, moment_formatter
 
 START = timezone.make_aware(datetime(2026, 3, 1, 20, 0))
 
@@ -48,7 +48,7 @@ def test_ticks_use_round_steps(maximum, step):
 
 
 def test_one_step_line_per_character_following_the_balance():
-    chart = build_chart(SERIES)
+    chart = build_chart(chart_marks(SERIES))
     assert [s.name for s in chart.series] == ["Lucía", "Mateo"]
     lucia = points(chart.series[0])
     ys = [y for _x, y in lucia]
@@ -64,28 +64,31 @@ def test_one_step_line_per_character_following_the_balance():
 
 
 def test_the_earned_measure_ignores_spends():
-    chart = build_chart(SERIES, measure="earned")
+    chart = build_chart(chart_marks(SERIES, "earned"), measure="earned")
     assert [s.last for s in chart.series] == [14, 7]
     with translation.override("en"):
-        assert build_chart(SERIES, measure="earned").title == "XP earned over time"
+        assert (
+            build_chart(chart_marks(SERIES, "earned"), measure="earned").title
+            == "XP earned over time"
+        )
 
 
 def test_the_description_says_where_each_character_stands():
     with translation.override("en"):
-        chart = build_chart(SERIES)
+        chart = build_chart(chart_marks(SERIES))
     assert chart.title == "XP balance over time"
     assert chart.description == "Lucía: 8 XP now; Mateo: 7 XP now"
 
 
 def test_no_entries_draw_no_chart():
     with translation.override("en"):
-        chart = build_chart({LUCIA: []})
+        chart = build_chart(chart_marks({LUCIA: []}))
     assert chart.is_empty
     assert chart.description == "No XP yet."
 
 
 def test_the_chart_is_drawn_once_with_an_html_legend_that_wraps():
-    chart = build_chart(SERIES)
+    chart = build_chart(chart_marks(SERIES))
     html = render_to_string("characters/_xp_chart.html", {"chart": chart, "chart_id": "c"})
     assert chart.width == WIDTH
     assert html.count("<svg") == 1
@@ -95,7 +98,7 @@ def test_the_chart_is_drawn_once_with_an_html_legend_that_wraps():
 
 
 def test_coordinates_render_with_dots_in_spanish():
-    chart = build_chart(SERIES)
+    chart = build_chart(chart_marks(SERIES))
     with translation.override("es"):
         html = render_to_string("characters/_xp_chart.html", {"chart": chart, "chart_id": "c"})
     for value in re.findall(r' (?:x|y|x1|x2|y1|y2|cx|cy)="([^"]*)"', html):
@@ -107,7 +110,7 @@ def test_coordinates_render_with_dots_in_spanish():
 
 def test_the_time_axis_ends_now_and_the_lines_hold_their_value_until_then():
     now = START + timedelta(days=10)
-    chart = build_chart(SERIES, now=now)
+    chart = build_chart(chart_marks(SERIES), now=now)
     with translation.override("es"):
         assert chart.x_ticks[-1].label == "11 Mar"
     lucia = points(chart.series[0])
@@ -118,7 +121,7 @@ def test_the_time_axis_ends_now_and_the_lines_hold_their_value_until_then():
 
 
 def test_entries_of_this_evening_keep_an_axis_of_the_evening():
-    chart = build_chart(SERIES, now=START + timedelta(minutes=601))
+    chart = build_chart(chart_marks(SERIES), now=START + timedelta(minutes=601))
     assert [tick.label for tick in chart.x_ticks][-1] != "11 Mar"
     assert chart.x_ticks[-1].label.count(":") == 1  # hours, not days
 
@@ -126,7 +129,7 @@ def test_entries_of_this_evening_keep_an_axis_of_the_evening():
 def test_each_point_has_a_circle_whose_tooltip_escapes_the_name():
     sly = Named("<b>Sly</b>")
     with translation.override("en"):
-        chart = build_chart({sly: SERIES[LUCIA]})
+        chart = build_chart(chart_marks({sly: SERIES[LUCIA]}))
         html = render_to_string("characters/_xp_chart.html", {"chart": chart, "chart_id": "c"})
     assert html.count("<circle") == 3
     assert "<b>" not in html
