@@ -23,8 +23,8 @@ rendered timeline is cached under the campaign's change sequence (`campaigns.ver
 any write in the campaign bumps it) and its reader (`timeline_html`); each paging source's
 rows past a cursor under the versions they follow (rolls: the counter of new rolls and the
 campaign's version; health events: the sequence that rolls leave alone), so that a write
-to one source reads none of the other's rows again; the other sources' items under the
-sequence that rolls leave alone; and an item whose source gives its `key` (a diary: its
+to one source reads none of the other's rows again; the other sources' items on the
+page under the sequence that rolls leave alone and the page's time span; and an item whose source gives its `key` (a diary: its
 row and the names it shows; an XP award: its id) under that key, the reader and the
 campaign's version, so that after a wound or XP elsewhere none of them renders again,
 and after a new diary only that diary does.
@@ -163,25 +163,18 @@ def timeline_html(request: HttpRequest, access: CampaignAccess, scene: Scene) ->
             "request": request,
             **extra,
         }
-        entries = _other_entries(access, scene, context)
         # One kind alone (`?kind=diary`), so that diaries written after a long evening of
         # rolls are not buried under them; any other value shows nothing, not an error.
         kind = request.GET.get("kind") or None
-        counts = Counter(entry.kind for entry in entries)
-        if kind:
-            entries = [entry for entry in entries if entry.kind == kind]
         # None when no paging source has the kind asked for: all of it shows, on one page.
         page = _page(access, scene, kind, request.GET.get("after"), request.GET.get("before"))
+        span = (None, None)
         if page is not None:
             # This page spans from its first paged item (or the start) to the next page's.
-            start = page.items[0].at if page.previous and page.items else None
-            end = page.next_starts
-            entries = [
-                entry
-                for entry in entries
-                if (start is None or entry.at >= start) and (end is None or entry.at < end)
-            ]
-            entries += _rendered(page.items, context)
+            span = (page.items[0].at if page.previous and page.items else None, page.next_starts)
+        counts, entries = _other_entries(access, scene, context, kind, span)
+        if page is not None:
+            entries = [*entries, *_rendered(page.items, context)]
         entries.sort(key=lambda entry: entry.at)
         return render_to_string(
             "campaigns/timeline/group_review.html",
@@ -302,21 +295,42 @@ def _bound(position: Position, rank: int) -> tuple[datetime, int]:
     return at, pk if rank == at_rank else 0 if rank > at_rank else _ALL_AT
 
 
-def _other_entries(access: CampaignAccess, scene: Scene, context: dict) -> list[_Entry]:
-    """Every item of the sources that do not page, rendered: cached under the campaign's
-    sequence but rolls and the reader, so a roll does not render them again.
-    Their forms keep the CSRF placeholder of `context`, for the timeline that holds them."""
+def _other_entries(
+    access: CampaignAccess,
+    scene: Scene,
+    context: dict,
+    kind: str | None,
+    span: tuple[datetime | None, datetime | None],
+) -> tuple[Counter, list[_Entry]]:
+    """The count of each kind of the items of the sources that do not page, and those of
+    `kind` (any when None) that fall in the page's time span (from its start, up to its
+    end; None: open), rendered: those of other pages are not drawn. Cached under the
+    campaign's sequence but rolls, the reader and the page, so a roll does not render
+    them again. Their forms keep the CSRF placeholder of `context`, for the timeline that
+    holds them."""
     campaign = access.campaign
     key = fragment_key(
         "scene-timeline-others",
         viewer(access),
         (campaign.pk, campaign.nonroll_seq),
         scene.pk,
+        kind,
+        span,
     )
-    return cached_value(
-        key,
-        lambda: _rendered([item for source in _sources for item in source(access, scene)], context),
-    )
+
+    def read() -> tuple[Counter, list[_Entry]]:
+        items = [item for source in _sources for item in source(access, scene)]
+        start, end = span
+        shown = [
+            item
+            for item in items
+            if (kind is None or item.kind == kind)
+            and (start is None or item.at >= start)
+            and (end is None or item.at < end)
+        ]
+        return Counter(item.kind for item in items), _rendered(shown, context)
+
+    return cached_value(key, read)
 
 
 def _rendered(items: list[TimelineItem], context: dict) -> list[_Entry]:

@@ -128,6 +128,28 @@ def test_a_long_fight_with_few_rolls_pages_its_wounds(gm, scene, fight):
     assert link(forwards[-1], "next") is None
 
 
+def test_a_page_draws_only_the_other_items_that_fall_on_it(gm, scene, fight):
+    """A diary of the last page is counted on the first, and drawn only on its own."""
+    client = logged_in(gm)
+    forwards, _backwards = walk(client, scene)
+    last_page = link(forwards[1], "next")
+
+    def drawn(query: str = ""):
+        caches[CACHE].clear()
+        response = client.get(scene_url(scene, query))
+        return response, {template.name for template in response.templates}
+
+    first, templates = drawn()
+    assert "campaigns/timeline/group_review.html" in templates
+    assert "campaigns/timeline/diary.html" not in templates
+    [diaries_tab] = [
+        a for a in parse(first.text).find_all("a") if "kind=diary" in a.attrs.get("href", "")
+    ]
+    assert diaries_tab.text() == "Diario (1)"
+    _last, templates = drawn(last_page)
+    assert "campaigns/timeline/diary.html" in templates
+
+
 @pytest.mark.parametrize(
     ("who", "sees"),
     [
