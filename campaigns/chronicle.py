@@ -23,11 +23,11 @@ rendered timeline is cached under the campaign's change sequence (`campaigns.ver
 any write in the campaign bumps it) and its reader (`timeline_html`); each paging source's
 rows past a cursor under the versions they follow (rolls: the counter of new rolls and the
 campaign's version; health events: the sequence that rolls leave alone), so that a write
-to one source reads none of the other's rows again; the other sources' items on the
-page under the sequence that rolls leave alone and the page's time span; and an item whose source gives its `key` (a diary: its
-row and the names it shows; an XP award: its id) under that key, the reader and the
-campaign's version, so that after a wound or XP elsewhere none of them renders again,
-and after a new diary only that diary does.
+to one source reads none of the other's rows again; the other sources' items on a page
+under the sequence that rolls leave alone and the page's time span; and an item whose
+source gives its `key` (a diary: its row and the names it shows; an XP award: its id)
+under that key, the reader and the campaign's version, so that after a wound or XP
+elsewhere none of them renders again, and after a new diary only that diary does.
 """
 
 from __future__ import annotations
