@@ -10,11 +10,10 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import F, QuerySet
 
 from campaigns.models import Scene
 from campaigns.permissions import CampaignAccess, visible_rolls
-from characters.models import Character
 from mechanics.cards import attach_cards, with_relations
 from mechanics.models import Roll
 
@@ -62,13 +61,19 @@ def feed_etag(access: CampaignAccess, version: str, language: str) -> str:
 def roll_scenes(campaign, character) -> tuple[list[Scene], Scene | None]:
     """The campaign's open scenes a character's roll may go to, newest first, and the one
     it goes to unless the roller picks another: the newest the character takes part in
-    (as `campaigns.selectors.active_scene`), or none. One query."""
-    joined = Character.scenes.through.objects.filter(
-        scene=OuterRef("pk"), character_id=character.pk
-    )
-    scenes = list(
+    (as `campaigns.selectors.active_scene`), or none. One query of the titles alone (a
+    roll links its scene by id; the rest loads if read), a row per scene and participant:
+    half the Python of an `Exists` per scene, and a campaign keeps few scenes open."""
+    scenes: dict[int, Scene] = {}
+    joined = None
+    rows = (
         Scene.objects.filter(campaign_id=campaign.pk, status=Scene.Status.OPEN)
-        .annotate(joined=Exists(joined))
+        .only("title")
+        .annotate(member=F("participants"))
         .order_by("-created_at", "-pk")
     )
-    return scenes, next((scene for scene in scenes if scene.joined), None)
+    for scene in rows:
+        scenes.setdefault(scene.pk, scene)
+        if joined is None and scene.member == character.pk:
+            joined = scenes[scene.pk]
+    return list(scenes.values()), joined

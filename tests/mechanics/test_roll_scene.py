@@ -57,6 +57,25 @@ def test_the_panel_offers_the_open_scenes_with_the_characters_own_chosen(
     assert selected == [str(tavern.pk)]
 
 
+def test_scenes_shared_with_others_are_offered_once_and_the_characters_newest_chosen(
+    client, campaign, player, pepa, scenes
+):
+    """The open scenes come a row per participant (mechanics.selectors.roll_scenes): each
+    is offered once, and the newest Pepa is in is chosen, not a newer one of others'."""
+    tavern, harbour, _closed = scenes
+    pepa.scenes.add(harbour)
+    market = Scene.objects.create(campaign=campaign, title="El mercado")
+    for name in ("Juan", "Lola"):
+        make_character(campaign, player, name=name).scenes.add(tavern, harbour, market)
+    client.force_login(player)
+    page = parse(client.get(roll_url(pepa), **HTMX).content)
+    select = next(s for s in page.find_all("select") if s.attrs.get("name") == "scene")
+    options = select.find_all("option")
+    expected = [str(market.pk), str(harbour.pk), str(tavern.pk), "none"]
+    assert [o.attrs["value"] for o in options] == expected
+    assert [o.attrs["value"] for o in options if "selected" in o.attrs] == [str(harbour.pk)]
+
+
 @pytest.mark.parametrize("who", ["player", "gm"])
 def test_the_roller_sends_the_roll_to_another_open_scene(client, request, who, pepa, scenes):
     _tavern, harbour, _closed = scenes
