@@ -238,8 +238,10 @@ def pages(world: World) -> list[Page]:
             headers={"HTTP_HX_CURRENT_URL": f"https://testserver{sheet_url}"},
             htmx=True,
         ),
+        # The polls send the version their page shows: nothing new (204) but after a write
+        # of what they show, which they draw.
         Page(
-            "feed poll, unchanged",
+            "feed poll",
             "player",
             lambda client: _poll_url(
                 client, f"{feed_url}?since=stale", r'hx-get="([^"]*/rolls/feed/\?since=[^"]*)"'
@@ -247,7 +249,7 @@ def pages(world: World) -> list[Page]:
             htmx=True,
         ),
         Page(
-            "health poll, unchanged",
+            "health poll",
             "player",
             lambda client: _poll_url(client, health_url, r'hx-get="([^"]*/health/\?since=[^"]*)"'),
             htmx=True,

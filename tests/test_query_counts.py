@@ -53,8 +53,8 @@ BUDGET = {
     # RELEASE (for the BEGIN and COMMIT of a request outside a test), one statement that
     # locks the campaign and reads its history chain's tip, and the roll.
     ("roll POST (htmx)", "player"): 7,
-    ("feed poll, unchanged", "player"): 4,
-    ("health poll, unchanged", "player"): 4,
+    ("feed poll", "player"): 4,
+    ("health poll", "player"): 4,
     # Below the waiting purchases (the GM's), the log is cached whole under the entries'
     # counter and the campaign's version: its rows are read only when it changed.
     ("XP log + chart", "GM"): 4,
