@@ -3,7 +3,7 @@
 `build_chart` turns ledger entries (or characters.xp_buckets' points, which read like
 entries) into what the template draws: one step line per character (XP only changes at
 entries) and axes with round ticks, drawn once; the legend is HTML below it, so it wraps
-on any screen. The template (characters/_xp_chart.html) only places these numbers.
+on any screen. `Chart.figure` writes its HTML.
 """
 
 from __future__ import annotations
@@ -68,27 +68,64 @@ class Chart:
         return not self.series
 
     @property
-    def legend(self) -> SafeString:
-        """The legend's items, each line's name and last value, written here likewise."""
-        return mark_safe(  # the name escaped here, the number localized as a template does
-            "".join(
-                f'<li class="xp-series xp-series-{line.style}"><span class="xp-legend-swatch">'
-                f"</span>{html.escape(line.name)} · {html.escape(localize(line.last))}</li>"
-                for line in self.series
-            )
+    def legend(self) -> str:
+        """The legend's items, each line's name and last value (localized as a template
+        does)."""
+        return "".join(
+            f'<li class="xp-series xp-series-{line.style}"><span class="xp-legend-swatch">'
+            f"</span>{html.escape(line.name)} · {html.escape(localize(line.last))}</li>"
+            for line in self.series
         )
 
     @property
-    def lines(self) -> SafeString:
-        """Each series' group of the SVG, written here: a template loop over the lines
-        cost as much as drawing them."""
-        return mark_safe(  # the name escaped here, the rest numbers and escaped markers
-            "".join(
-                f'\n    <g class="xp-series xp-series-{line.style}" '
-                f'data-series="{html.escape(line.name)}">\n'
-                f'      <polyline points="{line.points}"/>\n      {line.markers}\n    </g>\n  '
-                for line in self.series
+    def lines(self) -> str:
+        """Each series' group of the SVG."""
+        return "".join(
+            f'<g class="xp-series xp-series-{line.style}" data-series="{html.escape(line.name)}">'
+            f'<polyline points="{line.points}"/>{line.markers}</g>\n'
+            for line in self.series
+        )
+
+    def figure(self, chart_id: str) -> SafeString:
+        """The chart's HTML: the SVG, with its title and description for screen readers,
+        and the legend below it (hidden from them: the description says the same). Written
+        here, not by a template: its loops over the ticks and lines cost as much as
+        drawing them. Numbers are written as Python writes them (dots in every language)."""
+        if self.is_empty:
+            body = f'<p class="text-body-secondary mb-0">{html.escape(self.description)}</p>'
+        else:
+            svg_id = html.escape(chart_id)
+            grid = [
+                f'<line x1="{self.left}" x2="{self.right}" y1="{tick.position}" '
+                f'y2="{tick.position}"/><text class="xp-chart-label" x="{self.left - 6}" '
+                f'y="{tick.position}" text-anchor="end" dominant-baseline="middle">'
+                f"{html.escape(tick.label)}</text>\n"
+                for tick in self.y_ticks
+            ]
+            last = len(self.x_ticks) - 1
+            for index, tick in enumerate(self.x_ticks):
+                anchor = "start" if index == 0 else "end" if index == last else "middle"
+                grid.append(
+                    f'<text class="xp-chart-label" x="{tick.position}" y="{self.bottom + 20}" '
+                    f'text-anchor="{anchor}">{html.escape(tick.label)}</text>\n'
+                )
+            body = (
+                f'<svg viewBox="0 0 {self.width} {self.height}" role="img" '
+                f'aria-labelledby="{svg_id}-title {svg_id}-desc" '
+                f'xmlns="http://www.w3.org/2000/svg" data-series-count="{len(self.series)}">\n'
+                f'<title id="{svg_id}-title">{html.escape(self.title)}</title>\n'
+                f'<desc id="{svg_id}-desc">{html.escape(self.description)}</desc>\n'
+                f'<g class="xp-chart-grid" aria-hidden="true">\n{"".join(grid)}</g>\n'
+                '<g class="xp-chart-axes" aria-hidden="true">\n'
+                f'<line x1="{self.left}" x2="{self.left}" y1="{self.top}" y2="{self.bottom}"/>\n'
+                f'<line x1="{self.left}" x2="{self.right}" y1="{self.bottom}" '
+                f'y2="{self.bottom}"/>\n</g>\n{self.lines}</svg>\n'
+                '<ul class="xp-chart-legend list-unstyled small mb-0 mt-2" aria-hidden="true">'
+                f"{self.legend}</ul>"
             )
+        # Every name and label escaped above; the rest numbers and escaped markers.
+        return mark_safe(
+            f'<figure class="xp-chart mb-0" id="{html.escape(chart_id)}">\n{body}\n</figure>'
         )
 
 

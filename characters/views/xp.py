@@ -92,7 +92,7 @@ def _chart(
     ledgers = ledger_summary(campaign, characters)
     names = [(c.pk, c.name) for c in characters]
 
-    def draw(extra: dict) -> str:
+    def draw(_extra: dict) -> str:
         marks = cached_pieces(
             {
                 c: fragment_key("xp-marks", ledgers.keys[c.pk], c.name, measure)
@@ -102,10 +102,7 @@ def _chart(
             lambda missing: _marks(ledgers, missing, measure),
             timeout=MARKS_TIMEOUT,
         )
-        chart = build_chart(marks, measure=measure)
-        return render_to_string(
-            "characters/_xp_chart.html", {"chart": chart, "chart_id": chart_id, **extra}
-        )
+        return build_chart(marks, measure=measure).figure(chart_id)
 
     key = fragment_key("xp-chart", ledgers.keys, names, measure, chart_id, _drawn_in())
     return cached_fragment(request, key, draw), ledgers.sums
