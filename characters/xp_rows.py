@@ -2,8 +2,10 @@
 
 An XP entry never changes once stored (`campaigns.append_only`): its row is cached under
 its id, whether it names its character, the names it reads and the language
-(`fragment_key`). A page loads only what the keys read (`keyed`); the few entries whose
-row is not cached read the rest of what it shows, in one query, and are rendered.
+(`fragment_key`). A page loads what the keys read and what a row shows (`keyed`), in its
+one query: the rows not cached are rendered from it. (Reading what they show apart cost
+a query at almost every page the rows are read for: the body of the log is cached whole,
+so its rows are read after a new entry, which is never cached.)
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from django.utils.formats import get_format, localize
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from campaigns.fragments import cached_pieces, fragment_key, read_rest
+from campaigns.fragments import cached_pieces, fragment_key
 from campaigns.models import Campaign
 from characters import advancement
 from characters.models import XpEntry
@@ -42,14 +44,13 @@ KEY_FIELDS = (
     "created_by__username",
 )
 
-
-# What a row shows of an entry besides what its key read: read for the rows not cached.
+# What a row shows of an entry besides what its key reads.
 SHOWN = ("kind", "amount", "breakdown", "reason", "balance_after")
 
 
 def keyed(entries: QuerySet[XpEntry]) -> QuerySet[XpEntry]:
-    """Load only what the entries' row keys read (`attach_rows` reads the others whole)."""
-    return entries.select_related(*RELATIONS).only(*KEY_FIELDS)
+    """Load what the entries' row keys read and what their rows show, nothing else."""
+    return entries.select_related(*RELATIONS).only(*KEY_FIELDS, *SHOWN)
 
 
 def _key(entry: XpEntry, show_character: bool) -> str:
@@ -158,7 +159,6 @@ def attach_rows(entries: Sequence[XpEntry], *, campaign: Campaign, show_characte
     cache or rendered (and stored) now."""
 
     def render(missing: list[XpEntry]) -> dict[XpEntry, str]:
-        read_rest({entry.pk: entry for entry in missing}, SHOWN)
         words = PageWords.now()
         return {
             entry: row_html(
