@@ -140,59 +140,53 @@ def _nice_step(maximum: int, ticks: int = 4) -> int:
     return int(10 * magnitude)
 
 
-def _value(entry, measure: str, running: int) -> int:
-    if measure == "earned":
-        return running + entry.amount if entry.kind != "spend" else running
-    return entry.balance_after
-
-
-def _plain_codes() -> dict[str, Callable[[datetime], str]]:
-    """The format codes that read the moment's own fields, written as `DateFormat` writes
-    them (its months in the active language) without building one per moment, which
-    checks the moment against its time zone first."""
-    months = {number: str(name).title() for number, name in MONTHS_3.items()}
-    return {
-        "d": lambda moment: "%02d" % moment.day,
-        "j": lambda moment: str(moment.day),
-        "m": lambda moment: "%02d" % moment.month,
-        "n": lambda moment: str(moment.month),
-        "M": lambda moment: months[moment.month],
-        "Y": lambda moment: "%04d" % moment.year,
-        "y": lambda moment: "%02d" % (moment.year % 100),
-        "H": lambda moment: "%02d" % moment.hour,
-        "G": lambda moment: str(moment.hour),
-        "i": lambda moment: "%02d" % moment.minute,
-        "s": lambda moment: "%02d" % moment.second,
-    }
-
-
-def _through_dateformat(code: str) -> Callable[[datetime], str]:
-    return lambda moment: str(getattr(DateFormat(moment), code)())
+# The format codes that read the moment's own fields, written as `DateFormat` writes
+# them, as fields of `str.format(moment, its month's name, its year % 100)`.
+PLAIN_FIELDS = {
+    "d": "{0.day:02d}",
+    "j": "{0.day}",
+    "m": "{0.month:02d}",
+    "n": "{0.month}",
+    "M": "{1}",
+    "Y": "{0.year:04d}",
+    "y": "{2:02d}",
+    "H": "{0.hour:02d}",
+    "G": "{0.hour}",
+    "i": "{0.minute:02d}",
+    "s": "{0.second:02d}",
+}
 
 
 def moment_formatter(format_string: str) -> Callable[[datetime], str]:
     """`DateFormat(moment).format(format_string)` for the hundreds of moments of a chart
     or a page of rows: the format is split once, where `Formatter.format` splits it again
-    at every call (through a lazy regex), and the plain codes skip `DateFormat`; made
-    once per format and language (the month names are the language's)."""
+    at every call (through a lazy regex), into one `str.format` template, in which the
+    plain codes read the moment without `DateFormat` (which checks the moment against its
+    time zone first); made once per format and language (the month names are the
+    language's)."""
     return _formatter(str(format_string), get_language())
 
 
 @lru_cache(maxsize=64)
 def _formatter(format_string: str, _language: str) -> Callable[[datetime], str]:
-    plain = _plain_codes()
-    pieces = re_formatchars.split(str(format_string))
-    writers = []
-    for index, piece in enumerate(pieces):
-        if not piece:
-            continue
+    months = {number: str(name).title() for number, name in MONTHS_3.items()}
+    template, others = [], []
+    for index, piece in enumerate(re_formatchars.split(format_string)):
         if index % 2 == 0:
-            writers.append(re_escaped.sub(r"\1", piece))
-        else:
-            writers.append(plain.get(piece) or _through_dateformat(piece))
+            template.append(re_escaped.sub(r"\1", piece).replace("{", "{{").replace("}", "}}"))
+        elif piece in PLAIN_FIELDS:
+            template.append(PLAIN_FIELDS[piece])
+        else:  # the codes left to DateFormat follow the three plain arguments
+            template.append(f"{{{3 + len(others)}}}")
+            others.append(piece)
+    write = "".join(template).format
+    if not others:
+        return lambda moment: write(moment, months[moment.month], moment.year % 100)
 
     def format_moment(moment: datetime) -> str:
-        return "".join(writer if isinstance(writer, str) else writer(moment) for writer in writers)
+        written = DateFormat(moment)
+        rest = (str(getattr(written, code)()) for code in others)
+        return write(moment, months[moment.month], moment.year % 100, *rest)
 
     return format_moment
 
@@ -233,11 +227,15 @@ def chart_marks(series_entries: dict, measure: str = "balance") -> dict:
     # Once per chart, not per point (DateFormat is what date_format calls for each).
     moment_text = moment_formatter(get_format("SHORT_DATETIME_FORMAT"))
     found = {}
+    earned = measure == "earned"
     for character, entries in series_entries.items():
         running = 0
         marks = Marks([], [], [])
         for entry in entries:
-            running = _value(entry, measure, running)
+            if not earned:
+                running = entry.balance_after
+            elif entry.kind != "spend":
+                running += entry.amount
             moment = entry.created_at.astimezone(zone)
             marks.moments.append(_microseconds(moment))
             marks.values.append(running)
