@@ -118,8 +118,11 @@ def _read(
     campaign_id: int, character_ids: Collection[int], span: int | None
 ) -> tuple[dict[int, tuple], dict[int, list[LedgerPoint]]]:
     """The sums of these characters (as `_sums`) and their points grouped by `span`, if
-    given: one query, on the rows of the coarsest span and of that one."""
-    spans = {SPANS[-1]} if span is None else {SPANS[-1], span}
+    given: one query, on the rows of the coarsest span and of that one (without a span,
+    the sums alone, summed by the database)."""
+    if span is None:
+        return _sums(campaign_id, character_ids), {}
+    spans = {SPANS[-1], span}
     rows = (
         XpSummary.objects.filter(
             campaign_id=campaign_id, character_id__in=character_ids, span__in=spans
