@@ -19,7 +19,7 @@ from typing import NamedTuple
 from django.utils import timezone
 from django.utils.dateformat import DateFormat, re_escaped, re_formatchars
 from django.utils.dates import MONTHS_3
-from django.utils.formats import date_format, get_format, localize
+from django.utils.formats import get_format, localize
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -299,9 +299,10 @@ def build_chart(
     short = span < 2 * 24 * 3600
     intervals = 4
     x_ticks = []
+    tick_text = moment_formatter("H:i" if short else "j M")
     for index in range(intervals + 1):
         moment = start + timedelta(seconds=span * index / intervals)
-        label = date_format(moment, "H:i" if short else "j M")
+        label = tick_text(moment)
         x_ticks.append(Tick(x_of(moment), label))
     y_ticks = tuple(Tick(y_of(value), str(value)) for value in range(0, y_max + 1, step))
     # The hot loop: as x_of and y_of, from a point's microseconds (/ 10**6 is what
@@ -337,9 +338,8 @@ def build_chart(
                 last=line.values[-1],
             )
         )
-    description = "; ".join(
-        _("%(name)s: %(value)s XP now") % {"name": s.name, "value": s.last} for s in series
-    )
+    now_text = _("%(name)s: %(value)s XP now")
+    description = "; ".join(now_text % {"name": s.name, "value": s.last} for s in series)
     return Chart(
         title,
         description,
