@@ -13,17 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
 from html import escape as escape_markup
 
 from django.conf import settings
 from django.db.models import QuerySet
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import get_format, localize
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from campaigns.addresses import addresses
 from campaigns.fragments import cached_pieces, fragment_key
 from campaigns.models import Campaign
 from characters import advancement
@@ -71,16 +70,19 @@ class PageWords:
     moment: Callable[[datetime], str]  # writes a time as SHORT_DATETIME_FORMAT does
     kinds: dict[str, str]
     balance_after: str
-    link: Callable[..., str]  # reverse(name, args), once per address
+    # The campaign's ledger and scene addresses of an id, each reversed once.
+    ledger: Callable[[int], str]
+    scene: Callable[[int], str]
     number: Callable[[object], str]  # localize, escaped
 
     @classmethod
-    def now(cls) -> PageWords:
+    def now(cls, campaign_id: int) -> PageWords:
         return cls(
             moment=moment_formatter(get_format("SHORT_DATETIME_FORMAT")),
             kinds={kind: str(label) for kind, label in XpEntry.Kind.choices},
             balance_after=_text(_("Balance after")),
-            link=cache(lambda name, *args: reverse(name, args=args)),
+            ledger=addresses("characters:xp", campaign_id),
+            scene=addresses("campaigns:scene", campaign_id),
             number=integer_text(),
         )
 
@@ -113,12 +115,12 @@ def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool, words: Pa
         '<div class="flex-grow-1">\n<div>\n'
     ]
     if show_character:
-        link = words.link("characters:xp", entry.campaign_id, entry.character_id)
+        link = words.ledger(entry.character_id)
         html.append(f'<a class="fw-semibold" href="{link}">{_text(entry.character.name)}</a> · ')
     html.append(f'<span class="text-body-secondary">{_text(words.kinds[entry.kind])}</span>\n')
     breakdown = entry.breakdown or {}
     if entry.scene_id:
-        link = words.link("campaigns:scene", entry.campaign_id, entry.scene_id)
+        link = words.scene(entry.scene_id)
         html.append(f' · <a href="{link}">{_text(entry.scene.title)}</a>\n')
     elif breakdown.get("scene"):
         html.append(f" · {_text(breakdown['scene'])}\n")
@@ -159,7 +161,7 @@ def attach_rows(entries: Sequence[XpEntry], *, campaign: Campaign, show_characte
     cache or rendered (and stored) now."""
 
     def render(missing: list[XpEntry]) -> dict[XpEntry, str]:
-        words = PageWords.now()
+        words = PageWords.now(campaign.pk)
         return {
             entry: row_html(
                 entry,
