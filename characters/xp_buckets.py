@@ -149,14 +149,15 @@ def _read(
 @dataclass(frozen=True)
 class Ledgers:
     """What the chart and the totals read of some characters' ledgers, for those with
-    entries: the span their points are grouped by, each one's sums, each line's key (the
-    character's version and the span: what its points are made of), and the points
-    already read with the sums."""
+    entries: the span their points are grouped by, each one's sums, each line's key parts
+    (the campaign, the character, its version and the span: what its points are made of;
+    parts of the keys of what is drawn from the line, rather than a key of their own),
+    and the points already read with the sums."""
 
     campaign_id: int
     span: int
     sums: dict[int, Sums]
-    keys: dict[int, str]
+    keys: dict[int, tuple[int, int, int, int]]
     read: dict[int, list[LedgerPoint]] = field(default_factory=dict)
 
     def points(self, character_ids: Collection[int]) -> dict[int, list[LedgerPoint]]:
@@ -192,9 +193,5 @@ def ledger_summary(campaign: Campaign, characters: Sequence[Character]) -> Ledge
     if not found:
         return Ledgers(campaign.pk, 0, {}, {})
     span = _span(found.values())
-    lines = {
-        c.pk: fragment_key("xp-line", campaign.pk, c.pk, c.version, span)
-        for c in characters
-        if c.pk in found
-    }
+    lines = {c.pk: (campaign.pk, c.pk, c.version, span) for c in characters if c.pk in found}
     return Ledgers(campaign.pk, span, found, lines, read if span == guess else {})

@@ -97,7 +97,7 @@ def _chart(
     def draw(_extra: dict) -> str:
         marks = cached_pieces(
             {
-                c: fragment_key("xp-marks", ledgers.keys[c.pk], c.name, measure)
+                c: fragment_key("xp-marks", *ledgers.keys[c.pk], c.name, measure)
                 for c in characters
                 if c.pk in ledgers.keys
             },
