@@ -602,21 +602,26 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     # The latest scenes (and the chosen one), pk and title: the menu does not grow.
     menu = scene_menu(campaign, request.GET.get("scene"))
     scenes = menu.scenes
-    filter_form = XpLogFilterForm(request.GET or None, scenes=scenes, characters=characters)
-    filters = filter_form.filters() if request.GET else {}
+
+    def filter_form() -> XpLogFilterForm:
+        return XpLogFilterForm(request.GET or None, scenes=scenes, characters=characters)
+
+    # Without a query there is nothing to filter: the form is made only to draw the menus,
+    # when they are not cached.
+    form = filter_form() if request.GET else None
+    filters = form.filters() if form is not None else {}
     # The menus show the characters and scenes (the campaign's version) the viewer sees,
     # as the request asks, and nothing of the ledger: kept through awards.
     menus_key = fragment_key(
         "xp-filters", viewer(access), campaign.pk, campaign.version, sorted(request.GET.lists())
     )
-    menus = {"campaign": campaign, "filter_form": filter_form, "scene_menu": menu}
-    filters_html = cached_fragment(
-        request,
-        menus_key,
-        lambda extra: render_to_string(
-            "characters/xp_log.html#filters", {**menus, **extra}, request=request
-        ),
-    )
+
+    def draw_menus(extra: dict) -> str:
+        shown = form if form is not None else filter_form()
+        context = {"campaign": campaign, "filter_form": shown, "scene_menu": menu, **extra}
+        return render_to_string("characters/xp_log.html#filters", context, request=request)
+
+    filters_html = cached_fragment(request, menus_key, draw_menus)
     visible = visible_sheet_rows(access, XpEntry.objects.filter(campaign=campaign))
     entries = _filtered(visible, filters)
     # Pages found from the last entry shown (the campaign's index), never by OFFSET.
