@@ -2,8 +2,9 @@
 
 An XP entry never changes once stored (`campaigns.append_only`): its row is cached under
 its id, whether it names its character, the names it reads and the language
-(`fragment_key`). A page loads what the keys read and what a row shows (`keyed`), in its
-one query: the rows not cached are rendered from it. (Reading what they show apart cost
+(`fragment_key`). A page loads what the keys read and what a row shows (`keyed`, the
+scene's title and the author's name as values), in its one query: the rows not cached are
+rendered from it. (Reading what they show apart cost
 a query at almost every page the rows are read for: the body of the log is cached whole,
 so its rows are read after a new entry, which is never cached.)
 """
@@ -16,7 +17,7 @@ from datetime import datetime
 from html import escape as escape_markup
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.formats import get_format, localize
 from django.utils.safestring import mark_safe
@@ -30,18 +31,11 @@ from characters.models import XpEntry
 from characters.xp_chart import moment_formatter
 
 TIMEOUT = 86400
-RELATIONS = ("scene", "created_by")
 # What a row's key reads, and where a list places the entry (created_at).
-KEY_FIELDS = (
-    "id",
-    "created_at",
-    "campaign_id",
-    "character_id",
-    "scene_id",
-    "created_by_id",
-    "scene__title",
-    "created_by__username",
-)
+KEY_FIELDS = ("id", "created_at", "campaign_id", "character_id", "scene_id", "created_by_id")
+# The names a row's key reads, of its scene and author, as values read with it: rows of
+# their own (select_related) cost a model each per entry.
+NAMES = {"scene_title": F("scene__title"), "author_name": F("created_by__username")}
 
 # What a row shows of an entry besides what its key reads.
 SHOWN = ("kind", "amount", "breakdown", "reason", "balance_after")
@@ -49,15 +43,15 @@ SHOWN = ("kind", "amount", "breakdown", "reason", "balance_after")
 
 def keyed(entries: QuerySet[XpEntry]) -> QuerySet[XpEntry]:
     """Load what the entries' row keys read and what their rows show, nothing else."""
-    return entries.select_related(*RELATIONS).only(*KEY_FIELDS, *SHOWN)
+    return entries.only(*KEY_FIELDS, *SHOWN).annotate(**NAMES)
 
 
 def _key(entry: XpEntry, show_character: bool) -> str:
     # The names the row shows: the character's, set by the view from its own list.
     names = (
         entry.character.name if show_character else None,
-        entry.scene.title if entry.scene_id else None,
-        entry.created_by.username if entry.created_by_id else None,
+        entry.scene_title if entry.scene_id else None,
+        entry.author_name if entry.created_by_id else None,
     )
     return fragment_key("xp-entry", entry.pk, show_character, names)
 
@@ -121,7 +115,7 @@ def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool, words: Pa
     breakdown = entry.breakdown or {}
     if entry.scene_id:
         link = words.scene(entry.scene_id)
-        html.append(f' · <a href="{link}">{_text(entry.scene.title)}</a>\n')
+        html.append(f' · <a href="{link}">{_text(entry.scene_title)}</a>\n')
     elif breakdown.get("scene"):
         html.append(f" · {_text(breakdown['scene'])}\n")
     html.append("</div>\n")
@@ -144,7 +138,7 @@ def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool, words: Pa
             )
         html.append("\n</ul>\n")
     at = timezone.localtime(entry.created_at)
-    author = entry.created_by.username if entry.created_by_id else "—"
+    author = entry.author_name if entry.created_by_id else "—"
     html.append(
         '<div class="small text-body-secondary">\n'
         f"{_('by %(who)s') % {'who': _text(author)}} · "
