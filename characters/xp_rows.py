@@ -4,9 +4,9 @@ An XP entry never changes once stored (`campaigns.append_only`): its row is cach
 its id, whether it names its character, the names it reads and the language
 (`fragment_key`). A page loads what the keys read and what a row shows (`keyed`, the
 scene's title and the author's name as values), in its one query: the rows not cached are
-rendered from it. (Reading what they show apart cost
-a query at almost every page the rows are read for: the body of the log is cached whole,
-so its rows are read after a new entry, which is never cached.)
+rendered from it. (Reading what they show apart cost a query at almost every page the
+rows are read for: the body of the log is cached whole, so its rows are read after a new
+entry, which is never cached.)
 """
 
 from __future__ import annotations
