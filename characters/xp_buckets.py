@@ -118,8 +118,11 @@ def _read(
     campaign_id: int, character_ids: Collection[int], span: int | None
 ) -> tuple[dict[int, tuple], dict[int, list[LedgerPoint]]]:
     """The sums of these characters (as `_sums`) and their points grouped by `span`, if
-    given: one query, on the rows of the coarsest span and of that one."""
-    spans = {SPANS[-1]} if span is None else {SPANS[-1], span}
+    given: one query, on the rows of the coarsest span and of that one (without a span,
+    the sums alone, summed by the database)."""
+    if span is None:
+        return _sums(campaign_id, character_ids), {}
+    spans = {SPANS[-1], span}
     rows = (
         XpSummary.objects.filter(
             campaign_id=campaign_id, character_id__in=character_ids, span__in=spans
@@ -146,14 +149,15 @@ def _read(
 @dataclass(frozen=True)
 class Ledgers:
     """What the chart and the totals read of some characters' ledgers, for those with
-    entries: the span their points are grouped by, each one's sums, each line's key (the
-    character's version and the span: what its points are made of), and the points
-    already read with the sums."""
+    entries: the span their points are grouped by, each one's sums, each line's key parts
+    (the campaign, the character, its version and the span: what its points are made of;
+    parts of the keys of what is drawn from the line, rather than a key of their own),
+    and the points already read with the sums."""
 
     campaign_id: int
     span: int
     sums: dict[int, Sums]
-    keys: dict[int, str]
+    keys: dict[int, tuple[int, int, int, int]]
     read: dict[int, list[LedgerPoint]] = field(default_factory=dict)
 
     def points(self, character_ids: Collection[int]) -> dict[int, list[LedgerPoint]]:
@@ -189,9 +193,5 @@ def ledger_summary(campaign: Campaign, characters: Sequence[Character]) -> Ledge
     if not found:
         return Ledgers(campaign.pk, 0, {}, {})
     span = _span(found.values())
-    lines = {
-        c.pk: fragment_key("xp-line", campaign.pk, c.pk, c.version, span)
-        for c in characters
-        if c.pk in found
-    }
+    lines = {c.pk: (campaign.pk, c.pk, c.version, span) for c in characters if c.pk in found}
     return Ledgers(campaign.pk, span, found, lines, read if span == guess else {})

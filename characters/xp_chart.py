@@ -3,7 +3,7 @@
 `build_chart` turns ledger entries (or characters.xp_buckets' points, which read like
 entries) into what the template draws: one step line per character (XP only changes at
 entries) and axes with round ticks, drawn once; the legend is HTML below it, so it wraps
-on any screen. The template (characters/_xp_chart.html) only places these numbers.
+on any screen. `Chart.figure` writes its HTML.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import NamedTuple
 from django.utils import timezone
 from django.utils.dateformat import DateFormat, re_escaped, re_formatchars
 from django.utils.dates import MONTHS_3
-from django.utils.formats import date_format, get_format, localize
+from django.utils.formats import get_format, localize
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -68,27 +68,64 @@ class Chart:
         return not self.series
 
     @property
-    def legend(self) -> SafeString:
-        """The legend's items, each line's name and last value, written here likewise."""
-        return mark_safe(  # the name escaped here, the number localized as a template does
-            "".join(
-                f'<li class="xp-series xp-series-{line.style}"><span class="xp-legend-swatch">'
-                f"</span>{html.escape(line.name)} · {html.escape(localize(line.last))}</li>"
-                for line in self.series
-            )
+    def legend(self) -> str:
+        """The legend's items, each line's name and last value (localized as a template
+        does)."""
+        return "".join(
+            f'<li class="xp-series xp-series-{line.style}"><span class="xp-legend-swatch">'
+            f"</span>{html.escape(line.name)} · {html.escape(localize(line.last))}</li>"
+            for line in self.series
         )
 
     @property
-    def lines(self) -> SafeString:
-        """Each series' group of the SVG, written here: a template loop over the lines
-        cost as much as drawing them."""
-        return mark_safe(  # the name escaped here, the rest numbers and escaped markers
-            "".join(
-                f'\n    <g class="xp-series xp-series-{line.style}" '
-                f'data-series="{html.escape(line.name)}">\n'
-                f'      <polyline points="{line.points}"/>\n      {line.markers}\n    </g>\n  '
-                for line in self.series
+    def lines(self) -> str:
+        """Each series' group of the SVG."""
+        return "".join(
+            f'<g class="xp-series xp-series-{line.style}" data-series="{html.escape(line.name)}">'
+            f'<polyline points="{line.points}"/>{line.markers}</g>\n'
+            for line in self.series
+        )
+
+    def figure(self, chart_id: str) -> SafeString:
+        """The chart's HTML: the SVG, with its title and description for screen readers,
+        and the legend below it (hidden from them: the description says the same). Written
+        here, not by a template: its loops over the ticks and lines cost as much as
+        drawing them. Numbers are written as Python writes them (dots in every language)."""
+        if self.is_empty:
+            body = f'<p class="text-body-secondary mb-0">{html.escape(self.description)}</p>'
+        else:
+            svg_id = html.escape(chart_id)
+            grid = [
+                f'<line x1="{self.left}" x2="{self.right}" y1="{tick.position}" '
+                f'y2="{tick.position}"/><text class="xp-chart-label" x="{self.left - 6}" '
+                f'y="{tick.position}" text-anchor="end" dominant-baseline="middle">'
+                f"{html.escape(tick.label)}</text>\n"
+                for tick in self.y_ticks
+            ]
+            last = len(self.x_ticks) - 1
+            for index, tick in enumerate(self.x_ticks):
+                anchor = "start" if index == 0 else "end" if index == last else "middle"
+                grid.append(
+                    f'<text class="xp-chart-label" x="{tick.position}" y="{self.bottom + 20}" '
+                    f'text-anchor="{anchor}">{html.escape(tick.label)}</text>\n'
+                )
+            body = (
+                f'<svg viewBox="0 0 {self.width} {self.height}" role="img" '
+                f'aria-labelledby="{svg_id}-title {svg_id}-desc" '
+                f'xmlns="http://www.w3.org/2000/svg" data-series-count="{len(self.series)}">\n'
+                f'<title id="{svg_id}-title">{html.escape(self.title)}</title>\n'
+                f'<desc id="{svg_id}-desc">{html.escape(self.description)}</desc>\n'
+                f'<g class="xp-chart-grid" aria-hidden="true">\n{"".join(grid)}</g>\n'
+                '<g class="xp-chart-axes" aria-hidden="true">\n'
+                f'<line x1="{self.left}" x2="{self.left}" y1="{self.top}" y2="{self.bottom}"/>\n'
+                f'<line x1="{self.left}" x2="{self.right}" y1="{self.bottom}" '
+                f'y2="{self.bottom}"/>\n</g>\n{self.lines}</svg>\n'
+                '<ul class="xp-chart-legend list-unstyled small mb-0 mt-2" aria-hidden="true">'
+                f"{self.legend}</ul>"
             )
+        # Every name and label escaped above; the rest numbers and escaped markers.
+        return mark_safe(
+            f'<figure class="xp-chart mb-0" id="{html.escape(chart_id)}">\n{body}\n</figure>'
         )
 
 
@@ -103,59 +140,53 @@ def _nice_step(maximum: int, ticks: int = 4) -> int:
     return int(10 * magnitude)
 
 
-def _value(entry, measure: str, running: int) -> int:
-    if measure == "earned":
-        return running + entry.amount if entry.kind != "spend" else running
-    return entry.balance_after
-
-
-def _plain_codes() -> dict[str, Callable[[datetime], str]]:
-    """The format codes that read the moment's own fields, written as `DateFormat` writes
-    them (its months in the active language) without building one per moment, which
-    checks the moment against its time zone first."""
-    months = {number: str(name).title() for number, name in MONTHS_3.items()}
-    return {
-        "d": lambda moment: "%02d" % moment.day,
-        "j": lambda moment: str(moment.day),
-        "m": lambda moment: "%02d" % moment.month,
-        "n": lambda moment: str(moment.month),
-        "M": lambda moment: months[moment.month],
-        "Y": lambda moment: "%04d" % moment.year,
-        "y": lambda moment: "%02d" % (moment.year % 100),
-        "H": lambda moment: "%02d" % moment.hour,
-        "G": lambda moment: str(moment.hour),
-        "i": lambda moment: "%02d" % moment.minute,
-        "s": lambda moment: "%02d" % moment.second,
-    }
-
-
-def _through_dateformat(code: str) -> Callable[[datetime], str]:
-    return lambda moment: str(getattr(DateFormat(moment), code)())
+# The format codes that read the moment's own fields, written as `DateFormat` writes
+# them, as fields of `str.format(moment, its month's name, its year % 100)`.
+PLAIN_FIELDS = {
+    "d": "{0.day:02d}",
+    "j": "{0.day}",
+    "m": "{0.month:02d}",
+    "n": "{0.month}",
+    "M": "{1}",
+    "Y": "{0.year:04d}",
+    "y": "{2:02d}",
+    "H": "{0.hour:02d}",
+    "G": "{0.hour}",
+    "i": "{0.minute:02d}",
+    "s": "{0.second:02d}",
+}
 
 
 def moment_formatter(format_string: str) -> Callable[[datetime], str]:
     """`DateFormat(moment).format(format_string)` for the hundreds of moments of a chart
     or a page of rows: the format is split once, where `Formatter.format` splits it again
-    at every call (through a lazy regex), and the plain codes skip `DateFormat`; made
-    once per format and language (the month names are the language's)."""
+    at every call (through a lazy regex), into one `str.format` template, in which the
+    plain codes read the moment without `DateFormat` (which checks the moment against its
+    time zone first); made once per format and language (the month names are the
+    language's)."""
     return _formatter(str(format_string), get_language())
 
 
 @lru_cache(maxsize=64)
 def _formatter(format_string: str, _language: str) -> Callable[[datetime], str]:
-    plain = _plain_codes()
-    pieces = re_formatchars.split(str(format_string))
-    writers = []
-    for index, piece in enumerate(pieces):
-        if not piece:
-            continue
+    months = {number: str(name).title() for number, name in MONTHS_3.items()}
+    template, others = [], []
+    for index, piece in enumerate(re_formatchars.split(format_string)):
         if index % 2 == 0:
-            writers.append(re_escaped.sub(r"\1", piece))
-        else:
-            writers.append(plain.get(piece) or _through_dateformat(piece))
+            template.append(re_escaped.sub(r"\1", piece).replace("{", "{{").replace("}", "}}"))
+        elif piece in PLAIN_FIELDS:
+            template.append(PLAIN_FIELDS[piece])
+        else:  # the codes left to DateFormat follow the three plain arguments
+            template.append(f"{{{3 + len(others)}}}")
+            others.append(piece)
+    write = "".join(template).format
+    if not others:
+        return lambda moment: write(moment, months[moment.month], moment.year % 100)
 
     def format_moment(moment: datetime) -> str:
-        return "".join(writer if isinstance(writer, str) else writer(moment) for writer in writers)
+        written = DateFormat(moment)
+        rest = (str(getattr(written, code)()) for code in others)
+        return write(moment, months[moment.month], moment.year % 100, *rest)
 
     return format_moment
 
@@ -196,11 +227,15 @@ def chart_marks(series_entries: dict, measure: str = "balance") -> dict:
     # Once per chart, not per point (DateFormat is what date_format calls for each).
     moment_text = moment_formatter(get_format("SHORT_DATETIME_FORMAT"))
     found = {}
+    earned = measure == "earned"
     for character, entries in series_entries.items():
         running = 0
         marks = Marks([], [], [])
         for entry in entries:
-            running = _value(entry, measure, running)
+            if not earned:
+                running = entry.balance_after
+            elif entry.kind != "spend":
+                running += entry.amount
             moment = entry.created_at.astimezone(zone)
             marks.moments.append(_microseconds(moment))
             marks.values.append(running)
@@ -264,9 +299,10 @@ def build_chart(
     short = span < 2 * 24 * 3600
     intervals = 4
     x_ticks = []
+    tick_text = moment_formatter("H:i" if short else "j M")
     for index in range(intervals + 1):
         moment = start + timedelta(seconds=span * index / intervals)
-        label = date_format(moment, "H:i" if short else "j M")
+        label = tick_text(moment)
         x_ticks.append(Tick(x_of(moment), label))
     y_ticks = tuple(Tick(y_of(value), str(value)) for value in range(0, y_max + 1, step))
     # The hot loop: as x_of and y_of, from a point's microseconds (/ 10**6 is what
@@ -302,9 +338,8 @@ def build_chart(
                 last=line.values[-1],
             )
         )
-    description = "; ".join(
-        _("%(name)s: %(value)s XP now") % {"name": s.name, "value": s.last} for s in series
-    )
+    now_text = _("%(name)s: %(value)s XP now")
+    description = "; ".join(now_text % {"name": s.name, "value": s.last} for s in series)
     return Chart(
         title,
         description,

@@ -4,19 +4,27 @@ asks the field for its value at every one."""
 
 from __future__ import annotations
 
+from html import escape
+
 from django import forms
-from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
+
+
+def _text(value: object) -> str:
+    """What format_html writes of a value (conditional_escape), without its lazy-string
+    wrappers: a menu writes dozens."""
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return escape(str(value))
 
 
 def option_tags(field: forms.BoundField) -> SafeString:
     value = field.value()
     chosen = "" if value is None else str(value)
-    return format_html_join(
-        "",
-        '<option value="{}"{}>{}</option>',
-        (
-            (key, mark_safe(" selected") if str(key) == chosen else "", label)
+    return mark_safe(  # every key and label escaped by _text
+        "".join(
+            f'<option value="{_text(key)}"{" selected" if str(key) == chosen else ""}>'
+            f"{_text(label)}</option>"
             for key, label in field.field.choices
-        ),
+        )
     )

@@ -7,7 +7,9 @@ campaigns.permissions; every write goes through characters.services.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from html import escape
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -20,7 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -56,7 +58,7 @@ from characters.forms.xp import (
 from characters.models import Character, DiaryEntry, WillpowerGrant, XpEntry, XpPurchase
 from characters.xp_buckets import Ledgers, Sums, ledger_summary
 from characters.xp_chart import build_chart, chart_marks, chart_title
-from characters.xp_rows import attach_rows, keyed
+from characters.xp_rows import attach_rows, integer_text, keyed
 from mechanics.systems.base import SceneRubric
 
 ENTRIES_PER_PAGE = 25
@@ -92,20 +94,17 @@ def _chart(
     ledgers = ledger_summary(campaign, characters)
     names = [(c.pk, c.name) for c in characters]
 
-    def draw(extra: dict) -> str:
+    def draw(_extra: dict) -> str:
         marks = cached_pieces(
             {
-                c: fragment_key("xp-marks", ledgers.keys[c.pk], c.name, measure)
+                c: fragment_key("xp-marks", *ledgers.keys[c.pk], c.name, measure)
                 for c in characters
                 if c.pk in ledgers.keys
             },
             lambda missing: _marks(ledgers, missing, measure),
             timeout=MARKS_TIMEOUT,
         )
-        chart = build_chart(marks, measure=measure)
-        return render_to_string(
-            "characters/_xp_chart.html", {"chart": chart, "chart_id": chart_id, **extra}
-        )
+        return build_chart(marks, measure=measure).figure(chart_id)
 
     key = fragment_key("xp-chart", ledgers.keys, names, measure, chart_id, _drawn_in())
     return cached_fragment(request, key, draw), ledgers.sums
@@ -486,9 +485,10 @@ def xp_adjust(request: HttpRequest, campaign_id: int, character_id: int) -> Http
 LOG_SCENE_TOTALS = 10
 
 
-def _totals(characters: list[Character], entries, sums: dict[int, Sums] | None) -> list[dict]:
-    """Earned, spent and balance per character: from the chart's sums when the log is
-    not filtered (no query), else summed over the filtered entries."""
+def _totals(characters: list[Character], entries, sums: dict[int, Sums] | None) -> SafeString:
+    """The table rows of earned, spent and balance per character: from the chart's sums
+    when the log is not filtered (no query), else summed over the filtered entries.
+    Written here, as the ledger's rows: a template's lookups cost more than the rest."""
     if sums is not None:
         found = {
             pk: {"earned": ledger.earned, "spent": ledger.total - ledger.earned}
@@ -505,18 +505,37 @@ def _totals(characters: list[Character], entries, sums: dict[int, Sums] | None) 
                 spent=Sum("amount", filter=Q(kind=XpEntry.Kind.SPEND), default=0),
             )
         }
-    address = addresses("characters:xp", characters[0].campaign_id) if characters else None
-    return [
-        {
-            "character": character,
-            "url": address(character.pk),
-            "earned": found[character.pk]["earned"],
-            "spent": -found[character.pk]["spent"],
-            "balance": character.xp_balance,
-        }
-        for character in characters
-        if character.pk in found
-    ]
+    if not characters:
+        return mark_safe("")
+    address = addresses("characters:xp", characters[0].campaign_id)
+    number = integer_text()
+    return mark_safe(  # the names escaped here, the rest numbers and addresses
+        "".join(
+            f'<tr><th scope="row" class="fw-normal"><a href="{address(character.pk)}">'
+            f"{escape(character.name)}</a></th>"
+            f'<td class="text-end">{number(found[character.pk]["earned"])}</td>'
+            f'<td class="text-end">{number(-found[character.pk]["spent"])}</td>'
+            f'<td class="text-end fw-semibold">{number(character.xp_balance)}</td></tr>\n'
+            for character in characters
+            if character.pk in found
+        )
+    )
+
+
+def _scene_totals(
+    scenes: list[tuple[int, str]], totals: dict[int, int], address: Callable[[int], str]
+) -> SafeString:
+    """The list items of the XP each of these scenes awarded (those that did)."""
+    number, xp = integer_text(), escape(_("XP"))
+    return mark_safe(  # the titles escaped here, the rest numbers and addresses
+        "".join(
+            '<li class="list-group-item px-0 d-flex justify-content-between gap-2">'
+            f'<a href="{address(pk)}">{escape(title)}</a>'
+            f'<span class="fw-semibold text-nowrap">{number(totals[pk])} {xp}</span></li>\n'
+            for pk, title in scenes
+            if pk in totals
+        )
+    )
 
 
 def _filtered(entries, filters: dict):
@@ -583,21 +602,26 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     # The latest scenes (and the chosen one), pk and title: the menu does not grow.
     menu = scene_menu(campaign, request.GET.get("scene"))
     scenes = menu.scenes
-    filter_form = XpLogFilterForm(request.GET or None, scenes=scenes, characters=characters)
-    filters = filter_form.filters() if request.GET else {}
+
+    def filter_form() -> XpLogFilterForm:
+        return XpLogFilterForm(request.GET or None, scenes=scenes, characters=characters)
+
+    # Without a query there is nothing to filter: the form is made only to draw the menus,
+    # when they are not cached.
+    form = filter_form() if request.GET else None
+    filters = form.filters() if form is not None else {}
     # The menus show the characters and scenes (the campaign's version) the viewer sees,
     # as the request asks, and nothing of the ledger: kept through awards.
     menus_key = fragment_key(
         "xp-filters", viewer(access), campaign.pk, campaign.version, sorted(request.GET.lists())
     )
-    menus = {"campaign": campaign, "filter_form": filter_form, "scene_menu": menu}
-    filters_html = cached_fragment(
-        request,
-        menus_key,
-        lambda extra: render_to_string(
-            "characters/xp_log.html#filters", {**menus, **extra}, request=request
-        ),
-    )
+
+    def draw_menus(extra: dict) -> str:
+        shown = form if form is not None else filter_form()
+        context = {"campaign": campaign, "filter_form": shown, "scene_menu": menu, **extra}
+        return render_to_string("characters/xp_log.html#filters", context, request=request)
+
+    filters_html = cached_fragment(request, menus_key, draw_menus)
     visible = visible_sheet_rows(access, XpEntry.objects.filter(campaign=campaign))
     entries = _filtered(visible, filters)
     # Pages found from the last entry shown (the campaign's index), never by OFFSET.
@@ -645,11 +669,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
             entries,
             sums if unfiltered else None,
         ),
-        "scene_totals": [
-            {"url": scene_address(pk), "title": title, "total": scene_totals[pk]}
-            for pk, title in scenes[:LOG_SCENE_TOTALS]
-            if pk in scene_totals
-        ],
+        "scene_totals": _scene_totals(scenes[:LOG_SCENE_TOTALS], scene_totals, scene_address),
         "chart": chart,
         "chart_title": chart_title(measure),
     }

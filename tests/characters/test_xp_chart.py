@@ -6,7 +6,6 @@ from datetime import datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
-from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.dateformat import DateFormat
 from django.utils.formats import get_format
@@ -89,7 +88,7 @@ def test_no_entries_draw_no_chart():
 
 def test_the_chart_is_drawn_once_with_an_html_legend_that_wraps():
     chart = build_chart(chart_marks(SERIES))
-    html = render_to_string("characters/_xp_chart.html", {"chart": chart, "chart_id": "c"})
+    html = chart.figure("c")
     assert chart.width == WIDTH
     assert html.count("<svg") == 1
     legend = html[html.index('class="xp-chart-legend') :]
@@ -100,7 +99,7 @@ def test_the_chart_is_drawn_once_with_an_html_legend_that_wraps():
 def test_coordinates_render_with_dots_in_spanish():
     chart = build_chart(chart_marks(SERIES))
     with translation.override("es"):
-        html = render_to_string("characters/_xp_chart.html", {"chart": chart, "chart_id": "c"})
+        html = chart.figure("c")
     for value in re.findall(r' (?:x|y|x1|x2|y1|y2|cx|cy)="([^"]*)"', html):
         assert re.fullmatch(r"-?\d+(\.\d+)?", value), value
     assert html.count("<polyline") == 2
@@ -130,7 +129,7 @@ def test_each_point_has_a_circle_whose_tooltip_escapes_the_name():
     sly = Named("<b>Sly</b>")
     with translation.override("en"):
         chart = build_chart(chart_marks({sly: SERIES[LUCIA]}))
-        html = render_to_string("characters/_xp_chart.html", {"chart": chart, "chart_id": "c"})
+        html = chart.figure("c")
     assert html.count("<circle") == 3
     assert "<b>" not in html
     assert "<title>&lt;b&gt;Sly&lt;/b&gt;: 9 XP on 1 Mar 2026, 20:00</title>" in html
