@@ -240,6 +240,16 @@ def cached_ratings(character) -> dict[str, int]:
     return cached_value(key, lambda: services.ratings_of(character))
 
 
+def _owner(character, request: HttpRequest | None) -> list[str]:
+    """What the header reads for its owner's name: nothing when the reader owns the sheet
+    (the request has loaded their row already), the owner's row otherwise."""
+    user = getattr(request, "user", None)
+    if character.owner_id is not None and user is not None and character.owner_id == user.pk:
+        character.owner = user
+        return []
+    return ["owner"]
+
+
 def section_forms(access: CharacterAccess, section: SheetSection, data=None) -> dict:
     """A section's GM forms for this sheet, bound to `data` when it is given."""
     prefetch_related_objects([access.character], "traits")
@@ -285,7 +295,7 @@ def sheet_context(
             else:
                 context[f"{piece}_key"] = key
     # Only the header shows the owner's name.
-    owner = [] if "sheet_story" in context else ["owner"]
+    owner = [] if "sheet_story" in context else _owner(character, request)
     if not access.can_view_full:
         prefetch_related_objects([character], *owner)
         context.update(extra)
