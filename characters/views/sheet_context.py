@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.contrib import messages
@@ -85,12 +86,17 @@ class Pool:
 
 
 def _dots(spec: TraitSpec, rating: int) -> tuple[Dot, ...]:
-    if spec.maximum > MAX_DOTS:
-        return ()
+    return _dots_of(spec.minimum, spec.maximum, rating) if spec.maximum <= MAX_DOTS else ()
+
+
+# A sheet draws dots for dozens of traits of a few kinds: each row of dots (immutable) is
+# worked out once per process.
+@lru_cache(maxsize=1024)
+def _dots_of(minimum: int, maximum: int, rating: int) -> tuple[Dot, ...]:
     dots = []
-    for position in range(1, spec.maximum + 1):
+    for position in range(1, maximum + 1):
         target = position - 1 if position == rating else position
-        dots.append(Dot(position, position <= rating, max(target, spec.minimum)))
+        dots.append(Dot(position, position <= rating, max(target, minimum)))
     return tuple(dots)
 
 
@@ -337,6 +343,9 @@ def sheet_context(
             DetailsForm(system=system, campaign=campaign, details=character.details),
         )
         for section in sections:
+            # On a plain sheet (`cached`: no form refused or asked open) they are closed.
+            if cached and section.closed_forms:
+                continue
             for name, form in section.forms(character, ratings).items():
                 context.setdefault(name, form)
     for key, value in extra.items():
