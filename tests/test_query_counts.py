@@ -206,3 +206,25 @@ def test_the_first_page_after_a_write_reads_what_the_write_changed(demo, mid, wr
                 assert client.get(page.url).status_code == 200
             counted = len(queries)
             assert counted <= AFTER_WRITE[write, name, page.who], (world.name, page.who, counted)
+
+
+# Queries of a sheet with nothing cached: the session, the user and the access check; the
+# sheet's rows (traits, pools, the owner's name unless the reader is the owner, and what
+# its sections read), its latest health events, its saved rolls and the roll feed; a
+# player's, whether they run another campaign (the menu's admin link).
+COLD_BUDGET = {
+    ("sheet (tinieblas)", "player"): 11,
+    ("sheet (tinieblas)", "GM"): 11,
+    ("sheet (hitos)", "player"): 11,
+    ("sheet (ndp)", "player"): 10,
+    ("sheet (objetivo)", "player"): 10,
+}
+
+
+def test_a_cold_sheet_stays_within_its_query_budget(demo, mid):
+    """(The mid-sized campaign has a Tinieblas sheet only.)"""
+    for world in (demo, mid):
+        counted = _queries(world, warm=False)
+        sheets = {page: n for page, n in COLD_BUDGET.items() if page in counted}
+        over = {page: (counted[page], n) for page, n in sheets.items() if counted[page] > n}
+        assert over == {}, f"(queries, budget) of sheets over budget on the {world.name} campaign"

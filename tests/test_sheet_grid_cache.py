@@ -287,10 +287,11 @@ def _story(client, character):
     return parse(client.get(_url(character)).text).one(id="sheet-story")
 
 
+@pytest.mark.parametrize("who", ["gm", "owner"])
 def test_the_sheets_header_follows_its_row_and_its_owners_name_on_the_next_request(
-    client, player, lucia
+    client, gm, player, lucia, who
 ):
-    client.force_login(player)
+    client.force_login(gm if who == "gm" else player)
     _sheet(client, lucia)
     assert any("sheet-story" in key for key in caches[CACHE]._cache)
     # Notes move the character's versions alone; a concept, the campaign's too.
@@ -300,6 +301,19 @@ def test_the_sheets_header_follows_its_row_and_its_owners_name_on_the_next_reque
     assert "Médium retirada" in _story(client, lucia).text()
     type(player).objects.filter(pk=player.pk).update(username="bea")
     assert "bea" in _story(client, lucia).text()
+
+
+@pytest.mark.parametrize("who", ["gm", "owner"])
+def test_the_header_reads_the_owners_row_only_for_another_reader(client, gm, player, lucia, who):
+    """The owner's own sheet names them from the request's user, read already: one query
+    of the users' table (the request's), where the GM's sheet reads the owner's row too."""
+    client.force_login(gm if who == "gm" else player)
+    caches[CACHE].clear()
+    with CaptureQueriesContext(connection) as cold:
+        story = parse(client.get(_url(lucia)).text).one(id="sheet-story")
+    users = [query for query in cold.captured_queries if 'FROM "auth_user"' in query["sql"]]
+    assert len(users) == (2 if who == "gm" else 1)
+    assert f"juega {player.username}" in story.text()
 
 
 @pytest.mark.parametrize("first", ["gm", "owner", "other"])

@@ -1,6 +1,7 @@
 """Small controls a sheet repeats per row, built as strings rather than template includes
-(a GM's sheet draws dozens of them at every re-render): the CSRF input of a row's form and
-`{% remove_button %}`. Every text from outside goes through `escape`."""
+(a GM's sheet draws dozens of them at every re-render): the CSRF input of a row's form,
+`{% remove_button %}`, a GM's closed form (`{% gm_form %}`) and the rows of some sections.
+Every text from outside goes through `escape`."""
 
 from __future__ import annotations
 
@@ -8,12 +9,16 @@ from collections.abc import Callable
 from html import escape
 
 from django import template
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from campaigns.addresses import addresses
 
 register = template.Library()
+
+# Draws a GM's form of the sheet shown open (`gm_form`).
+GM_FORM = "characters/sheet.html#gm_add_form"
 
 
 def csrf_input(context) -> str:
@@ -44,6 +49,26 @@ def remove_button(context, url: str, target: str, name, classes: str = "") -> Sa
     )
 
 
+@register.simple_tag(takes_context=True)
+def gm_form(context, url: str, target: str, form, summary, submit) -> SafeString:
+    """`{% gm_form url target form summary submit %}`: a GM's form of the sheet. Shown open
+    (refused, or asked for without JavaScript: `gm_open` is its address), `#gm_add_form`
+    draws it; closed, as on every plain sheet, the panel that loads it when first opened
+    (what `components/lazy_form.html` draws there), built here as a string."""
+    if getattr(form, "is_bound", False) or (form and context.get("gm_open") == url):
+        shown = {"url": url, "target": target, "form": form, "summary": summary, "submit": submit}
+        with context.push(**shown):
+            return context.template.engine.get_template(GM_FORM).render(context)
+    url, summary = escape(str(url)), conditional_escape(summary)
+    return mark_safe(  # every outside text went through escape()
+        f'\n\n\n<details class="gm-form d-print-none" hx-get="{url}" hx-trigger="toggle once" '
+        f'hx-select="form[action=\'{url}\']" hx-target="find .lazy-form-body" '
+        f'hx-swap="outerHTML" hx-disinherit="*">\n  <summary>{summary}</summary>\n  '
+        f'<div class="lazy-form-body"><a href="{url}">{escape(_("Open the form"))}</a></div>\n'
+        "</details>\n\n\n"
+    )
+
+
 def row_addresses(name: str, character) -> Callable[[object], str]:
     """`reverse(name, args=[campaign, character, row])` for any row, reversed once."""
     return addresses(name, character.campaign_id, character.pk)
@@ -68,6 +93,63 @@ def row_address(context, name: str, pk: int) -> str:
     """`{% row_address "characters:merit_remove" merit.pk as url %}`: what `{% url name
     campaign.pk character.pk pk %}` gives, without reversing it again for every row."""
     return _address(context, name, pk)
+
+
+def _remove(context, name: str, pk: int, target: str, shown, indent: str) -> str:
+    """A row's ✕ for a GM (as the sections' templates placed it), or nothing."""
+    if not context.get("can_edit_traits"):
+        return ""
+    url = _address(context, name, pk)
+    button = remove_button(context, url, target, shown, "d-print-none")
+    return f"\n{indent}  \n{indent}  {button}\n{indent}"
+
+
+@register.simple_tag(takes_context=True)
+def merit_row(context, row: dict) -> SafeString:
+    """A merit's row (a row of the merits section's context): its name, the dots it may
+    have, its notes, its dots and the GM's ✕."""
+    merit, dots = row["merit"], row["dots"]
+    name = escape(str(merit.name))
+    title = f' title="{escape(str(row["description"]))}"' if row["description"] else ""
+    notes = (
+        f'<span class="d-block small text-body-secondary">{escape(str(merit.notes))}</span>'
+        if merit.notes
+        else ""
+    )
+    label = _("%(name)s %(rating)s of %(maximum)s") % {
+        "name": name,
+        "rating": merit.rating,
+        "maximum": len(dots),
+    }
+    marks = "".join("●" if filled else "○" for filled in dots)
+    remove = _remove(context, "characters:merit_remove", merit.pk, "#merits", merit.name, " " * 12)
+    return mark_safe(  # every outside text went through escape()
+        f'<li>\n          <span class="merit-name">\n            <span{title}>{name}</span>\n'
+        f'            <span class="text-body-secondary small">({escape(str(row["ratings_text"]))})'
+        f"</span>\n            {notes}\n          </span>\n"
+        '          <span class="d-flex align-items-center gap-1">\n'
+        f'            <span class="dots" role="img" aria-label="{label}">{marks}</span>\n'
+        f"            {remove}\n          </span>\n        </li>"
+    )
+
+
+@register.simple_tag(takes_context=True)
+def specialty_row(context, specialty, skill_name) -> SafeString:
+    """A specialty's row: its skill (by name, or by key when the sheet has no such skill),
+    its name and the GM's ✕."""
+    skill = escape(str(skill_name or specialty.skill_key))
+    remove = _remove(
+        context,
+        "characters:specialty_remove",
+        specialty.pk,
+        "#specialties",
+        specialty.name,
+        " " * 10,
+    )
+    return mark_safe(  # every outside text went through escape()
+        f'<li>\n          <span><span class="text-body-secondary">{skill}:</span> '
+        f"{escape(str(specialty.name))}</span>\n          {remove}\n        </li>"
+    )
 
 
 @register.simple_tag(takes_context=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.contrib import messages
@@ -85,12 +86,17 @@ class Pool:
 
 
 def _dots(spec: TraitSpec, rating: int) -> tuple[Dot, ...]:
-    if spec.maximum > MAX_DOTS:
-        return ()
+    return _dots_of(spec.minimum, spec.maximum, rating) if spec.maximum <= MAX_DOTS else ()
+
+
+# A sheet draws dots for dozens of traits of a few kinds: each row of dots (immutable) is
+# worked out once per process.
+@lru_cache(maxsize=1024)
+def _dots_of(minimum: int, maximum: int, rating: int) -> tuple[Dot, ...]:
     dots = []
-    for position in range(1, spec.maximum + 1):
+    for position in range(1, maximum + 1):
         target = position - 1 if position == rating else position
-        dots.append(Dot(position, position <= rating, max(target, spec.minimum)))
+        dots.append(Dot(position, position <= rating, max(target, minimum)))
     return tuple(dots)
 
 
@@ -240,6 +246,16 @@ def cached_ratings(character) -> dict[str, int]:
     return cached_value(key, lambda: services.ratings_of(character))
 
 
+def _owner(character, request: HttpRequest | None) -> list[str]:
+    """What the header reads for its owner's name: nothing when the reader owns the sheet
+    (the request has loaded their row already), the owner's row otherwise."""
+    user = getattr(request, "user", None)
+    if character.owner_id is not None and user is not None and character.owner_id == user.pk:
+        character.owner = user
+        return []
+    return ["owner"]
+
+
 def section_forms(access: CharacterAccess, section: SheetSection, data=None) -> dict:
     """A section's GM forms for this sheet, bound to `data` when it is given."""
     prefetch_related_objects([access.character], "traits")
@@ -285,7 +301,7 @@ def sheet_context(
             else:
                 context[f"{piece}_key"] = key
     # Only the header shows the owner's name.
-    owner = [] if "sheet_story" in context else ["owner"]
+    owner = [] if "sheet_story" in context else _owner(character, request)
     if not access.can_view_full:
         prefetch_related_objects([character], *owner)
         context.update(extra)
@@ -327,6 +343,9 @@ def sheet_context(
             DetailsForm(system=system, campaign=campaign, details=character.details),
         )
         for section in sections:
+            # On a plain sheet (`cached`: no form refused or asked open) they are closed.
+            if cached and section.closed_forms:
+                continue
             for name, form in section.forms(character, ratings).items():
                 context.setdefault(name, form)
     for key, value in extra.items():

@@ -309,6 +309,9 @@ class SheetSection:
     # Shows what the character's health holds: the sheet's grid then follows every
     # health write (`Character.version`), not only the rest (`grid_version`).
     reads_health: bool = False
+    # Its forms are drawn by `{% gm_form %}` alone: a plain sheet shows them as closed
+    # panels that load them when opened, and does not build them.
+    closed_forms: bool = False
 
     def context(self, character, ratings: Mapping[str, int], names: Mapping[str, str]) -> dict:
         """What the fragment shows; `names` are the sheet's trait names by key."""

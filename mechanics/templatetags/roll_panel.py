@@ -6,10 +6,13 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django import template
 from django.forms import BoundField
+from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from campaigns.fragments import cached_value, fragment_key
+from characters.templatetags.sheet_controls import csrf_input
 from mechanics.cards import esc
 from mechanics.models import SavedRoll
 
@@ -49,6 +52,41 @@ def saved_rolls_of(character) -> list[SavedRoll]:
     rolls = SavedRoll.objects.filter(character=character).only("pk", "name", "character_id")
     key = fragment_key("saved-rolls", character.pk, character.grid_version)
     return cached_value(key, lambda: list(rolls))
+
+
+@register.simple_tag(takes_context=True)
+def saved_rolls_bar(context, campaign, character) -> SafeString:
+    """`{% saved_rolls_bar campaign character %}`: the bar of the character's saved rolls
+    at the top of its sheet, each a one-tap form, built as a string (the sheet draws it at
+    every request)."""
+    saved_rolls = saved_rolls_of(character)
+    pk = character.pk
+    roll_url = esc(reverse("mechanics:roll", args=[campaign.pk, pk]))
+    list_url = esc(reverse("mechanics:saved_rolls", args=[campaign.pk, pk]))
+    csrf = csrf_input(context)
+    forms = "".join(
+        f'\n      <form method="post" action="{roll_url}" class="d-inline" data-roll-saved>\n'
+        f'        {csrf}<input type="hidden" name="saved" value="{saved.pk}">\n'
+        '        <button type="submit" class="btn btn-outline-primary btn-sm btn-touch '
+        f'saved-roll-button">{esc(saved.name)}</button>\n      </form>\n    '
+        for saved in saved_rolls
+    )
+    if not saved_rolls:
+        none = esc(_("None yet: set up a roll in the roll panel and save it with a name."))
+        forms = f'\n      <span class="small text-body-secondary">{none}</span>\n    '
+    link = (
+        f'<a class="small ms-auto" href="{list_url}">{esc(_("Rename or delete"))}</a>'
+        if saved_rolls
+        else ""
+    )
+    return mark_safe(  # every outside text went through esc()
+        f'<section class="saved-rolls d-print-none mb-3" id="saved-rolls-{pk}" '
+        f'aria-labelledby="saved-rolls-title-{pk}"\n         hx-get="{list_url}?part=bar" '
+        'hx-trigger="cronica:saved-rolls from:body" hx-swap="outerHTML" hx-disinherit="*">\n'
+        '  <div class="d-flex flex-wrap align-items-center gap-2">\n'
+        f'    <h2 class="h6 mb-0 me-1" id="saved-rolls-title-{pk}">{esc(_("Saved rolls"))}</h2>\n'
+        f"    {forms}\n    {link}\n  </div>\n</section>"
+    )
 
 
 @register.simple_tag

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from django import template
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from campaigns.fragments import cached_fragment, fragment_key
 from campaigns.permissions import CampaignAccess, CharacterAccess
 from mechanics import cards
 from mechanics import selectors as log
+from mechanics.cards import esc
 from mechanics.forms.log import FreeRollForm
 from mechanics.models import Roll
 from mechanics.presentation import RollDisplay
@@ -32,6 +38,35 @@ def roll_card(roll: Roll, compact=False) -> str:
 def roll_display(roll: Roll) -> RollDisplay:
     """`{% with shown=roll|roll_display %}`: what `_roll.html` shows about a roll."""
     return _roll_display(roll)
+
+
+@register.simple_tag
+def roll_feed_list(campaign, version: str, cards: list, announce: str = "") -> SafeString:
+    """`{% roll_feed_list campaign version cards announce %}`: the feed's list (`#feed-list`),
+    its cards, where it polls from, and the new roll to announce, built as a string: every
+    page of a campaign draws it."""
+    version = str(version)
+    poll = esc(reverse("mechanics:feed", args=[campaign.pk]))
+    if cards:
+        shown = "".join(f"<li>{card}</li>" for card in cards)
+        listed = f'\n      <ol class="list-unstyled mb-0">\n        {shown}\n      </ol>\n    '
+    else:
+        empty = esc(_("No rolls yet. They appear here as soon as anyone rolls."))
+        listed = f'\n      <p class="text-body-secondary mb-0">{empty}</p>\n    '
+    said = (
+        '<p id="roll-feed-status" hx-swap-oob="innerHTML">'
+        f"{_('New roll: %(announce)s') % {'announce': esc(announce)}}</p>"
+        if announce
+        else ""
+    )
+    return mark_safe(  # every outside text went through esc(); the cards are safe
+        f'<div id="roll-feed" class="roll-feed-list" data-version="{esc(version)}" tabindex="0" '
+        f'role="region" aria-label="{esc(_("Roll feed"))}"\n'
+        f'       hx-get="{poll}?since={esc(quote(version))}"\n'
+        '       hx-trigger="sse:change, cronica:poll from:body, cronica:roll from:body" '
+        'hx-target="this" hx-swap="outerHTML"\n       hx-select="#roll-feed">\n'
+        f"    {listed}\n  </div>\n  {said}"
+    )
 
 
 @register.inclusion_tag("mechanics/_feed.html", takes_context=True)

@@ -6,6 +6,8 @@ open, and only GMs get any of it."""
 
 import pytest
 
+from campaigns.permissions import character_access
+from characters.views.sheet_context import sheet_context
 from tests.characters.test_sheet_views import (
     HTMX,
     hitos_sheet,
@@ -99,3 +101,19 @@ def test_a_refused_merit_comes_back_open_with_what_was_typed(client, gm, make):
         opened = lazy_panel(response.text, address)
         assert "open" in opened.attrs
         assert opened.one("input", name="merit-notes").attrs["value"] == "Sin nombre"
+
+
+@pytest.mark.parametrize(
+    ("system", "names"),
+    [("tinieblas", ["specialty_form", "merit_form"]), ("hitos", ["aspect_form"])],
+)
+def test_a_plain_sheet_does_not_build_the_forms_it_shows_closed(rf, gm, make, system, names):
+    """Its sections' forms are closed panels (`SheetSection.closed_forms`): the plain
+    sheet builds none of them; a sheet that may show one open (a refusal, a form asked
+    for) has them."""
+    character = make(system)
+    access = character_access(gm, character.campaign_id, character.pk)
+    request = rf.get(url(character))
+    request.user = gm
+    assert not set(names) & set(sheet_context(access, request))
+    assert set(names) <= set(sheet_context(access))

@@ -84,6 +84,21 @@ def test_a_new_roll_reaches_the_feed_on_the_next_poll_and_is_announced(
     assert "Nueva tirada: bob · Disparo" in html
 
 
+def test_the_feeds_list_escapes_what_it_announces_and_polls_from_its_version(
+    client, campaign, player, paula
+):
+    client.force_login(paula)
+    empty = client.get(feed_url(campaign, since="x"), **HTMX).content.decode()
+    assert "Aún no hay tiradas." in empty
+    store_roll(campaign, player, label='<b>"Disparo"</b> & co')
+    response = client.get(feed_url(campaign, since="0"), **HTMX)
+    html = response.content.decode()
+    assert "Nueva tirada: bob · &lt;b&gt;&quot;Disparo&quot;&lt;/b&gt; &amp; co" in html
+    assert "<b>" not in html
+    version = shown_version(response)
+    assert f'hx-get="{feed_url(campaign, since=version)}"' in html
+
+
 def test_standard_clients_get_304_for_an_unchanged_feed(client, campaign, player):
     store_roll(campaign, player)
     client.force_login(player)

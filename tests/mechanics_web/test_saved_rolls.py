@@ -128,6 +128,21 @@ def test_the_sheet_offers_each_saved_roll_as_one_button_at_its_top(client, playe
     assert content.index(f'id="saved-rolls-{lucia.pk}"') < content.index('id="sheet-traits"')
 
 
+def test_the_bar_escapes_a_saved_rolls_name_and_says_when_there_is_none(client, player, lucia):
+    client.force_login(player)
+    empty = parse(client.get(sheet_url(lucia)).content).one(id=f"saved-rolls-{lucia.pk}")
+    assert not empty.find_all("form")
+    assert "Aún ninguna" in empty.text()
+    saved = saved_of(lucia)
+    SavedRoll.objects.filter(pk=saved.pk).update(name='<b>"Mira"</b> & co')
+    content = client.get(sheet_url(lucia)).text
+    assert '<b>"Mira"</b>' not in content
+    bar = parse(content).one(id=f"saved-rolls-{lucia.pk}")
+    assert bar.one("button").text() == '<b>"Mira"</b> & co'
+    assert bar.one("a").attrs["href"] == url("saved_rolls", lucia)
+    assert bar.attrs["hx-get"] == f"{url('saved_rolls', lucia)}?part=bar"
+
+
 def test_a_saved_roll_rolls_its_set_up_in_one_post(client, player, lucia):
     saved = saved_of(lucia)
     client.force_login(player)

@@ -70,6 +70,7 @@ class AspectsSection(SheetSection):
     reads = ("aspects",)
     # The secuelas a recovery owes.
     reads_health = True
+    closed_forms = True
 
     def context(self, character, ratings, names) -> dict:
         """(kind name, aspect) in the sheet's order."""

@@ -110,6 +110,7 @@ class SpecialtiesSection(SheetSection):
     reads = ("specialties",)
     # The form offers only the skills that have dots.
     follows_traits = True
+    closed_forms = True
 
     def context(self, character, ratings, names) -> dict:
         return {
@@ -134,6 +135,7 @@ class MeritsSection(SheetSection):
     key = "merits"
     template = "systems/tinieblas/sheet_merits.html"
     reads = ("merits",)
+    closed_forms = True
 
     def context(self, character, ratings, names) -> dict:
         rows = []
