@@ -209,6 +209,29 @@ def track_legend(system: GameSystem) -> tuple[tuple[str, str], ...]:
     return tuple((MARK_SYMBOLS.get(key, ""), word) for key, word in _damage_words(system).items())
 
 
+def track_html(shown: HealthView, system: GameSystem) -> SafeString:
+    """A health track's boxes and legend as `#health_live` in mechanics/health.html places
+    them; built as a string, as event rows are (a loop of lookups per box in the
+    template costs several times this on each poll). Empty without boxes."""
+    if not shown.boxes:
+        return mark_safe("")
+    empty = esc(_("empty"))
+    html = [f'\n    <ol class="health-boxes" aria-label="{esc(_("Health track"))}">\n      ']
+    for mark, symbol, name, damage in track_boxes(shown, system):
+        marked = f" marked mark-{esc(mark)}" if mark else ""
+        label = f"{esc(name)}: " if name else ""
+        html.append(
+            f'\n        <li class="health-box{marked}">\n          <span class="health-mark" '
+            f'aria-hidden="true">{esc(symbol)}</span>\n          <span class="visually-hidden">'
+            f"{label}{esc(damage) if damage else empty}</span>\n          "
+            f'<span class="health-box-name" aria-hidden="true">{esc(name)}</span>'
+            "\n        </li>\n      "
+        )
+    legend = " · ".join(f"{esc(symbol)} {esc(word)}" for symbol, word in track_legend(system))
+    html.append(f'\n    </ol>\n    <p class="small text-body-secondary mb-1">{legend}</p>\n  ')
+    return mark_safe("".join(html))  # escaped above, as the template would
+
+
 # The order the card and the history page list events in.
 NEWEST_FIRST = ("-created_at", "-pk")
 
@@ -403,8 +426,7 @@ def health_context(
         "time_presets": system.time_presets,
         # When everything listed was undone, the Undo button is on the history page.
         "health_undo_shown": any(row.is_undo_target for row in rows),
-        "health_boxes": track_boxes(health, system),
-        "health_legend": track_legend(system) if health.boxes else (),
+        "health_track": track_html(health, system),
         "health_state_text": _state_text(health, system),
         "health_label": state_label(health, system),
         "health_penalty": system.penalty_words(health.penalty) if health.penalty else "",
