@@ -83,7 +83,8 @@ def cards_of(
     """The cards of the rolls that `rows` name, each `(pk, username, character name,
     scene title)`: from the cache in one `get_many`, and rendered for the others, which
     are read whole in one query unless `loaded` holds them (those `keyed` loaded read
-    only the rest of what a card shows, in one query)."""
+    only the rest of what a card shows, in one query); those read whole are added to
+    `loaded` when given."""
     keys = {pk: fragment_key("roll-card", pk, bool(compact), tuple(names)) for pk, *names in rows}
 
     def render(missing: list[int]) -> dict[int, str]:
@@ -95,7 +96,10 @@ def cards_of(
         read = [pk for pk in missing if pk not in known]
         if read:
             rolls = with_relations(Roll.objects.filter(pk__in=read)).order_by()
-            known |= {roll.pk: roll for roll in rolls}
+            whole = {roll.pk: roll for roll in rolls}
+            known |= whole
+            if loaded is not None:
+                loaded.update(whole)
         return {pk: card_html(known[pk], compact=compact) for pk in missing}
 
     cards = cached_pieces(keys, render, timeout=TIMEOUT)

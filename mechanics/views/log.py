@@ -155,21 +155,22 @@ def roll_feed(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     if not request.htmx:
         return redirect("mechanics:log", campaign_id)
-    version = log.feed_version(log.feed_ids(access))
+    rows = log.feed_rows(access)
+    version = log.feed_version([pk for pk, *_names in rows])
     etag = log.feed_etag(access, version, get_language() or "")
     if request.GET.get("since") == version:
         return _feed_headers(HttpResponse(status=204), etag)
     not_modified = get_conditional_response(request, etag=etag)
     if not_modified is not None:
         return _feed_headers(not_modified, etag)
-    rolls = log.feed_rolls(access)
+    # The rolls of that query drawn: only those without a cached card read whole.
+    cards, newest = log.feed_cards(rows)
     context = {
         "access": access,
         "campaign": access.campaign,
-        "cards": [roll.card for roll in rolls],
-        # The version of what is rendered (a roll may have arrived since the ids query).
-        "version": log.feed_version([roll.pk for roll in rolls]),
-        "announce": roll_display(rolls[0]).summary if rolls else "",
+        "cards": cards,
+        "version": version,
+        "announce": roll_display(newest).summary if newest else "",
     }
     response = render(request, "mechanics/_feed.html#feed-list", context)
     return _feed_headers(response, etag)
