@@ -415,6 +415,13 @@ def health_context(
     context = {
         "health": health,
         "health_events": rows,
+        # The rows joined, when none is drawn by the template (the Undo's target, with its
+        # form): a loop of lookups per row costs more than the rows' own markup.
+        "health_events_html": (
+            mark_safe("".join(row.html for row in rows))  # each row escaped when built
+            if all(row.html for row in rows)
+            else ""
+        ),
         "health_events_more": more,
         # What the poll sends back (`mechanics.views.health.health`): the character's
         # version it was drawn at, which answers an unchanged poll without a query, and
