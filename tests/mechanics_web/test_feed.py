@@ -144,14 +144,42 @@ def test_an_unchanged_poll_runs_two_queries_and_a_changed_one_three(
         store_roll(campaign, player, seed=seed)
     client.force_login(player)
     version = shown_version(client.get(feed_url(campaign, since="0"), **HTMX))
-    # session, user + membership, the feed's ids
+    # session, user + membership, the feed's ids with the names their cards show
     with django_assert_num_queries(4):
         assert client.get(feed_url(campaign, since=version), **HTMX).status_code == 204
     store_roll(campaign, player)
-    # ... + the feed's rolls with who rolled, the character and the scene
+    # ... + the new roll whole, with who rolled, the character and the scene (the other
+    # cards are cached)
     with django_assert_num_queries(5):
         response = client.get(feed_url(campaign, since=version), **HTMX)
     assert len(shown_rolls(response)) == 10
+
+
+def test_a_changed_feed_whose_cards_are_cached_reads_its_newest_roll_to_announce_it(
+    client, campaign, player, paula, django_assert_num_queries
+):
+    first = store_roll(campaign, player)
+    second = store_roll(campaign, player, label="Disparo")
+    client.force_login(paula)
+    client.get(feed_url(campaign, since="0"), **HTMX)
+    # session, user + membership, the feed's ids and names, the newest roll whole
+    with django_assert_num_queries(5):
+        response = client.get(feed_url(campaign, since="stale"), **HTMX)
+    assert shown_rolls(response) == [second.pk, first.pk]
+    assert "Nueva tirada: bob · Disparo" in response.content.decode()
+
+
+def test_a_renamed_roller_shows_on_every_card_of_the_next_changed_poll(
+    client, campaign, player, paula
+):
+    store_roll(campaign, player)
+    client.force_login(paula)
+    version = shown_version(client.get(feed_url(campaign, since="0"), **HTMX))
+    player.username = "roberto"
+    player.save()
+    store_roll(campaign, player, label="Disparo")
+    html = client.get(feed_url(campaign, since=version), **HTMX).content.decode()
+    assert html.count('roll-who fw-semibold">roberto<') == 2
 
 
 def test_the_campaign_page_shows_the_feed_without_javascript(
