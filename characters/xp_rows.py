@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from html import escape as escape_markup
 
 from django.conf import settings
 from django.db.models import F, QuerySet
@@ -25,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.addresses import addresses
 from campaigns.fragments import cached_pieces, fragment_key
+from campaigns.markup import esc
 from campaigns.models import Campaign
 from characters import advancement
 from characters.models import XpEntry
@@ -74,17 +74,11 @@ class PageWords:
         return cls(
             moment=moment_formatter(get_format("SHORT_DATETIME_FORMAT")),
             kinds={kind: str(label) for kind, label in XpEntry.Kind.choices},
-            balance_after=_text(_("Balance after")),
+            balance_after=esc(_("Balance after")),
             ledger=addresses("characters:xp", campaign_id),
             scene=addresses("campaigns:scene", campaign_id),
             number=integer_text(),
         )
-
-
-def _text(value: object) -> str:
-    """What django.utils.html.escape writes, without its lazy-string wrapper: a page of
-    rows calls it hundreds of times."""
-    return escape_markup(str(value))
 
 
 def integer_text() -> Callable[[object], str]:
@@ -92,8 +86,8 @@ def integer_text() -> Callable[[object], str]:
     out once for a list: an integer's digits as they are unless thousands are grouped
     (numberformat's own shortcut), which skips three format look-ups per number."""
     if settings.USE_THOUSAND_SEPARATOR and get_format("NUMBER_GROUPING"):
-        return lambda value: _text(localize(value))
-    return lambda value: str(value) if type(value) is int else _text(localize(value))
+        return lambda value: esc(localize(value))
+    return lambda value: str(value) if type(value) is int else esc(localize(value))
 
 
 def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool, words: PageWords) -> str:
@@ -102,7 +96,7 @@ def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool, words: Pa
     amount = entry.amount
     tone = "plus" if amount > 0 else "minus" if amount < 0 else "zero"
     html = [
-        f'<li class="list-group-item" data-entry-kind="{_text(entry.kind)}">\n'
+        f'<li class="list-group-item" data-entry-kind="{esc(entry.kind)}">\n'
         '<div class="d-flex align-items-start gap-2">\n'
         f'<span class="badge xp-amount fs-6 xp-amount-{tone}">'
         f"{'+' if amount > 0 else ''}{words.number(amount)}</span>\n"
@@ -110,18 +104,18 @@ def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool, words: Pa
     ]
     if show_character:
         link = words.ledger(entry.character_id)
-        html.append(f'<a class="fw-semibold" href="{link}">{_text(entry.character.name)}</a> · ')
-    html.append(f'<span class="text-body-secondary">{_text(words.kinds[entry.kind])}</span>\n')
+        html.append(f'<a class="fw-semibold" href="{link}">{esc(entry.character.name)}</a> · ')
+    html.append(f'<span class="text-body-secondary">{esc(words.kinds[entry.kind])}</span>\n')
     breakdown = entry.breakdown or {}
     if entry.scene_id:
         link = words.scene(entry.scene_id)
-        html.append(f' · <a href="{link}">{_text(entry.scene_title)}</a>\n')
+        html.append(f' · <a href="{link}">{esc(entry.scene_title)}</a>\n')
     elif breakdown.get("scene"):
-        html.append(f" · {_text(breakdown['scene'])}\n")
+        html.append(f" · {esc(breakdown['scene'])}\n")
     html.append("</div>\n")
     plain = not entry.scene_id and not breakdown.get("scene")
     if (entry.kind == XpEntry.Kind.SPEND or plain) and entry.reason:
-        html.append(f'<div class="small">{_text(entry.reason_text)}</div>\n')
+        html.append(f'<div class="small">{esc(entry.reason_text)}</div>\n')
     if entry.kind == XpEntry.Kind.CORRECTION and breakdown.get("previous") is not None:
         changed = _("Changed from %(before)s to %(after)s XP.") % {
             "before": words.number(breakdown["previous"]),
@@ -131,9 +125,9 @@ def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool, words: Pa
     if lines:
         html.append('<ul class="list-inline mb-0 xp-rubric-lines text-body-secondary">\n')
         for line in lines:
-            note = f" ({_text(line.note)})" if line.note else ""
+            note = f" ({esc(line.note)})" if line.note else ""
             html.append(
-                f'<li class="list-inline-item" title="{_text(line.caption)}">{_text(line.label)}'
+                f'<li class="list-inline-item" title="{esc(line.caption)}">{esc(line.label)}'
                 f" <strong>{words.number(line.points)}</strong>{note}</li>"
             )
         html.append("\n</ul>\n")
@@ -141,8 +135,8 @@ def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool, words: Pa
     author = entry.author_name if entry.created_by_id else "—"
     html.append(
         '<div class="small text-body-secondary">\n'
-        f"{_('by %(who)s') % {'who': _text(author)}} · "
-        f'<time datetime="{at.isoformat()}">{_text(words.moment(at))}</time>\n</div>\n</div>\n'
+        f"{_('by %(who)s') % {'who': esc(author)}} · "
+        f'<time datetime="{at.isoformat()}">{esc(words.moment(at))}</time>\n</div>\n</div>\n'
         '<span class="small text-body-secondary text-nowrap xp-balance" '
         f'title="{words.balance_after}">= {words.number(entry.balance_after)}</span>\n'
         "</div>\n</li>"

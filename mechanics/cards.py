@@ -13,7 +13,6 @@ gives), and those rolls are then read whole.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 
 from django.db.models import QuerySet
 from django.utils import formats, timezone
@@ -21,6 +20,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from campaigns.fragments import cached_pieces, fragment_key, read_rest
+from campaigns.markup import esc
 from mechanics.models import Roll
 from mechanics.presentation import roll_display
 
@@ -181,9 +181,3 @@ def card_html(roll: Roll, *, compact: bool) -> str:
         html.append(f'<p class="roll-scene">{scene}</p>')
     html.append("\n</article>\n\n")
     return "".join(html)
-
-
-def esc(text) -> str:
-    """What `conditional_escape` gives, without its checks for lazy text: the card's
-    parts are plain or safe strings (and lazy ones, made plain by `str`)."""
-    return text.__html__() if hasattr(text, "__html__") else escape(str(text))

@@ -22,10 +22,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from campaigns.fragments import cached_pieces, fragment_key
+from campaigns.markup import esc
 from campaigns.permissions import CharacterAccess
 from characters.sheet_panels import register_sheet_panel
 from mechanics import cards
-from mechanics.cards import card_names, esc
+from mechanics.cards import card_names
 from mechanics.forms.health import DamageForm, TimeForm
 from mechanics.models import HealthEvent, Roll
 from mechanics.rules.errors import RuleError

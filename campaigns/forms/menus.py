@@ -4,27 +4,19 @@ asks the field for its value at every one."""
 
 from __future__ import annotations
 
-from html import escape
-
 from django import forms
 from django.utils.safestring import SafeString, mark_safe
 
-
-def _text(value: object) -> str:
-    """What format_html writes of a value (conditional_escape), without its lazy-string
-    wrappers: a menu writes dozens."""
-    if hasattr(value, "__html__"):
-        return value.__html__()
-    return escape(str(value))
+from campaigns.markup import esc
 
 
 def option_tags(field: forms.BoundField) -> SafeString:
     value = field.value()
     chosen = "" if value is None else str(value)
-    return mark_safe(  # every key and label escaped by _text
+    return mark_safe(  # every key and label escaped by esc
         "".join(
-            f'<option value="{_text(key)}"{" selected" if str(key) == chosen else ""}>'
-            f"{_text(label)}</option>"
+            f'<option value="{esc(key)}"{" selected" if str(key) == chosen else ""}>'
+            f"{esc(label)}</option>"
             for key, label in field.field.choices
         )
     )

@@ -12,8 +12,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from campaigns.fragments import cached_value, fragment_key
+from campaigns.markup import esc
 from characters.templatetags.sheet_controls import csrf_input
-from mechanics.cards import esc
 from mechanics.models import SavedRoll
 
 register = template.Library()

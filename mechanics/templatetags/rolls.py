@@ -11,10 +11,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from campaigns.fragments import cached_fragment, fragment_key
+from campaigns.markup import esc
 from campaigns.permissions import CampaignAccess, CharacterAccess
 from mechanics import cards
 from mechanics import selectors as log
-from mechanics.cards import esc
 from mechanics.forms.log import FreeRollForm
 from mechanics.models import Roll
 from mechanics.presentation import RollDisplay
