@@ -33,6 +33,9 @@ CSRF_PLACEHOLDER = "~csrf-token~"
 # Set on the request while a fragment that holds other fragments renders for the cache.
 NESTED = "rendering_cached_fragment"
 TOKEN = "fragments_csrf_token"
+# What this request's `cached_htmls` read, found or not (None), so that `cached_fragment`
+# does not ask the cache again: one round trip per view to a shared cache, not per piece.
+READ = "fragments_read"
 
 
 def row_state(row: models.Model | None) -> tuple:
@@ -113,7 +116,8 @@ def cached_html(request: HttpRequest, key: str) -> SafeString | None:
 def cached_htmls(request: HttpRequest, keys: list[str]) -> dict[str, SafeString]:
     """The fragments stored under these keys, read in one `get_many` (one round trip to a
     shared cache), each with this request's CSRF token; those not stored are left out."""
-    found = caches[CACHE].get_many(keys)
+    found = caches[CACHE].get_many(keys) if keys else {}
+    request.__dict__.setdefault(READ, {}).update({key: found.get(key) for key in keys})
     token = _token(request) if found else ""
     return {key: mark_safe(html.replace(CSRF_PLACEHOLDER, token)) for key, html in found.items()}
 
@@ -125,11 +129,12 @@ def cached_fragment(
 
     `render` receives the context to add (`csrf_token`: the placeholder) and returns HTML.
     """
-    cache = caches[CACHE]
-    html = cache.get(key)
+    read = getattr(request, READ, {})
+    html = read[key] if key in read else caches[CACHE].get(key)
     if html is None:
         html = str(render({"csrf_token": CSRF_PLACEHOLDER}))
-        cache.set(key, html, timeout)
+        caches[CACHE].set(key, html, timeout)
+        read[key] = html
     # Inside a fragment being rendered for the cache, the placeholder stays for the outer one.
     if CSRF_PLACEHOLDER in html and not getattr(request, NESTED, False):
         html = html.replace(CSRF_PLACEHOLDER, _token(request))

@@ -190,8 +190,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Rendered fragments (campaigns/fragments.py): keyed by a digest of what they show, so a
-# cache per process is safe; bounded so a busy site keeps tens of MB, not more.
+# Rendered fragments (campaigns/fragments.py) are keyed by the versions of what they show
+# and by the release, so no process ever needs to invalidate another's.
 
 
 def _release() -> str:

@@ -7,12 +7,15 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
-from django.test import override_settings
+from django.core.cache import caches
+from django.test import Client, override_settings
 from django.utils import translation
 
-from campaigns.fragments import fragment_key, read_rest
+from bench import site
+from campaigns.fragments import CACHE, fragment_key, read_rest
 from characters import services
 from characters.models import XpEntry
 from config.cache import BoundedLocMemCache
@@ -103,3 +106,46 @@ def test_read_rest_fills_the_fields_a_keyed_list_left_out_in_one_query(
         assert [(e.amount, e.balance_after) for e in entries] == [(3, 3), (-1, 2)]
     with django_assert_num_queries(0):
         read_rest({}, ("amount",))
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["nothing cached", "cached"])
+def test_a_page_asks_the_cache_for_each_fragment_once(db, warm):
+    """With a shared cache every read is a round trip: a piece the view read already,
+    found or not, is not asked for again by the template that draws it."""
+    world = site.build_demo()
+    cache = caches[CACHE]
+    asked = []
+    get = cache.get
+
+    def spy_get(key, *args, **kwargs):
+        asked.append(key)
+        return get(key, *args, **kwargs)
+
+    def spy_get_many(keys, *args, **kwargs):
+        asked.extend(keys)  # one read, though the in-process cache gets them one by one
+        return {key: value for key in keys if (value := get(key)) is not None}
+
+    clients = {}
+    for who, user in (("GM", world.gm), ("player", world.player)):
+        clients[who] = Client()
+        clients[who].force_login(user)
+    twice = {}
+    for page in site.pages(world):
+        client = clients[page.who]
+        url = page.url(client) if callable(page.url) else page.url
+        extra = {**(site.HTMX if page.htmx else {}), **page.headers}
+        if warm:
+            getattr(client, page.method)(url, page.data, **extra)
+            url = page.url(client) if callable(page.url) else page.url
+        else:
+            cache.clear()
+        asked.clear()
+        with (
+            mock.patch.object(cache, "get", spy_get),
+            mock.patch.object(cache, "get_many", spy_get_many),
+        ):
+            getattr(client, page.method)(url, page.data, **extra)
+        repeated = sorted({key.partition(":")[0] for key in asked if asked.count(key) > 1})
+        if repeated:
+            twice[page.name, page.who] = repeated
+    assert twice == {}, "fragments asked for twice in one request, per page"

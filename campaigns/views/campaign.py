@@ -15,7 +15,7 @@ from campaigns import services
 from campaigns.append_only import chained_models, checkpoint
 from campaigns.confirm import ask_first
 from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
-from campaigns.fragments import cached_html, cached_value, fragment_key, viewer
+from campaigns.fragments import cached_htmls, cached_value, fragment_key, viewer
 from campaigns.htmx import htmx_render, unchanged
 from campaigns.images import SIZES, image_response
 from campaigns.models import Campaign, Invitation, Membership, Role, all_characters
@@ -116,11 +116,12 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     context = {"access": access, "campaign": campaign, "page_key": key}
     # The body is rendered once per key, in two parts around the roll feed (cached apart,
     # by the rolls it shows); its rows are loaded only when a part is not cached.
-    parts = {part: cached_html(request, f"{key}:{part}") for part in ("top", "bottom")}
-    for part, html in parts.items():
-        context[f"page_{part}"] = html
-        context[f"page_{part}_key"] = f"{key}:{part}"
-    if all(parts.values()):
+    keys = {part: f"{key}:{part}" for part in ("top", "bottom")}
+    found = cached_htmls(request, list(keys.values()))
+    for part, part_key in keys.items():
+        context[f"page_{part}"] = found.get(part_key)
+        context[f"page_{part}_key"] = part_key
+    if len(found) == len(keys):
         return render(request, "campaigns/campaign_detail.html", context)
     # Every member sees every character's public view; the list is loaded once here
     # so the "New character" check needs no extra query.

@@ -19,7 +19,14 @@ from campaigns.chronicle import scene_count_names, scene_list_extras, timeline_h
 from campaigns.confirm import ask_first
 from campaigns.forms.chronicle import SceneForm, SceneNoteForm, StoryForm
 from campaigns.forms.service import call_service
-from campaigns.fragments import cached_html, cached_pieces, cached_value, fragment_key, viewer
+from campaigns.fragments import (
+    cached_html,
+    cached_htmls,
+    cached_pieces,
+    cached_value,
+    fragment_key,
+    viewer,
+)
 from campaigns.htmx import htmx_render, unchanged
 from campaigns.models import Scene, SceneNote, Story
 from campaigns.permissions import (
@@ -266,12 +273,14 @@ def _scene_context(
     }
     cast = _cast_key(access, scene) if cached else ""
     chrome = _chrome_key(access, scene) if cached else ""
-    for part, key in (("cast", cast), ("notes", chrome)):
-        key = f"{key}:{part}" if key else ""
+    keys = {"cast": cast} | dict.fromkeys(("notes", "head", "links", "time"), chrome)
+    keys = {part: f"{key}:{part}" if key else "" for part, key in keys.items()}
+    # The page's pieces in one read (the template's `fragment_at`s ask no more).
+    found = cached_htmls(request, [key for key in keys.values() if key])
+    for part, key in keys.items():
         context[f"{part}_key"] = key
-        context[f"{part}_html"] = cached_html(request, key) if key else None
-    for part in ("head", "links", "time"):
-        context[f"{part}_key"] = f"{chrome}:{part}" if chrome else ""
+    for part in ("cast", "notes"):
+        context[f"{part}_html"] = found.get(keys[part])
     if not context["cast_html"]:
         attach_casts([scene])
         scene_list_extras(access, request.user, [scene])
