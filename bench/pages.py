@@ -6,7 +6,8 @@ plus a scene of play) and a big campaign (bench/data.py: 20 characters, 500 scen
 2,950 diaries, 100,000 rolls, 20,000 XP entries, 5,000 health events), then times every
 page with Django's test client, logged in as the GM or a player, all interleaved in one
 process: each round runs every page of both campaigns and the bare view (a tiny
-template, no query) in a shuffled order; the pages that write (the roll POST) have their
+template, no query; and the same behind a login, which reads the session and the user)
+in a shuffled order; the pages that write (the roll POST) have their
 rounds after all the others', so that what they write reaches no other page's figure.
 Around each request the connection handlers of request_started/request_finished run as
 they do in production (the test client skips them), so a site that reconnects per
@@ -118,7 +119,8 @@ def main() -> int:
                 clients[world.name, who] = client
         anonymous = Client()
         bare = site.Page("bare view", "-", "/bench/bare/")
-        cases = [("-", bare, anonymous)] + [
+        signed_in = site.Page("bare view, signed in", "player", "/bench/signed-in/")
+        cases = [("-", bare, anonymous), ("-", signed_in, clients["demo", "player"])] + [
             (world.name, page, clients[world.name, page.who])
             for world in worlds
             for page in site.pages(world)
@@ -181,7 +183,7 @@ def print_table(keys: list, times: dict, wall: dict, facts: dict) -> None:
     print(header)
     print("-" * len(header))
     for name, who in rows:
-        world = "-" if name == "bare view" else "demo"
+        world = "-" if ("-", name, who) in times else "demo"
         demo_ms = statistics.median(times[world, name, who])
         demo_wall = statistics.median(wall[world, name, who])
         queries, size, gz, status = facts[world, name, who]
