@@ -1,5 +1,9 @@
+import gzip
+import secrets
+
 from django.conf import settings
 from django.http import HttpResponse
+from django.middleware import gzip as django_gzip
 from django.middleware.locale import LocaleMiddleware
 from django.shortcuts import render
 from django.template.defaultfilters import filesizeformat
@@ -21,6 +25,42 @@ class SpanishFirstLocaleMiddleware(LocaleMiddleware):
         language = chosen if chosen in supported else settings.LANGUAGE_CODE
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
+
+
+class GZipMiddleware(django_gzip.GZipMiddleware):
+    """Django's, compressing a whole response at zlib's fastest level (1, nginx's default
+    `gzip_comp_level`) rather than at 6: a GM's sheet of 95 KB costs 0.3 ms instead of
+    1.1 ms, for 2 KB more (16 %). Streams are Django's. The same headers and the same
+    defence against BREACH: a file name of random length in the gzip header, so lengths
+    do not reveal a secret guessed byte by byte (the CSRF token is also masked afresh per
+    response). tests/test_gzip.py compares both middlewares' answers."""
+
+    def process_response(self, request, response):
+        if response.streaming:
+            return super().process_response(request, response)
+        if len(response.content) < 200 or response.has_header("Content-Encoding"):
+            return response
+        patch_vary_headers(response, ("Accept-Encoding",))
+        if not django_gzip.re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", "")):
+            return response
+        compressed = _compress(response.content, self.max_random_bytes)
+        if len(compressed) >= len(response.content):
+            return response
+        response.content = compressed
+        response.headers["Content-Length"] = str(len(compressed))
+        etag = response.get("ETag")
+        if etag and etag.startswith('"'):
+            response.headers["ETag"] = "W/" + etag  # a strong ETag names the plain bytes
+        response.headers["Content-Encoding"] = "gzip"
+        return response
+
+
+def _compress(content: bytes, max_random_bytes: int) -> bytes:
+    """gzip at level 1, with a file name of 0 to `max_random_bytes` - 1 bytes after the
+    10-byte header, as django.utils.text.compress_string writes it."""
+    data = gzip.compress(content, compresslevel=1, mtime=0)
+    name = b"a" * secrets.randbelow(max_random_bytes) + b"\0"
+    return data[:3] + bytes([gzip.FNAME]) + data[4:10] + name + data[10:]
 
 
 class VaryOnHtmxMiddleware:
