@@ -111,12 +111,11 @@ def main() -> int:
                     by_name[world_name], args.mode.removeprefix("after-"), next(writes[world_name])
                 )
 
-        clients = {}
-        for world in worlds:
-            for who, user in (("GM", world.gm), ("player", world.player)):
-                client = Client()
-                client.force_login(user)
-                clients[world.name, who] = client
+        clients = {
+            (world.name, who): client
+            for world in worlds
+            for who, client in site.clients(world).items()
+        }
         anonymous = Client()
         bare = site.Page("bare view", "-", "/bench/bare/")
         signed_in = site.Page("bare view, signed in", "player", "/bench/signed-in/")

@@ -193,6 +193,17 @@ class Page:
 ROLL = {"kind": "pool", "attribute": "inteligencia", "skill": "investigacion", "again": "10"}
 
 
+def clients(world: World) -> dict[str, object]:
+    """A test client signed in as the world's GM and one as its player, by role."""
+    from django.test import Client
+
+    signed_in = {}
+    for who, user in (("GM", world.gm), ("player", world.player)):
+        signed_in[who] = Client()
+        signed_in[who].force_login(user)
+    return signed_in
+
+
 def _poll_url(client, url: str, pattern: str) -> str:
     """The URL a poll would send now: read from the partial the page polls."""
     https = {"HTTP_X_FORWARDED_PROTO": "https"}  # and no gzip: the text is searched

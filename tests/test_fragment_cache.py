@@ -11,7 +11,7 @@ from unittest import mock
 
 import pytest
 from django.core.cache import caches
-from django.test import Client, override_settings
+from django.test import override_settings
 from django.utils import translation
 
 from bench import site
@@ -19,6 +19,7 @@ from campaigns.fragments import CACHE, fragment_key, read_rest
 from characters import services
 from characters.models import XpEntry
 from config.cache import BoundedLocMemCache
+from tests.bench_pages import each_page
 from tests.factories import make_character
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,26 +126,14 @@ def test_a_page_asks_the_cache_for_each_fragment_once(db, warm):
         asked.extend(keys)  # one read, though the in-process cache gets them one by one
         return {key: value for key in keys if (value := get(key)) is not None}
 
-    clients = {}
-    for who, user in (("GM", world.gm), ("player", world.player)):
-        clients[who] = Client()
-        clients[who].force_login(user)
     twice = {}
-    for page in site.pages(world):
-        client = clients[page.who]
-        url = page.url(client) if callable(page.url) else page.url
-        extra = {**(site.HTMX if page.htmx else {}), **page.headers}
-        if warm:
-            getattr(client, page.method)(url, page.data, **extra)
-            url = page.url(client) if callable(page.url) else page.url
-        else:
-            cache.clear()
+    for page, request in each_page(world, warm=warm):
         asked.clear()
         with (
             mock.patch.object(cache, "get", spy_get),
             mock.patch.object(cache, "get_many", spy_get_many),
         ):
-            getattr(client, page.method)(url, page.data, **extra)
+            request()
         repeated = sorted({key.partition(":")[0] for key in asked if asked.count(key) > 1})
         if repeated:
             twice[page.name, page.who] = repeated

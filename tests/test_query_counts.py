@@ -19,6 +19,7 @@ from campaigns.fragments import CACHE
 from campaigns.keyset import encode
 from characters.models import XpEntry
 from mechanics.models import Roll
+from tests.bench_pages import each_page
 
 # Queries per page once its fragments are cached, as the GM or a player; a page may get
 # cheaper, never dearer. A GM's page of their campaign asks nothing for the menu's admin
@@ -67,25 +68,11 @@ OK = {"get": {200, 204}, "post": {200}}
 
 
 def _queries(world: site.World, *, warm: bool = True) -> dict[tuple[str, str], int]:
-    """Queries of a request to each page, as the page's GM or player: the second one
-    (`warm`, cached fragments in place, as most requests find them) or one with nothing
-    cached."""
-    clients = {}
-    for who, user in (("GM", world.gm), ("player", world.player)):
-        clients[who] = Client()
-        clients[who].force_login(user)
+    """Queries of a request to each page, as the page's GM or player (`each_page`)."""
     counted = {}
-    for page in site.pages(world):
-        client = clients[page.who]
-        url = page.url(client) if callable(page.url) else page.url
-        extra = {**(site.HTMX if page.htmx else {}), **page.headers}
-        if warm:
-            getattr(client, page.method)(url, page.data, **extra)
-            url = page.url(client) if callable(page.url) else page.url
-        else:
-            caches[CACHE].clear()  # whatever an earlier page cached
+    for page, request in each_page(world, warm=warm):
         with CaptureQueriesContext(connection) as queries:
-            response = getattr(client, page.method)(url, page.data, **extra)
+            response = request()
         assert response.status_code in OK[page.method], (page, response.status_code)
         counted[page.name, page.who] = len(queries)
     return counted
@@ -156,10 +143,7 @@ LATER_BUDGET = {
 def test_later_and_filtered_pages_of_the_logs_cost_the_same_on_any_campaign(demo, mid):
     counted = {}
     for world in (demo, mid):
-        clients = {}
-        for who, user in (("GM", world.gm), ("player", world.player)):
-            clients[who] = Client()
-            clients[who].force_login(user)
+        clients = site.clients(world)
         for page in _later_pages(world):
             client = clients[page.who]
             # The first request reads the rows; the next finds the fragments cached, as
