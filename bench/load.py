@@ -81,9 +81,9 @@ def prepare(env: dict[str, str], users: int) -> dict:
     django.setup()
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.models import User as Account
-    from django.contrib.sessions.backends.db import SessionStore
     from django.db import connections
 
+    from accounts.sessions import SessionStore
     from campaigns import services as campaign_services
     from campaigns.models import Campaign
     from characters import services

@@ -115,7 +115,8 @@ MIDDLEWARE = [
     "config.middleware.RefuseUnreadableInputMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, taking the user the session's row brought along (accounts.sessions).
+    "accounts.sessions.AuthenticationMiddleware",
     # Leaves the device cookie of a successful login (accounts.devices).
     "accounts.devices.DeviceCookieMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

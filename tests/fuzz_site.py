@@ -39,7 +39,7 @@ ROLES = ("gm", "player", "observer", "stranger", "anonymous")
 # kept in them), login attempts, the admin's own log, and the picture uploads counted
 # against a user's hourly allowance (refused ones too: decoding them is the cost).
 NOT_DATA = {"sessions", "axes", "admin", "contenttypes"}
-NOT_DATA_TABLES = {"campaigns_uploadallowance"}
+NOT_DATA_TABLES = {"accounts_session", "campaigns_uploadallowance"}
 CONVERTER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>[^>]+)>")
 
 

@@ -144,13 +144,14 @@ def test_an_unchanged_poll_runs_two_queries_and_a_changed_one_three(
         store_roll(campaign, player, seed=seed)
     client.force_login(player)
     version = shown_version(client.get(feed_url(campaign, since="0"), **HTMX))
-    # session, user + membership, the feed's ids with the names their cards show
-    with django_assert_num_queries(4):
+    # the session with its user, the membership, the feed's ids with the names their
+    # cards show
+    with django_assert_num_queries(3):
         assert client.get(feed_url(campaign, since=version), **HTMX).status_code == 204
     store_roll(campaign, player)
     # ... + the new roll whole, with who rolled, the character and the scene (the other
     # cards are cached)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(4):
         response = client.get(feed_url(campaign, since=version), **HTMX)
     assert len(shown_rolls(response)) == 10
 
@@ -162,8 +163,9 @@ def test_a_changed_feed_whose_cards_are_cached_reads_its_newest_roll_to_announce
     second = store_roll(campaign, player, label="Disparo")
     client.force_login(paula)
     client.get(feed_url(campaign, since="0"), **HTMX)
-    # session, user + membership, the feed's ids and names, the newest roll whole
-    with django_assert_num_queries(5):
+    # the session with its user, the membership, the feed's ids and names, the newest
+    # roll whole
+    with django_assert_num_queries(4):
         response = client.get(feed_url(campaign, since="stale"), **HTMX)
     assert shown_rolls(response) == [second.pk, first.pk]
     assert "Nueva tirada: bob · Disparo" in response.content.decode()

@@ -348,17 +348,18 @@ def test_the_log_runs_constant_queries(client, campaign, gm, player, django_asse
 
     client.force_login(gm)
     fill(2)
-    # session, user, membership, players, characters, scenes, page, bounded count, and
+    # the session with its user, membership, players, characters, scenes, page, bounded
+    # count, and
     # the rolls whose cards are not cached yet, read whole (a GM's page of their campaign
     # needs no admin check for the menu)
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(8):
         client.get(log_url(campaign))
     fill(30)
     filters = {"player": player.pk, "date_from": "2020-01-01"}
     first = client.get(log_url(campaign, **filters))
     # The next page: the menus and the count come from the cache (nothing changed since),
-    # so session, user, membership, page and the rolls read whole.
-    with django_assert_num_queries(5):
+    # so the session with its user, membership, page and the rolls read whole.
+    with django_assert_num_queries(4):
         response = client.get(log_url(campaign) + _link(first, "next"))
     assert len(shown_rolls(response)) == 7
 
