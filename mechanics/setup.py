@@ -19,8 +19,10 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from campaigns.fragments import cached_value, fragment_key
@@ -101,6 +103,18 @@ class Sheet:
 SHEET_EXTRAS = {"specialties": Specialty, "aspects": Aspect, "items": Item}
 
 
+@cache
+def _trait_values() -> QuerySet:
+    """The traits' query of `_sheet_rows` but its characters, built once (as
+    `campaigns.permissions._memberships_with_campaign`; building it was a third of its
+    time): a queryset never evaluated, which each call filters (a copy). Each character's
+    own order (the model's ordering but for the character, which would join its table to
+    sort by name)."""
+    return Trait.objects.order_by("kind", "key").values_list(
+        "character_id", "key", "kind", "name", "rating"
+    )
+
+
 def _sheet_rows(ids: list[int], system: GameSystem) -> dict[int, dict]:
     """The rows a sheet is made of, per character: traits as (key, kind, name, rating),
     pools by key, and the system's extras. One query per table."""
@@ -108,10 +122,7 @@ def _sheet_rows(ids: list[int], system: GameSystem) -> dict[int, dict]:
         pk: {"traits": [], "resources": {}, "specialties": [], "aspects": [], "items": []}
         for pk in ids
     }
-    # Each character's own order (the models' orderings but for the character, which
-    # would join its table to sort by name).
-    traits = Trait.objects.filter(character_id__in=ids).order_by("kind", "key")
-    for character_id, *trait in traits.values_list("character_id", "key", "kind", "name", "rating"):
+    for character_id, *trait in _trait_values().filter(character_id__in=ids):
         rows[character_id]["traits"].append(tuple(trait))
     for resource in Resource.objects.filter(character_id__in=ids).order_by("key"):
         rows[resource.character_id]["resources"][resource.key] = resource
@@ -349,6 +360,10 @@ class RollSetup:
     # characters' aspects): its cache key then follows the campaign's change sequence
     # (campaigns.versions). Rolls it reads back bump the character (READ_BACK there).
     panel_follows_campaign: bool = False
+    # The panel's form or the plan reads the roll's scene (`Sheet.scene`): the odds of a
+    # set-up then read the open scenes and check the one chosen, as the panel and the roll
+    # do; else they leave them.
+    reads_scene: bool = False
 
     def open_actions(self, character: Character) -> dict[str, Roll]:
         """Rolls in progress that the next roll may go on with, by group; {} = none."""
