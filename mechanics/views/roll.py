@@ -176,7 +176,7 @@ def _live_version(access: CampaignAccess, character) -> str:
     return f"{_shown_version(character)}.{access.campaign.version}.{follows}"
 
 
-def _panel_form(sheet: Sheet, data, *, is_gm: bool, open_actions: dict):
+def _panel_form(sheet: Sheet, data, *, is_gm: bool, open_actions: dict, drawn: bool = True):
     form_class = sheet.system.roll_form
     # Ids unique per character: the panel may sit inside a sheet page with other forms.
     kwargs = {
@@ -186,24 +186,26 @@ def _panel_form(sheet: Sheet, data, *, is_gm: bool, open_actions: dict):
         "auto_id": f"roll{sheet.character.pk}_%s",
     }
     if data is not None:
-        return form_class(data, **kwargs)
+        return form_class(data, drawn=drawn, **kwargs)
     form = form_class(None, **kwargs)
     form.bind(default_data(form))
     return form
 
 
 def _asked_forms(
-    sheet: Sheet, query: QueryDict, *, is_gm: bool, open_actions: dict, scene: bool = True
+    sheet: Sheet, query: QueryDict, *, is_gm: bool, open_actions: dict, odds_only: bool = False
 ):
     """A GET's scene form, panel form and the field the player is asked for. With `kind`
     the query is a whole set-up (the panel's own, or the one kept after a roll); without
     it, each field of the panel's form it names is an initial value over the defaults (a
     plain link can preselect a trait). `trait` then sets what a click on that trait sets
-    (`GameSystem.trait_roll`). Without `scene` (the odds of a set-up that does not read
-    it: `RollSetup.reads_scene`) there is no scene form, and the sheet has no scene."""
+    (`GameSystem.trait_roll`). For the odds box alone (`odds_only`) the form is not drawn,
+    and there is no scene form unless the set-up reads the scene (`RollSetup.reads_scene`):
+    the sheet then has no scene."""
     whole = "kind" in query
     # The scene first: a form may read the sheet's scene (Objetivo's specialization).
-    scene_form = _scene_form(sheet, query if whole else None) if scene else None
+    with_scene = not odds_only or sheet.system.roll_setup.reads_scene
+    scene_form = _scene_form(sheet, query if whole else None) if with_scene else None
     spec = sheet.specs.get(query.get("trait", ""))
     trait = sheet.system.trait_roll(spec) if spec is not None else None
     if whole:
@@ -215,7 +217,7 @@ def _asked_forms(
         for name, value in trait.choices.items():
             data[name] = value
     if form is None:
-        form = _panel_form(sheet, data, is_gm=is_gm, open_actions=open_actions)
+        form = _panel_form(sheet, data, is_gm=is_gm, open_actions=open_actions, drawn=not odds_only)
     else:
         form.bind(data)
     return scene_form, form, trait.ask if trait is not None else ""
@@ -462,16 +464,12 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
         context = _panel_context(request, access, sheet, form, scene_form, None)
         return _respond(request, template, context)
 
-    # The odds box alone (htmx, at each change of the set-up): it reads the open scenes
-    # only for a set-up that reads the scene (the panel draws them, the roll checks the
-    # one chosen), and draws nothing but the odds, or what to fix.
+    # The odds box alone (htmx, at each change of the set-up): it draws nothing but the
+    # odds, or what to fix, and reads the open scenes only for a set-up that reads the
+    # scene (the panel draws them, the roll checks the one chosen).
     odds_only = bool(request.htmx) and request.GET.get("part") == "odds"
     scene_form, form, ask = _asked_forms(
-        sheet,
-        request.GET,
-        is_gm=is_gm,
-        open_actions=open_actions,
-        scene=not odds_only or setup.reads_scene,
+        sheet, request.GET, is_gm=is_gm, open_actions=open_actions, odds_only=odds_only
     )
     plan = _plan(sheet, form, open_actions, scene_form)
     if odds_only:
