@@ -192,8 +192,8 @@ def load_sheets(
     characters: Iterable[Character], campaign, *, with_scene: bool = True, rows=None
 ) -> dict:
     """Sheets of several characters of one campaign: one query per table, not per character
-    (plus one to find each character's open scene). `rows`: their rows, already read
-    (`_sheet_rows`)."""
+    (plus one to find each character's open scene). `rows`: their rows by part, read
+    already (`_sheet_rows`) or when first used (`_CachedRows`)."""
     characters = list(characters)
     system = get_system(campaign.system)
     specs = {spec.key: spec for spec in system.trait_specs(campaign)}
