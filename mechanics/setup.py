@@ -172,10 +172,8 @@ class _CachedRows(dict):
     def __init__(self, character: Character, system: GameSystem):
         self.character_id = character.pk
         self.system = system
-        self.keys = {
-            part: fragment_key("sheet-rows", part, character.pk, character.grid_version)
-            for part in _sheet_parts(system)
-        }
+        key = fragment_key("sheet-rows", character.pk, character.grid_version)
+        self.keys = {part: f"{key}:{part}" for part in _sheet_parts(system)}
         found = caches[CACHE].get_many(self.keys.values())
         super().__init__({part: found[key] for part, key in self.keys.items() if key in found})
 
