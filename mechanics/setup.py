@@ -19,11 +19,15 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Any
 
+from django.core.cache import caches
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from campaigns.fragments import cached_value, fragment_key
+from campaigns.fragments import CACHE, fragment_key
 from campaigns.selectors import active_scene
 from characters.models import (
     Aspect,
@@ -54,12 +58,27 @@ class Sheet:
     ratings: dict[str, int]
     names: dict[str, str]
     kinds: dict[str, str]
-    resources: dict[str, Resource]
-    specialties: list[Specialty]
-    aspects: list[Aspect]
-    items: list[Item]
+    # Its other rows by part (`_sheet_rows`): pools and the system's extras. A sheet kept
+    # in the cache reads each when first used (`cached_sheet`).
+    rows: Mapping[str, Any]
     health: HealthView
     scene: object = None
+
+    @property
+    def resources(self) -> dict[str, Resource]:
+        return self.rows["resources"]
+
+    @property
+    def specialties(self) -> list[Specialty]:
+        return self.rows["specialties"]
+
+    @property
+    def aspects(self) -> list[Aspect]:
+        return self.rows["aspects"]
+
+    @property
+    def items(self) -> list[Item]:
+        return self.rows["items"]
 
     def rating(self, key: str) -> int:
         return self.ratings.get(key, 0)
@@ -99,34 +118,80 @@ class Sheet:
 
 # Sheet rows a system's rolls may read besides traits and pools (RollSetup.sheet_extras).
 SHEET_EXTRAS = {"specialties": Specialty, "aspects": Aspect, "items": Item}
+# The parts of a sheet's rows: pools by key, the others as lists.
+PARTS = ("traits", "resources", *SHEET_EXTRAS)
 
 
-def _sheet_rows(ids: list[int], system: GameSystem) -> dict[int, dict]:
-    """The rows a sheet is made of, per character: traits as (key, kind, name, rating),
-    pools by key, and the system's extras. One query per table."""
-    rows: dict[int, dict] = {
-        pk: {"traits": [], "resources": {}, "specialties": [], "aspects": [], "items": []}
-        for pk in ids
-    }
-    # Each character's own order (the models' orderings but for the character, which
-    # would join its table to sort by name).
-    traits = Trait.objects.filter(character_id__in=ids).order_by("kind", "key")
-    for character_id, *trait in traits.values_list("character_id", "key", "kind", "name", "rating"):
-        rows[character_id]["traits"].append(tuple(trait))
-    for resource in Resource.objects.filter(character_id__in=ids).order_by("key"):
-        rows[resource.character_id]["resources"][resource.key] = resource
-    for extra in system.roll_setup.sheet_extras if system.roll_setup else ():
-        for row in SHEET_EXTRAS[extra].objects.filter(character_id__in=ids):
-            rows[row.character_id][extra].append(row)
+def _empty(part: str) -> dict | list:
+    return {} if part == "resources" else []
+
+
+@cache
+def _trait_values() -> QuerySet:
+    """The traits' query of `_sheet_rows` but its characters, built once (as
+    `campaigns.permissions._memberships_with_campaign`; building it was a third of its
+    time): a queryset never evaluated, which each call filters (a copy). Each character's
+    own order (the model's ordering but for the character, which would join its table to
+    sort by name)."""
+    return Trait.objects.order_by("kind", "key").values_list(
+        "character_id", "key", "kind", "name", "rating"
+    )
+
+
+def _sheet_parts(system: GameSystem) -> tuple[str, ...]:
+    """The parts of a sheet's rows that this system reads."""
+    extras = system.roll_setup.sheet_extras if system.roll_setup else ()
+    return ("traits", "resources", *extras)
+
+
+def _sheet_rows(
+    ids: list[int], system: GameSystem, parts: Iterable[str] | None = None
+) -> dict[int, dict]:
+    """The rows a sheet is made of, per character and part: traits as (key, kind, name,
+    rating), pools by key, and the system's extras. One query per part; `parts`: those
+    alone (by default all the system reads)."""
+    parts = _sheet_parts(system) if parts is None else tuple(parts)
+    rows = {pk: {part: _empty(part) for part in PARTS} for pk in ids}
+    if "traits" in parts:
+        for character_id, *trait in _trait_values().filter(character_id__in=ids):
+            rows[character_id]["traits"].append(tuple(trait))
+    if "resources" in parts:
+        for resource in Resource.objects.filter(character_id__in=ids).order_by("key"):
+            rows[resource.character_id]["resources"][resource.key] = resource
+    for extra in parts:
+        if extra in SHEET_EXTRAS:
+            for row in SHEET_EXTRAS[extra].objects.filter(character_id__in=ids):
+                rows[row.character_id][extra].append(row)
     return rows
+
+
+class _CachedRows(dict):
+    """One character's rows by part, as `_sheet_rows` gives them: those in the cache come
+    in one `get_many`, and a part that is not is read when first used, and kept."""
+
+    def __init__(self, character: Character, system: GameSystem):
+        self.character_id = character.pk
+        self.system = system
+        key = fragment_key("sheet-rows", character.pk, character.grid_version)
+        self.keys = {part: f"{key}:{part}" for part in _sheet_parts(system)}
+        found = caches[CACHE].get_many(self.keys.values())
+        super().__init__({part: found[key] for part, key in self.keys.items() if key in found})
+
+    def __missing__(self, part: str):
+        if part not in self.keys:
+            return _empty(part)  # not one the system reads
+        value = _sheet_rows([self.character_id], self.system, [part])[self.character_id][part]
+        caches[CACHE].set(self.keys[part], value, 3600)
+        self[part] = value
+        return value
 
 
 def load_sheets(
     characters: Iterable[Character], campaign, *, with_scene: bool = True, rows=None
 ) -> dict:
     """Sheets of several characters of one campaign: one query per table, not per character
-    (plus one to find each character's open scene). `rows`: their rows, already read
-    (`_sheet_rows`)."""
+    (plus one to find each character's open scene). `rows`: their rows by part, read
+    already (`_sheet_rows`) or when first used (`_CachedRows`)."""
     characters = list(characters)
     system = get_system(campaign.system)
     specs = {spec.key: spec for spec in system.trait_specs(campaign)}
@@ -154,10 +219,7 @@ def load_sheets(
             ratings=ratings,
             names=names,
             kinds=kinds,
-            resources=data["resources"],
-            specialties=data["specialties"],
-            aspects=data["aspects"],
-            items=data["items"],
+            rows=data,
             health=system.health_view(character.health, ratings, character.details, rules),
             scene=active_scene(campaign=campaign, character=character) if with_scene else None,
         )
@@ -172,12 +234,11 @@ def cached_sheet(character: Character, campaign) -> Sheet:
     """`load_sheet(with_scene=False)` whose rows are kept in the cache under the
     character's grid version, which every write to them bumps but a wound or an award
     (`campaigns.versions.APART`): those live in the character's own row, read anew with
-    every request, so the roll panel that a wound reloads reads no row again. The rows
-    are those of the version the request read (a roll's service locks and checks what it
-    spends)."""
-    key = fragment_key("sheet-rows", character.pk, character.grid_version)
-    system = get_system(campaign.system)
-    rows = cached_value(key, lambda: _sheet_rows([character.pk], system)[character.pk])
+    every request, so the roll panel that a wound reloads reads no row again. Each part
+    is kept apart, and read when first used (`_CachedRows`): the odds of a roll without a
+    specialty read none. The rows are those of the version the request read (a roll's
+    service locks and checks what it spends)."""
+    rows = _CachedRows(character, get_system(campaign.system))
     return load_sheets([character], campaign, with_scene=False, rows={character.pk: rows})[
         character.pk
     ]
@@ -349,6 +410,10 @@ class RollSetup:
     # characters' aspects): its cache key then follows the campaign's change sequence
     # (campaigns.versions). Rolls it reads back bump the character (READ_BACK there).
     panel_follows_campaign: bool = False
+    # The panel's form or the plan reads the roll's scene (`Sheet.scene`): the odds of a
+    # set-up then read the open scenes and check the one chosen, as the panel and the roll
+    # do; else they leave them.
+    reads_scene: bool = False
 
     def open_actions(self, character: Character) -> dict[str, Roll]:
         """Rolls in progress that the next roll may go on with, by group; {} = none."""

@@ -65,13 +65,23 @@ class RollForm(forms.Form):
     )
 
     def __init__(
-        self, data=None, *, sheet: Sheet, is_gm: bool = False, open_actions=None, **kwargs
+        self,
+        data=None,
+        *,
+        sheet: Sheet,
+        is_gm: bool = False,
+        open_actions=None,
+        drawn: bool = True,
+        **kwargs,
     ):
         super().__init__(data, **kwargs)
         self.sheet = sheet
         self.is_gm = is_gm
         # Rolls in progress the next one may go on with (RollSetup.open_actions).
         self.open_actions = {} if open_actions is None else open_actions
+        # False: a form bound to a whole set-up only to check it (the odds box draws none
+        # of its fields), which may leave out what only drawing it needs.
+        self.drawn = drawn
         self.fields["kind"].choices = list(self.kinds)
         self.fields["kind"].initial = self.kinds[0][0]
         if is_gm:
@@ -79,7 +89,7 @@ class RollForm(forms.Form):
                 label=_("Secret roll (only GMs see it)"), required=False
             )
         self.setup_fields()
-        for field in self.fields.values():
+        for field in self.fields.values() if drawn else ():
             widget = field.widget
             if isinstance(widget, forms.RadioSelect | forms.CheckboxInput):
                 css = "form-check-input"

@@ -33,6 +33,7 @@ class RollRules(Protocol):
     opposed_kinds: tuple[str, ...]
     sheet_extras: tuple[str, ...]
     panel_follows_campaign: bool
+    reads_scene: bool
 
     def open_actions(self, character: Any) -> dict[str, Any]: ...
 

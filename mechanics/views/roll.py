@@ -176,7 +176,7 @@ def _live_version(access: CampaignAccess, character) -> str:
     return f"{_shown_version(character)}.{access.campaign.version}.{follows}"
 
 
-def _panel_form(sheet: Sheet, data, *, is_gm: bool, open_actions: dict):
+def _panel_form(sheet: Sheet, data, *, is_gm: bool, open_actions: dict, drawn: bool = True):
     form_class = sheet.system.roll_form
     # Ids unique per character: the panel may sit inside a sheet page with other forms.
     kwargs = {
@@ -186,21 +186,26 @@ def _panel_form(sheet: Sheet, data, *, is_gm: bool, open_actions: dict):
         "auto_id": f"roll{sheet.character.pk}_%s",
     }
     if data is not None:
-        return form_class(data, **kwargs)
+        return form_class(data, drawn=drawn, **kwargs)
     form = form_class(None, **kwargs)
     form.bind(default_data(form))
     return form
 
 
-def _asked_forms(sheet: Sheet, query: QueryDict, *, is_gm: bool, open_actions: dict):
+def _asked_forms(
+    sheet: Sheet, query: QueryDict, *, is_gm: bool, open_actions: dict, odds_only: bool = False
+):
     """A GET's scene form, panel form and the field the player is asked for. With `kind`
     the query is a whole set-up (the panel's own, or the one kept after a roll); without
     it, each field of the panel's form it names is an initial value over the defaults (a
     plain link can preselect a trait). `trait` then sets what a click on that trait sets
-    (`GameSystem.trait_roll`)."""
+    (`GameSystem.trait_roll`). For the odds box alone (`odds_only`) the form is not drawn,
+    and there is no scene form unless the set-up reads the scene (`RollSetup.reads_scene`):
+    the sheet then has no scene."""
     whole = "kind" in query
     # The scene first: a form may read the sheet's scene (Objetivo's specialization).
-    scene_form = _scene_form(sheet, query if whole else None)
+    with_scene = not odds_only or sheet.system.roll_setup.reads_scene
+    scene_form = _scene_form(sheet, query if whole else None) if with_scene else None
     spec = sheet.specs.get(query.get("trait", ""))
     trait = sheet.system.trait_roll(spec) if spec is not None else None
     if whole:
@@ -212,7 +217,7 @@ def _asked_forms(sheet: Sheet, query: QueryDict, *, is_gm: bool, open_actions: d
         for name, value in trait.choices.items():
             data[name] = value
     if form is None:
-        form = _panel_form(sheet, data, is_gm=is_gm, open_actions=open_actions)
+        form = _panel_form(sheet, data, is_gm=is_gm, open_actions=open_actions, drawn=not odds_only)
     else:
         form.bind(data)
     return scene_form, form, trait.ask if trait is not None else ""
@@ -239,11 +244,11 @@ def _scene_form(sheet: Sheet, data) -> RollSceneForm:
     return form
 
 
-def _plan(sheet: Sheet, form, open_actions: dict, scene_form: RollSceneForm):
+def _plan(sheet: Sheet, form, open_actions: dict, scene_form: RollSceneForm | None):
     """The plan of a valid form, or None with the problem added to the form."""
     if not form.is_valid():
         return None
-    if scene_form.is_bound and not scene_form.is_valid():
+    if scene_form is not None and scene_form.is_bound and not scene_form.is_valid():
         for error in scene_form.errors["scene"]:
             form.add_error(None, error)
         return None
@@ -252,6 +257,10 @@ def _plan(sheet: Sheet, form, open_actions: dict, scene_form: RollSceneForm):
     except (RuleError, ValidationError) as error:
         form.add_error(None, error_text(error))
         return None
+
+
+def _odds(plan):
+    return plan.odds if plan is not None else None
 
 
 def _panel_context(
@@ -269,7 +278,7 @@ def _panel_context(
         "sheet": sheet,
         "form": form,
         "plan": plan,
-        "odds": plan.odds if plan is not None else None,
+        "odds": _odds(plan),
         "result": roll_display(result) if result is not None else None,
         "aspect_offer": result is not None and _offers_aspect(result, character),
         "pools": _pools(sheet),
@@ -455,11 +464,23 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
         context = _panel_context(request, access, sheet, form, scene_form, None)
         return _respond(request, template, context)
 
-    scene_form, form, ask = _asked_forms(sheet, request.GET, is_gm=is_gm, open_actions=open_actions)
+    # The odds box alone (htmx, at each change of the set-up): it draws nothing but the
+    # odds, or what to fix, and reads the open scenes only for a set-up that reads the
+    # scene (the panel draws them, the roll checks the one chosen).
+    odds_only = bool(request.htmx) and request.GET.get("part") == "odds"
+    scene_form, form, ask = _asked_forms(
+        sheet, request.GET, is_gm=is_gm, open_actions=open_actions, odds_only=odds_only
+    )
     plan = _plan(sheet, form, open_actions, scene_form)
+    if odds_only:
+        context = {"character": character, "form": form, "odds": _odds(plan)}
+
+        def render(extra: dict) -> str:
+            return render_to_string(f"{PANEL}#odds", {**context, **extra}, request=request)
+
+        return HttpResponse(cached_fragment(request, key, render))
     result = None
-    part = "odds" if request.GET.get("part") == "odds" else "panel"
-    if part == "panel" and request.GET.get("result", "").isdigit():
+    if request.GET.get("result", "").isdigit():
         result = (
             visible_rolls(access, Roll.objects.filter(character=character))
             .filter(pk=int(request.GET["result"]))
@@ -467,19 +488,14 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
         )
     context = _panel_context(request, access, sheet, form, scene_form, plan, result, ask)
     if key is not None:
-        if part == "panel":
-            grid_key = _panel_key(request, char_access, grid=True)
+        grid_key = _panel_key(request, char_access, grid=True)
 
-            def render(extra: dict) -> str:
-                return _panel_html(request, {**context, **extra}, grid_key)
-        else:
-
-            def render(extra: dict) -> str:
-                return render_to_string(f"{PANEL}#odds", {**context, **extra}, request=request)
+        def render(extra: dict) -> str:
+            return _panel_html(request, {**context, **extra}, grid_key)
 
         return HttpResponse(cached_fragment(request, key, render))
     if request.htmx:
-        return _respond(request, f"{PANEL}#{part}", context)
+        return _respond(request, f"{PANEL}#panel", context)
     return _respond(request, PANEL, context)
 
 

@@ -109,6 +109,23 @@ def test_a_closed_scene_is_refused_with_a_message(client, player, pepa, scenes):
     assert not Roll.objects.exists()
 
 
+def test_the_odds_of_a_set_up_that_reads_no_scene_leave_it_to_the_panel_and_the_roll(
+    client, player, pepa, scenes
+):
+    """A Tinieblas roll's odds never depend on its scene: the odds box alone reads no
+    scene (`RollSetup.reads_scene`), while the panel and the roll refuse a closed one."""
+    _tavern, _harbour, closed = scenes
+    client.force_login(player)
+    chosen = {**POOL, "scene": str(closed.pk)}
+    odds = client.get(roll_url(pepa), {**chosen, "part": "odds"}, **HTMX).text
+    assert "3 dados" in odds
+    assert "cerrada" not in odds
+    refused = "Esa escena está cerrada: elige una escena abierta."
+    assert refused in client.get(roll_url(pepa), chosen, **HTMX).text
+    assert refused in client.post(roll_url(pepa), chosen, **HTMX).text
+    assert not Roll.objects.exists()
+
+
 @pytest.mark.parametrize("scene", ["elsewhere", "999999", "99999999999999999999999", "x"])
 def test_a_scene_of_another_campaign_or_none_at_all_is_refused(
     client, gm, player, pepa, scenes, scene

@@ -251,6 +251,8 @@ class HitosSetup(RollSetup):
     sheet_extras = ("aspects", "items")
     # The panel offers the other characters' aspects to use against them.
     panel_follows_campaign = True
+    # An attack aimed at a character joins the fight of its scene.
+    reads_scene = True
 
     def spec(self, sheet: Sheet, data: Mapping) -> engine.HitosSpec:
         return self._spec(sheet, data)[0]

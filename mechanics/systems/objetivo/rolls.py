@@ -48,6 +48,8 @@ def specialization_used(sheet: Sheet) -> bool:
 
 class ObjetivoSetup(RollSetup):
     opposed_kinds = ("opposed",)
+    # The specialization is once per scene.
+    reads_scene = True
 
     def spec(
         self, sheet: Sheet, data: Mapping, *, difficulty=None, extra: int = 0

@@ -101,11 +101,14 @@ class TinieblasRollForm(RollForm):
         self.fields["attribute"].choices = attributes
         self.fields["attribute"].initial = first_choice(attributes)
         self.fields["skill"].choices = [("", _("No skill")), *sheet.trait_choices("skill")]
-        self.fields["specialty"].choices = [("", _("None"))] + [
-            (str(s.pk), f"{sheet.name(s.skill_key)}: {s.name}") for s in sheet.specialties
-        ]
-        if not sheet.specialties:
-            del self.fields["specialty"]
+        # The specialties are read for a form drawn or one that names a specialty: without
+        # one, a set-up is checked alike with the field or without it (the odds box).
+        if self.drawn or self.data.get("specialty"):
+            self.fields["specialty"].choices = [("", _("None"))] + [
+                (str(s.pk), f"{sheet.name(s.skill_key)}: {s.name}") for s in sheet.specialties
+            ]
+            if not sheet.specialties:
+                del self.fields["specialty"]
         # Listed when drawn or checked: an empty choice (a new action) reads no roll.
         self.fields["action"].choices = self.action_choices
 
