@@ -5,6 +5,7 @@ another through the cache."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -14,8 +15,13 @@ from campaigns import services as campaign_services
 from characters import services
 from characters.advancement import PurchaseSpec
 from characters.models import Character
+from characters.services import ratings_of
+from mechanics.health_panel import state_label
 from mechanics.rules.tinieblas.rolls import roll_dice
+from mechanics.services import health as health_services
 from mechanics.services.rolls import roll_store
+from mechanics.systems.base import DamageInput
+from mechanics.systems.registry import get_system
 from tests.factories import MembershipFactory, UserFactory, make_character
 from tests.html import parse
 
@@ -97,3 +103,41 @@ def test_a_purchase_cached_for_its_owner_stays_hidden_from_another_player(
     assert spend.reason in client.get(_xp_log(campaign)).text
     client.force_login(other_player)
     assert spend.reason not in client.get(_xp_log(campaign)).text
+
+
+# The health section's poll after each kind of health write: the sheet's version sent back
+# (`data-health-version`), the next poll draws the new state and lists the new event first.
+HEALTH_WRITES = {
+    "wound": lambda lucia, gm: health_services.character_apply_damage(
+        character=lucia, user=gm, damage=DamageInput(2, "L")
+    ),
+    "heal": lambda lucia, gm: health_services.character_advance_time(
+        character=lucia, user=gm, hours=24 * 7
+    ),
+    "undo": lambda lucia, gm: health_services.health_event_undo(character=lucia, user=gm),
+    "rest": lambda lucia, gm: health_services.character_advance_time(
+        character=lucia, user=gm, hours=8, rested=True
+    ),
+}
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+@pytest.mark.parametrize("write", list(HEALTH_WRITES))
+def test_the_next_health_poll_after_a_health_write_shows_it(client, request, gm, lucia, who, write):
+    health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "B"))
+    client.force_login(request.getfixturevalue(who))
+    sheet = client.get(lucia.get_absolute_url()).text
+    version = re.search(r'data-health-version="([^"]+)"', sheet).group(1)
+    poll = reverse("mechanics:health", args=[lucia.campaign_id, lucia.pk]) + f"?since={version}"
+    assert client.get(poll, HTTP_HX_REQUEST="true").status_code == 204
+    event = HEALTH_WRITES[write](Character.objects.get(pk=lucia.pk), gm)
+    response = client.get(poll, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    live = parse(response.text).one(id=f"health-live-{lucia.pk}")
+    assert live.find_all("li", class_="health-event")[0].attrs["id"] == f"health-event-{event.pk}"
+    character = Character.objects.get(pk=lucia.pk)
+    system = get_system(character.campaign.system)
+    health = system.health_view(
+        character.health, ratings_of(character), character.details, character.campaign.rules
+    )
+    assert live.one("strong", class_="health-state").text() == state_label(health, system)
