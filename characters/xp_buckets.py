@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from django.core.cache import caches
 from django.db.models import Max, Min, QuerySet, Sum
 
 from campaigns.fragments import CACHE, fragment_key
 from campaigns.models import Campaign
-from characters.models import Character, XpEntry, XpSummary
+from characters.models import XpEntry, XpSummary
 
 POINT_BUDGET = 500
 MIN_POINTS_PER_SERIES = 12
@@ -36,6 +36,16 @@ UNITS = (
 # The summary's spans, in seconds (each unit's length is a whole number of them).
 SPANS = tuple(int(length.total_seconds()) for _unit, length in UNITS)
 TIMEOUT = 3600
+
+
+class Charted(Protocol):
+    """What the chart and the totals read of a character: a `Character`, or the named
+    tuple of its values the XP log reads."""
+
+    pk: int
+    name: str
+    version: int
+    xp_balance: int
 
 
 class LedgerPoint(NamedTuple):
@@ -169,7 +179,7 @@ class Ledgers:
         return {pk: found.get(pk, []) for pk in character_ids}
 
 
-def ledger_summary(campaign: Campaign, characters: Sequence[Character]) -> Ledgers:
+def ledger_summary(campaign: Campaign, characters: Sequence[Charted]) -> Ledgers:
     """The `Ledgers` of these characters in the campaign. Each one's sums are kept in the
     fragment cache apart, under its version (`Character.version`, loaded with it): the
     database bumps it at each new entry of its ledger, in the same transaction

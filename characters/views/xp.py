@@ -7,7 +7,7 @@ campaigns.permissions; every write goes through characters.services.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 from urllib.parse import urlencode
@@ -56,9 +56,9 @@ from characters.forms.xp import (
     XpLogFilterForm,
 )
 from characters.models import Character, DiaryEntry, WillpowerGrant, XpEntry, XpPurchase
-from characters.xp_buckets import Ledgers, Sums, ledger_summary
+from characters.xp_buckets import Charted, Ledgers, Sums, ledger_summary
 from characters.xp_chart import build_chart, chart_marks, chart_title
-from characters.xp_rows import attach_rows, integer_text, keyed
+from characters.xp_rows import integer_text, keyed, ledger_rows
 from mechanics.systems.base import SceneRubric
 
 ENTRIES_PER_PAGE = 25
@@ -82,7 +82,7 @@ def _drawn_in() -> str:
 def _chart(
     request: HttpRequest,
     campaign: Campaign,
-    characters: list[Character],
+    characters: Sequence[Charted],
     measure: str,
     chart_id: str,
 ) -> tuple[SafeString, dict[int, Sums]]:
@@ -110,7 +110,7 @@ def _chart(
     return cached_fragment(request, key, draw), ledgers.sums
 
 
-def _marks(ledgers: Ledgers, characters: list[Character], measure: str) -> dict:
+def _marks(ledgers: Ledgers, characters: Sequence[Charted], measure: str) -> dict:
     """The marks of these characters' lines, from their points (one query)."""
     points = ledgers.points([c.pk for c in characters])
     return chart_marks({c: points[c.pk] for c in characters}, measure)
@@ -276,14 +276,6 @@ def scene_xp(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRespo
 # A character's ledger and purchases --------------------------------------------------------
 
 
-def _of(character: Character, entries) -> list[XpEntry]:
-    """A character's entries, which then read its name without a query each."""
-    entries = list(entries)
-    for entry in entries:
-        entry.character = character
-    return entries
-
-
 def _purchase_spec(request: HttpRequest, character: Character):
     """The form and the purchase a GET (price) or POST (buy) names (None if it names none)."""
     form = PurchaseForm(request.POST if request.method == "POST" else request.GET)
@@ -308,8 +300,6 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
     ledger = XpEntry.objects.filter(character=character)
     entries = keyed(ledger).order_by("-created_at", "-pk")
     page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
-    rows = _of(character, page.object_list)
-    attach_rows(rows, campaign=access.campaign, show_character=False)
     chart, _sums = _chart(request, access.campaign, [character], "balance", "character-xp-chart")
     context = {
         "access": access,
@@ -317,7 +307,7 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
         "campaign": access.campaign,
         "character": character,
         "page": page,
-        "entries": rows,
+        "ledger_rows": ledger_rows(page.object_list, campaign=access.campaign),
         "chart": chart,
         "purchases": list(
             XpPurchase.objects.filter(character=character).select_related(
@@ -485,10 +475,13 @@ def xp_adjust(request: HttpRequest, campaign_id: int, character_id: int) -> Http
 LOG_SCENE_TOTALS = 10
 
 
-def _totals(characters: list[Character], entries, sums: dict[int, Sums] | None) -> SafeString:
-    """The table rows of earned, spent and balance per character: from the chart's sums
-    when the log is not filtered (no query), else summed over the filtered entries.
-    Written here, as the ledger's rows: a template's lookups cost more than the rest."""
+def _totals(
+    campaign: Campaign, characters: Sequence[Charted], entries, sums: dict[int, Sums] | None
+) -> SafeString:
+    """The table rows of earned, spent and balance per character of the campaign: from
+    the chart's sums when the log is not filtered (no query), else summed over the
+    filtered entries. Written here, as the ledger's rows: a template's lookups cost more
+    than the rest."""
     if sums is not None:
         found = {
             pk: {"earned": ledger.earned, "spent": ledger.total - ledger.earned}
@@ -505,9 +498,7 @@ def _totals(characters: list[Character], entries, sums: dict[int, Sums] | None) 
                 spent=Sum("amount", filter=Q(kind=XpEntry.Kind.SPEND), default=0),
             )
         }
-    if not characters:
-        return mark_safe("")
-    address = addresses("characters:xp", characters[0].campaign_id)
+    address = addresses("characters:xp", campaign.pk)
     number = integer_text()
     return mark_safe(  # the names escaped here, the rest numbers and addresses
         "".join(
@@ -589,16 +580,13 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     }
     if context["body"]:
         return render(request, "characters/xp_log.html", context)
-    # What the menus, the chart, the rows and the totals show of each character.
+    # What the menus, the chart, the rows and the totals show of each character, as
+    # named tuples of plain values.
     characters = list(
-        visible_sheet_rows(
-            access,
-            campaign.characters.only("name", "xp_balance", "campaign_id", "version"),
-            character="",
-        ).order_by("name", "pk")
+        visible_sheet_rows(access, Character.objects.filter(campaign=campaign), character="")
+        .order_by("name", "pk")
+        .values_list("pk", "name", "xp_balance", "version", named=True)
     )
-    for character in characters:
-        character.campaign = campaign
     # The latest scenes (and the chosen one), pk and title: the menu does not grow.
     menu = scene_menu(campaign, request.GET.get("scene"))
     scenes = menu.scenes
@@ -632,9 +620,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         before=request.GET.get("before"),
     )
     by_id = {character.pk: character for character in characters}
-    for entry in page.items:
-        entry.character = by_id[entry.character_id]
-    attach_rows(page.items, campaign=campaign, show_character=True)
+    names = {character.pk: character.name for character in characters}
     # The entries the viewer may see are those of the characters they see
     # (visible_sheet_rows filters both alike): the chart sums theirs alone.
     charted = characters
@@ -663,8 +649,9 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     context |= {
         "filters": filters_html,
         "keyset": page,
-        "entries": page.items,
+        "ledger_rows": ledger_rows(page.items, campaign=campaign, names=names),
         "character_totals": _totals(
+            campaign,
             charted if unfiltered else characters,
             entries,
             sums if unfiltered else None,
