@@ -137,12 +137,14 @@ def _read(
         XpSummary.objects.filter(
             campaign_id=campaign_id, character_id__in=character_ids, span__in=spans
         )
-        .order_by("character_id", "bucket")
-        .values_list("character_id", "span", "first_at", "last_at", "total", "earned")
+        .order_by()
+        .values_list("character_id", "bucket", "span", "first_at", "last_at", "total", "earned")
     )
     sums: dict[int, tuple] = dict.fromkeys(character_ids, ())
     groups = []
-    for character, row_span, first, last, total, earned in rows:
+    # Each character's rows oldest first, sorted here: a few dozen rows cost less to sort
+    # than an ORDER BY to build.
+    for character, _bucket, row_span, first, last, total, earned in sorted(rows):
         if row_span == SPANS[-1]:
             had = Sums._make(sums[character] or (first, last, 0, 0))
             sums[character] = (
@@ -179,6 +181,15 @@ class Ledgers:
         return {pk: found.get(pk, []) for pk in character_ids}
 
 
+def line_keys(name: str, characters: Sequence[Charted], *parts: object) -> dict[int, str]:
+    """{character id: its key} of a piece of each character's line kept under its version
+    (and `parts`): one `fragment_key` of the parts, followed by the id and the version,
+    plain numbers that need no hash of their own. The version covers the name too (a
+    rename bumps it)."""
+    prefix = fragment_key(name, *parts)
+    return {c.pk: f"{prefix}:{c.pk}:{c.version}" for c in characters}
+
+
 def ledger_summary(campaign: Campaign, characters: Sequence[Charted]) -> Ledgers:
     """The `Ledgers` of these characters in the campaign. Each one's sums are kept in the
     fragment cache apart, under its version (`Character.version`, loaded with it): the
@@ -188,7 +199,7 @@ def ledger_summary(campaign: Campaign, characters: Sequence[Charted]) -> Ledgers
     read in the same query, grouped by the span of the others' lines: the span, unless
     the new entry changes it."""
     cache = caches[CACHE]
-    keys = {c.pk: fragment_key("xp-sums", campaign.pk, c.pk, c.version) for c in characters}
+    keys = line_keys("xp-sums", characters, campaign.pk)
     stored = cache.get_many(keys.values())
     sums = {pk: stored[key] for pk, key in keys.items() if key in stored}
     missing = [pk for pk in keys if pk not in sums]

@@ -15,10 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.conf import settings
 from django.db.models import F, QuerySet
 from django.utils import timezone
-from django.utils.formats import get_format, localize
+from django.utils.formats import get_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -28,7 +27,7 @@ from campaigns.markup import esc
 from campaigns.models import Campaign
 from characters import advancement
 from characters.models import XpEntry, reason_text
-from characters.xp_chart import moment_formatter
+from characters.xp_chart import integer_text, moment_formatter
 
 TIMEOUT = 86400
 # What a row's key reads, and where a list places the entry (created_at, pk).
@@ -80,15 +79,6 @@ class PageWords:
             scene=addresses("campaigns:scene", campaign_id),
             number=integer_text(),
         )
-
-
-def integer_text() -> Callable[[object], str]:
-    """How a template writes a number in the active language (`localize`), escaped, worked
-    out once for a list: an integer's digits as they are unless thousands are grouped
-    (numberformat's own shortcut), which skips three format look-ups per number."""
-    if settings.USE_THOUSAND_SEPARATOR and get_format("NUMBER_GROUPING"):
-        return lambda value: esc(localize(value))
-    return lambda value: str(value) if type(value) is int else esc(localize(value))
 
 
 def row_html(entry, lines: Sequence, *, name: str | None, words: PageWords) -> str:

@@ -56,9 +56,9 @@ from characters.forms.xp import (
     XpLogFilterForm,
 )
 from characters.models import Character, DiaryEntry, WillpowerGrant, XpEntry, XpPurchase
-from characters.xp_buckets import Charted, Ledgers, Sums, ledger_summary
-from characters.xp_chart import build_chart, chart_marks, chart_title
-from characters.xp_rows import integer_text, keyed, ledger_rows
+from characters.xp_buckets import Charted, Ledgers, Sums, ledger_summary, line_keys
+from characters.xp_chart import build_chart, chart_marks, chart_title, integer_text
+from characters.xp_rows import keyed, ledger_rows
 from mechanics.systems.base import SceneRubric
 
 ENTRIES_PER_PAGE = 25
@@ -95,12 +95,10 @@ def _chart(
     names = [(c.pk, c.name) for c in characters]
 
     def draw(_extra: dict) -> str:
+        lines = [c for c in characters if c.pk in ledgers.keys]
+        keys = line_keys("xp-marks", lines, campaign.pk, ledgers.span, measure)
         marks = cached_pieces(
-            {
-                c: fragment_key("xp-marks", *ledgers.keys[c.pk], c.name, measure)
-                for c in characters
-                if c.pk in ledgers.keys
-            },
+            {c: keys[c.pk] for c in lines},
             lambda missing: _marks(ledgers, missing, measure),
             timeout=MARKS_TIMEOUT,
         )
@@ -552,13 +550,17 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         return up_to_date
     pending = []
     if access.can_award_xp:
-        pending = list(
+        # Newest first as the model orders them, but sorted here: the few waiting cost
+        # less to sort than an ORDER BY to build.
+        waiting = (
             XpPurchase.objects.filter(
                 character__campaign=campaign, status=XpPurchase.Status.PENDING
             )
             .select_related("character", "requested_by")
             .only("character__name", "requested_by__username", *PURCHASE_FIELDS)
+            .order_by()
         )
+        pending = sorted(waiting, key=lambda row: (row.requested_at, row.pk), reverse=True)
     # The filters and everything below them show XP entries (`xp_seq`), names, scenes and
     # who sees which sheet (the campaign's version, the viewer), as the request asks:
     # rendered once per key, and the rows read only then. Purchases waiting are apart.
