@@ -196,8 +196,9 @@ def ledger_summary(campaign: Campaign, characters: Sequence[Charted]) -> Ledgers
     database bumps it at each new entry of its ledger, in the same transaction
     (campaigns/versions.py), so after an award to one character only its sums are read,
     and its line's key changes alone, unless the span changes with it. Its points are
-    read in the same query, grouped by the span of the others' lines: the span, unless
-    the new entry changes it."""
+    read in the same query, grouped by the span of the others' lines (or, when no other
+    line is cached, as for a player's one line, by the span of the lines' sums as last
+    read): the span, unless the new entry changes it."""
     cache = caches[CACHE]
     keys = line_keys("xp-sums", characters, campaign.pk)
     stored = cache.get_many(keys.values())
@@ -205,10 +206,17 @@ def ledger_summary(campaign: Campaign, characters: Sequence[Charted]) -> Ledgers
     missing = [pk for pk in keys if pk not in sums]
     guess, read = None, {}
     if missing:
+        # Each line's sums as last read, whatever its version: a guess only, as the span
+        # the others tell, whose points the chart uses only if it takes that span.
+        prefix = fragment_key("xp-sums-latest", campaign.pk)
+        latest = {pk: f"{prefix}:{pk}" for pk in missing}
         known = [found for found in sums.values() if found]
+        if not known:
+            known = [found for found in cache.get_many(latest.values()).values() if found]
         guess = _span(known) if known else None
         new, read = _read(campaign.pk, missing, guess)
-        cache.set_many({keys[pk]: new[pk] for pk in missing}, TIMEOUT)
+        fresh = {keys[pk]: new[pk] for pk in missing} | {latest[pk]: new[pk] for pk in missing}
+        cache.set_many(fresh, TIMEOUT)
         sums |= new
     found = {pk: Sums._make(sums[pk]) for pk in keys if sums[pk]}
     if not found:
