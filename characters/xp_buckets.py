@@ -128,33 +128,23 @@ def _read(
     campaign_id: int, character_ids: Collection[int], span: int | None
 ) -> tuple[dict[int, tuple], dict[int, list[LedgerPoint]]]:
     """The sums of these characters (as `_sums`) and their points grouped by `span`, if
-    given: one query, on the rows of the coarsest span and of that one (without a span,
-    the sums alone, summed by the database)."""
+    given: one query, on the rows of that span, which sum to the same as any other's
+    (without a span, the sums alone, summed by the database)."""
     if span is None:
         return _sums(campaign_id, character_ids), {}
-    spans = {SPANS[-1], span}
     rows = (
-        XpSummary.objects.filter(
-            campaign_id=campaign_id, character_id__in=character_ids, span__in=spans
-        )
+        XpSummary.objects.filter(campaign_id=campaign_id, character_id__in=character_ids, span=span)
         .order_by()
-        .values_list("character_id", "bucket", "span", "first_at", "last_at", "total", "earned")
+        .values_list("character_id", "bucket", "first_at", "last_at", "total", "earned")
     )
     sums: dict[int, tuple] = dict.fromkeys(character_ids, ())
     groups = []
     # Each character's rows oldest first, sorted here: a few dozen rows cost less to sort
     # than an ORDER BY to build.
-    for character, _bucket, row_span, first, last, total, earned in sorted(rows):
-        if row_span == SPANS[-1]:
-            had = Sums._make(sums[character] or (first, last, 0, 0))
-            sums[character] = (
-                min(had.first, first),
-                max(had.last, last),
-                had.earned + earned,
-                had.total + total,
-            )
-        if row_span == span:
-            groups.append((character, last, total, earned))
+    for character, _bucket, first, last, total, earned in sorted(rows):
+        had = Sums._make(sums[character] or (first, last, 0, 0))
+        sums[character] = (had.first, last, had.earned + earned, had.total + total)
+        groups.append((character, last, total, earned))
     return sums, _points(groups)
 
 
