@@ -64,8 +64,12 @@ from mechanics.systems.base import SceneRubric
 ENTRIES_PER_PAGE = 25
 # As the roll log: a page that does not grow with the ledger.
 LOG_ENTRIES_PER_PAGE = 25
-# A purchase waiting in the XP log: its own row and the two names it shows.
-PURCHASE_FIELDS = tuple(field.name for field in XpPurchase._meta.concrete_fields)
+# What a purchase waiting in the XP log shows of its own row (characters/partials/
+# xp_purchase.html), besides the two names.
+PURCHASE_FIELDS = (
+    "character", "kind", "name", "current", "target", "cost", "status", "requested_by",
+    "requested_at", "note",
+)  # fmt: skip
 MARKS_TIMEOUT = 3600
 
 
@@ -554,7 +558,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         # less to sort than an ORDER BY to build.
         waiting = (
             XpPurchase.objects.filter(
-                character__campaign=campaign, status=XpPurchase.Status.PENDING
+                character__campaign_id=campaign.pk, status=XpPurchase.Status.PENDING
             )
             .select_related("character", "requested_by")
             .only("character__name", "requested_by__username", *PURCHASE_FIELDS)
