@@ -459,11 +459,12 @@ class XpEntry(CharacterLedgerEntry):
     def __str__(self) -> str:
         return f"{self.character} {self.amount:+d}"
 
-    @property
-    def reason_text(self) -> str:
-        """The reason in the reader's language, when the site wrote it (campaigns/texts.py)."""
-        texts = (self.breakdown or {}).get(TEXTS) or {}
-        return shown(self.reason, texts.get("reason"))
+
+def reason_text(reason: str, breakdown: dict | None) -> str:
+    """An XP entry's reason in the reader's language, when the site wrote it
+    (campaigns/texts.py)."""
+    texts = (breakdown or {}).get(TEXTS) or {}
+    return shown(reason, texts.get("reason"))
 
 
 class XpSummary(models.Model):

@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from django.core.cache import caches
 from django.db.models import Max, Min, QuerySet, Sum
 
 from campaigns.fragments import CACHE, fragment_key
 from campaigns.models import Campaign
-from characters.models import Character, XpEntry, XpSummary
+from characters.models import XpEntry, XpSummary
 
 POINT_BUDGET = 500
 MIN_POINTS_PER_SERIES = 12
@@ -36,6 +36,16 @@ UNITS = (
 # The summary's spans, in seconds (each unit's length is a whole number of them).
 SPANS = tuple(int(length.total_seconds()) for _unit, length in UNITS)
 TIMEOUT = 3600
+
+
+class Charted(Protocol):
+    """What the chart and the totals read of a character: a `Character`, or the named
+    tuple of its values the XP log reads."""
+
+    pk: int
+    name: str
+    version: int
+    xp_balance: int
 
 
 class LedgerPoint(NamedTuple):
@@ -118,31 +128,23 @@ def _read(
     campaign_id: int, character_ids: Collection[int], span: int | None
 ) -> tuple[dict[int, tuple], dict[int, list[LedgerPoint]]]:
     """The sums of these characters (as `_sums`) and their points grouped by `span`, if
-    given: one query, on the rows of the coarsest span and of that one (without a span,
-    the sums alone, summed by the database)."""
+    given: one query, on the rows of that span, which sum to the same as any other's
+    (without a span, the sums alone, summed by the database)."""
     if span is None:
         return _sums(campaign_id, character_ids), {}
-    spans = {SPANS[-1], span}
     rows = (
-        XpSummary.objects.filter(
-            campaign_id=campaign_id, character_id__in=character_ids, span__in=spans
-        )
-        .order_by("character_id", "bucket")
-        .values_list("character_id", "span", "first_at", "last_at", "total", "earned")
+        XpSummary.objects.filter(campaign_id=campaign_id, character_id__in=character_ids, span=span)
+        .order_by()
+        .values_list("character_id", "bucket", "first_at", "last_at", "total", "earned")
     )
     sums: dict[int, tuple] = dict.fromkeys(character_ids, ())
     groups = []
-    for character, row_span, first, last, total, earned in rows:
-        if row_span == SPANS[-1]:
-            had = Sums._make(sums[character] or (first, last, 0, 0))
-            sums[character] = (
-                min(had.first, first),
-                max(had.last, last),
-                had.earned + earned,
-                had.total + total,
-            )
-        if row_span == span:
-            groups.append((character, last, total, earned))
+    # Each character's rows oldest first, sorted here: a few dozen rows cost less to sort
+    # than an ORDER BY to build.
+    for character, _bucket, first, last, total, earned in sorted(rows):
+        had = Sums._make(sums[character] or (first, last, 0, 0))
+        sums[character] = (had.first, last, had.earned + earned, had.total + total)
+        groups.append((character, last, total, earned))
     return sums, _points(groups)
 
 
@@ -169,25 +171,42 @@ class Ledgers:
         return {pk: found.get(pk, []) for pk in character_ids}
 
 
-def ledger_summary(campaign: Campaign, characters: Sequence[Character]) -> Ledgers:
+def line_keys(name: str, characters: Sequence[Charted], *parts: object) -> dict[int, str]:
+    """{character id: its key} of a piece of each character's line kept under its version
+    (and `parts`): one `fragment_key` of the parts, followed by the id and the version,
+    plain numbers that need no hash of their own. The version covers the name too (a
+    rename bumps it)."""
+    prefix = fragment_key(name, *parts)
+    return {c.pk: f"{prefix}:{c.pk}:{c.version}" for c in characters}
+
+
+def ledger_summary(campaign: Campaign, characters: Sequence[Charted]) -> Ledgers:
     """The `Ledgers` of these characters in the campaign. Each one's sums are kept in the
     fragment cache apart, under its version (`Character.version`, loaded with it): the
     database bumps it at each new entry of its ledger, in the same transaction
     (campaigns/versions.py), so after an award to one character only its sums are read,
     and its line's key changes alone, unless the span changes with it. Its points are
-    read in the same query, grouped by the span of the others' lines: the span, unless
-    the new entry changes it."""
+    read in the same query, grouped by the span of the others' lines (or, when no other
+    line is cached, as for a player's one line, by the span of the lines' sums as last
+    read): the span, unless the new entry changes it."""
     cache = caches[CACHE]
-    keys = {c.pk: fragment_key("xp-sums", campaign.pk, c.pk, c.version) for c in characters}
+    keys = line_keys("xp-sums", characters, campaign.pk)
     stored = cache.get_many(keys.values())
     sums = {pk: stored[key] for pk, key in keys.items() if key in stored}
     missing = [pk for pk in keys if pk not in sums]
     guess, read = None, {}
     if missing:
+        # Each line's sums as last read, whatever its version: a guess only, as the span
+        # the others tell, whose points the chart uses only if it takes that span.
+        prefix = fragment_key("xp-sums-latest", campaign.pk)
+        latest = {pk: f"{prefix}:{pk}" for pk in missing}
         known = [found for found in sums.values() if found]
+        if not known:
+            known = [found for found in cache.get_many(latest.values()).values() if found]
         guess = _span(known) if known else None
         new, read = _read(campaign.pk, missing, guess)
-        cache.set_many({keys[pk]: new[pk] for pk in missing}, TIMEOUT)
+        fresh = {keys[pk]: new[pk] for pk in missing} | {latest[pk]: new[pk] for pk in missing}
+        cache.set_many(fresh, TIMEOUT)
         sums |= new
     found = {pk: Sums._make(sums[pk]) for pk in keys if sums[pk]}
     if not found:

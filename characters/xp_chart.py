@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import NamedTuple
 
+from django.conf import settings
 from django.utils import timezone
 from django.utils.dateformat import DateFormat, re_escaped, re_formatchars
 from django.utils.dates import MONTHS_3
@@ -23,6 +24,8 @@ from django.utils.formats import get_format, localize
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+
+from campaigns.markup import esc
 
 # viewBox units. One drawing for every screen; css/xp.css enlarges the tick labels on
 # phones, where the drawing is shown at half size.
@@ -71,9 +74,10 @@ class Chart:
     def legend(self) -> str:
         """The legend's items, each line's name and last value (localized as a template
         does)."""
+        number = integer_text()
         return "".join(
             f'<li class="xp-series xp-series-{line.style}"><span class="xp-legend-swatch">'
-            f"</span>{html.escape(line.name)} · {html.escape(localize(line.last))}</li>"
+            f"</span>{html.escape(line.name)} · {number(line.last)}</li>"
             for line in self.series
         )
 
@@ -191,6 +195,15 @@ def _formatter(format_string: str, _language: str) -> Callable[[datetime], str]:
     return format_moment
 
 
+def integer_text() -> Callable[[object], str]:
+    """How a template writes a number in the active language (`localize`), escaped, worked
+    out once for a list: an integer's digits as they are unless thousands are grouped
+    (numberformat's own shortcut), which skips three format look-ups per number."""
+    if settings.USE_THOUSAND_SEPARATOR and get_format("NUMBER_GROUPING"):
+        return lambda value: esc(localize(value))
+    return lambda value: str(value) if type(value) is int else esc(localize(value))
+
+
 def chart_title(measure: str) -> str:
     return _("XP balance over time") if measure != "earned" else _("XP earned over time")
 
@@ -306,35 +319,32 @@ def build_chart(
         x_ticks.append(Tick(x_of(moment), label))
     y_ticks = tuple(Tick(y_of(value), str(value)) for value in range(0, y_max + 1, step))
     # The hot loop: as x_of and y_of, from a point's microseconds (/ 10**6 is what
-    # timedelta.total_seconds() divides), each value's height worked out once.
+    # timedelta.total_seconds() divides); each number written once (a point writes its x
+    # three times and its height twice), each value's height worked out once.
     x_scale = plot_right - plot_left
-
-    def x_at(moment: int) -> float:
-        return round(plot_left + (moment - start_at) / 1000000 / span * x_scale, 1)
-
-    # Numbers written once each: a point writes its x three times and its height twice.
-    heights: dict[int, str] = {}
+    bottom = str(y_of(0))
+    heights = {value: str(y_of(value)) for value in {v for m in values.values() for v in m.values}}
     series = []
     for index, (character, line) in enumerate(values.items()):
-        bottom = str(y_of(0))
-        coords = [f"{x_at(line.moments[0])},{bottom}"]
-        markers = []
-        previous = bottom
-        for moment, value, tooltip in zip(line.moments, line.values, line.titles, strict=True):
-            x = str(x_at(moment))
-            y = heights.get(value)
-            if y is None:
-                y = heights[value] = str(y_of(value))
-            coords.append(f"{x},{previous} {x},{y}")
-            markers.append(f'<circle cx="{x}" cy="{y}" r="3.5"><title>{tooltip}</title></circle>')
-            previous = y
-        coords.append(f"{plot_right},{previous}")
+        xs = [
+            str(round(plot_left + (moment - start_at) / 1000000 / span * x_scale, 1))
+            for moment in line.moments
+        ]
+        ys = [heights[value] for value in line.values]
+        # A step per point: along at the height before it, then up or down to its own.
+        steps = " ".join(
+            f"{x},{before} {x},{y}" for x, before, y in zip(xs, [bottom, *ys], ys, strict=False)
+        )
+        markers = "".join(
+            f'<circle cx="{x}" cy="{y}" r="3.5"><title>{tooltip}</title></circle>'
+            for x, y, tooltip in zip(xs, ys, line.titles, strict=True)
+        )
         series.append(
             Series(
                 name=character.name,
                 style=index % SERIES_STYLES,
-                points=" ".join(coords),
-                markers=mark_safe("".join(markers)),  # each title escaped by chart_marks
+                points=f"{xs[0]},{bottom} {steps} {plot_right},{ys[-1]}",
+                markers=mark_safe(markers),  # each title escaped by chart_marks
                 last=line.values[-1],
             )
         )

@@ -3,23 +3,22 @@
 An XP entry never changes once stored (`campaigns.append_only`): its row is cached under
 its id, whether it names its character, the names it reads and the language
 (`fragment_key`). A page loads what the keys read and what a row shows (`keyed`, the
-scene's title and the author's name as values), in its one query: the rows not cached are
-rendered from it. (Reading what they show apart cost a query at almost every page the
-rows are read for: the body of the log is cached whole, so its rows are read after a new
-entry, which is never cached.)
+scene's title and the author's name with them), as plain values, in its one query: the
+rows not cached are rendered from it. (Reading what they show apart cost a query at almost
+every page the rows are read for: the body of the log is cached whole, so its rows are
+read after a new entry, which is never cached.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.conf import settings
 from django.db.models import F, QuerySet
 from django.utils import timezone
-from django.utils.formats import get_format, localize
-from django.utils.safestring import mark_safe
+from django.utils.formats import get_format
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from campaigns.addresses import addresses
@@ -27,33 +26,34 @@ from campaigns.fragments import cached_pieces, fragment_key
 from campaigns.markup import esc
 from campaigns.models import Campaign
 from characters import advancement
-from characters.models import XpEntry
-from characters.xp_chart import moment_formatter
+from characters.models import XpEntry, reason_text
+from characters.xp_chart import integer_text, moment_formatter
 
 TIMEOUT = 86400
-# What a row's key reads, and where a list places the entry (created_at).
-KEY_FIELDS = ("id", "created_at", "campaign_id", "character_id", "scene_id", "created_by_id")
-# The names a row's key reads, of its scene and author, as values read with it: rows of
-# their own (select_related) cost a model each per entry.
+# What a row's key reads, and where a list places the entry (created_at, pk).
+KEY_FIELDS = ("pk", "created_at", "character_id", "scene_id", "created_by_id")
+# The names a row's key reads, of its scene and author, as values read with it.
 NAMES = {"scene_title": F("scene__title"), "author_name": F("created_by__username")}
 
 # What a row shows of an entry besides what its key reads.
 SHOWN = ("kind", "amount", "breakdown", "reason", "balance_after")
 
 
-def keyed(entries: QuerySet[XpEntry]) -> QuerySet[XpEntry]:
-    """Load what the entries' row keys read and what their rows show, nothing else."""
-    return entries.only(*KEY_FIELDS, *SHOWN).annotate(**NAMES)
+def keyed(entries: QuerySet[XpEntry]) -> QuerySet:
+    """What the entries' row keys read and what their rows show, nothing else, as named
+    tuples of plain values (`pk`, `created_at`… `scene_title`, `author_name`): a model
+    per entry cost more than its row's markup."""
+    return entries.annotate(**NAMES).values_list(*KEY_FIELDS, *SHOWN, *NAMES, named=True)
 
 
-def _key(entry: XpEntry, show_character: bool) -> str:
-    # The names the row shows: the character's, set by the view from its own list.
+def _key(entry, name: str | None) -> str:
+    # The names the row shows: its character's (in lists of several), scene's and author's.
     names = (
-        entry.character.name if show_character else None,
+        name,
         entry.scene_title if entry.scene_id else None,
         entry.author_name if entry.created_by_id else None,
     )
-    return fragment_key("xp-entry", entry.pk, show_character, names)
+    return fragment_key("xp-entry", entry.pk, name is not None, names)
 
 
 @dataclass(frozen=True)
@@ -81,18 +81,10 @@ class PageWords:
         )
 
 
-def integer_text() -> Callable[[object], str]:
-    """How a template writes a number in the active language (`localize`), escaped, worked
-    out once for a list: an integer's digits as they are unless thousands are grouped
-    (numberformat's own shortcut), which skips three format look-ups per number."""
-    if settings.USE_THOUSAND_SEPARATOR and get_format("NUMBER_GROUPING"):
-        return lambda value: esc(localize(value))
-    return lambda value: str(value) if type(value) is int else esc(localize(value))
-
-
-def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool, words: PageWords) -> str:
-    """One ledger row as the XP log and a character's ledger show it, built as a string:
-    a page of rows is a hot loop, where a template's lookups cost four times this."""
+def row_html(entry, lines: Sequence, *, name: str | None, words: PageWords) -> str:
+    """One ledger row (an entry read by `keyed`) as the XP log and a character's ledger
+    show it, with its character's `name` in lists of several, built as a string: a page
+    of rows is a hot loop, where a template's lookups cost four times this."""
     amount = entry.amount
     tone = "plus" if amount > 0 else "minus" if amount < 0 else "zero"
     html = [
@@ -102,9 +94,9 @@ def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool, words: Pa
         f"{'+' if amount > 0 else ''}{words.number(amount)}</span>\n"
         '<div class="flex-grow-1">\n<div>\n'
     ]
-    if show_character:
+    if name is not None:
         link = words.ledger(entry.character_id)
-        html.append(f'<a class="fw-semibold" href="{link}">{esc(entry.character.name)}</a> · ')
+        html.append(f'<a class="fw-semibold" href="{link}">{esc(name)}</a> · ')
     html.append(f'<span class="text-body-secondary">{esc(words.kinds[entry.kind])}</span>\n')
     breakdown = entry.breakdown or {}
     if entry.scene_id:
@@ -115,7 +107,7 @@ def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool, words: Pa
     html.append("</div>\n")
     plain = not entry.scene_id and not breakdown.get("scene")
     if (entry.kind == XpEntry.Kind.SPEND or plain) and entry.reason:
-        html.append(f'<div class="small">{esc(entry.reason_text)}</div>\n')
+        html.append(f'<div class="small">{esc(reason_text(entry.reason, breakdown))}</div>\n')
     if entry.kind == XpEntry.Kind.CORRECTION and breakdown.get("previous") is not None:
         changed = _("Changed from %(before)s to %(after)s XP.") % {
             "before": words.number(breakdown["previous"]),
@@ -144,23 +136,27 @@ def row_html(entry: XpEntry, lines: Sequence, *, show_character: bool, words: Pa
     return "".join(html)
 
 
-def attach_rows(entries: Sequence[XpEntry], *, campaign: Campaign, show_character: bool) -> None:
-    """Set each entry's `row` (entries of `campaign`, loaded by `keyed`): its HTML, from the
-    cache or rendered (and stored) now."""
+def ledger_rows(
+    entries: Sequence, *, campaign: Campaign, names: Mapping[int, str] | None = None
+) -> SafeString:
+    """The rows of these entries of `campaign` (read by `keyed`), in their order, as one
+    piece of HTML: each from the cache or rendered (and stored) now. `names`: the
+    characters' names by id, for a list that shows whose each entry is (the XP log)."""
+    by_id = {entry.pk: entry for entry in entries}
+    name = {pk: None if names is None else names[e.character_id] for pk, e in by_id.items()}
 
-    def render(missing: list[XpEntry]) -> dict[XpEntry, str]:
+    def render(missing: list[int]) -> dict[int, str]:
         words = PageWords.now(campaign.pk)
         return {
-            entry: row_html(
-                entry,
-                advancement.rubric_lines(campaign, entry.breakdown.get("rubric")),
-                show_character=show_character,
+            pk: row_html(
+                by_id[pk],
+                advancement.rubric_lines(campaign, by_id[pk].breakdown.get("rubric")),
+                name=name[pk],
                 words=words,
             )
-            for entry in missing
+            for pk in missing
         }
 
-    keys = {entry: _key(entry, show_character) for entry in entries}
+    keys = {pk: _key(entry, name[pk]) for pk, entry in by_id.items()}
     rows = cached_pieces(keys, render, timeout=TIMEOUT)
-    for entry in entries:
-        entry.row = mark_safe(rows[entry])  # rendered by our template, which escaped it
+    return mark_safe("".join(rows[pk] for pk in by_id))  # rendered here, escaped

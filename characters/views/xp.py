@@ -7,7 +7,7 @@ campaigns.permissions; every write goes through characters.services.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 from urllib.parse import urlencode
@@ -56,16 +56,20 @@ from characters.forms.xp import (
     XpLogFilterForm,
 )
 from characters.models import Character, DiaryEntry, WillpowerGrant, XpEntry, XpPurchase
-from characters.xp_buckets import Ledgers, Sums, ledger_summary
-from characters.xp_chart import build_chart, chart_marks, chart_title
-from characters.xp_rows import attach_rows, integer_text, keyed
+from characters.xp_buckets import Charted, Ledgers, Sums, ledger_summary, line_keys
+from characters.xp_chart import build_chart, chart_marks, chart_title, integer_text
+from characters.xp_rows import keyed, ledger_rows
 from mechanics.systems.base import SceneRubric
 
 ENTRIES_PER_PAGE = 25
 # As the roll log: a page that does not grow with the ledger.
 LOG_ENTRIES_PER_PAGE = 25
-# A purchase waiting in the XP log: its own row and the two names it shows.
-PURCHASE_FIELDS = tuple(field.name for field in XpPurchase._meta.concrete_fields)
+# What a purchase waiting in the XP log shows of its own row (characters/partials/
+# xp_purchase.html), besides the two names.
+PURCHASE_FIELDS = (
+    "character", "kind", "name", "current", "target", "cost", "status", "requested_by",
+    "requested_at", "note",
+)  # fmt: skip
 MARKS_TIMEOUT = 3600
 
 
@@ -82,7 +86,7 @@ def _drawn_in() -> str:
 def _chart(
     request: HttpRequest,
     campaign: Campaign,
-    characters: list[Character],
+    characters: Sequence[Charted],
     measure: str,
     chart_id: str,
 ) -> tuple[SafeString, dict[int, Sums]]:
@@ -95,12 +99,10 @@ def _chart(
     names = [(c.pk, c.name) for c in characters]
 
     def draw(_extra: dict) -> str:
+        lines = [c for c in characters if c.pk in ledgers.keys]
+        keys = line_keys("xp-marks", lines, campaign.pk, ledgers.span, measure)
         marks = cached_pieces(
-            {
-                c: fragment_key("xp-marks", *ledgers.keys[c.pk], c.name, measure)
-                for c in characters
-                if c.pk in ledgers.keys
-            },
+            {c: keys[c.pk] for c in lines},
             lambda missing: _marks(ledgers, missing, measure),
             timeout=MARKS_TIMEOUT,
         )
@@ -110,7 +112,7 @@ def _chart(
     return cached_fragment(request, key, draw), ledgers.sums
 
 
-def _marks(ledgers: Ledgers, characters: list[Character], measure: str) -> dict:
+def _marks(ledgers: Ledgers, characters: Sequence[Charted], measure: str) -> dict:
     """The marks of these characters' lines, from their points (one query)."""
     points = ledgers.points([c.pk for c in characters])
     return chart_marks({c: points[c.pk] for c in characters}, measure)
@@ -276,14 +278,6 @@ def scene_xp(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRespo
 # A character's ledger and purchases --------------------------------------------------------
 
 
-def _of(character: Character, entries) -> list[XpEntry]:
-    """A character's entries, which then read its name without a query each."""
-    entries = list(entries)
-    for entry in entries:
-        entry.character = character
-    return entries
-
-
 def _purchase_spec(request: HttpRequest, character: Character):
     """The form and the purchase a GET (price) or POST (buy) names (None if it names none)."""
     form = PurchaseForm(request.POST if request.method == "POST" else request.GET)
@@ -308,8 +302,6 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
     ledger = XpEntry.objects.filter(character=character)
     entries = keyed(ledger).order_by("-created_at", "-pk")
     page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
-    rows = _of(character, page.object_list)
-    attach_rows(rows, campaign=access.campaign, show_character=False)
     chart, _sums = _chart(request, access.campaign, [character], "balance", "character-xp-chart")
     context = {
         "access": access,
@@ -317,7 +309,7 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
         "campaign": access.campaign,
         "character": character,
         "page": page,
-        "entries": rows,
+        "ledger_rows": ledger_rows(page.object_list, campaign=access.campaign),
         "chart": chart,
         "purchases": list(
             XpPurchase.objects.filter(character=character).select_related(
@@ -485,10 +477,13 @@ def xp_adjust(request: HttpRequest, campaign_id: int, character_id: int) -> Http
 LOG_SCENE_TOTALS = 10
 
 
-def _totals(characters: list[Character], entries, sums: dict[int, Sums] | None) -> SafeString:
-    """The table rows of earned, spent and balance per character: from the chart's sums
-    when the log is not filtered (no query), else summed over the filtered entries.
-    Written here, as the ledger's rows: a template's lookups cost more than the rest."""
+def _totals(
+    campaign: Campaign, characters: Sequence[Charted], entries, sums: dict[int, Sums] | None
+) -> SafeString:
+    """The table rows of earned, spent and balance per character of the campaign: from
+    the chart's sums when the log is not filtered (no query), else summed over the
+    filtered entries. Written here, as the ledger's rows: a template's lookups cost more
+    than the rest."""
     if sums is not None:
         found = {
             pk: {"earned": ledger.earned, "spent": ledger.total - ledger.earned}
@@ -505,9 +500,7 @@ def _totals(characters: list[Character], entries, sums: dict[int, Sums] | None) 
                 spent=Sum("amount", filter=Q(kind=XpEntry.Kind.SPEND), default=0),
             )
         }
-    if not characters:
-        return mark_safe("")
-    address = addresses("characters:xp", characters[0].campaign_id)
+    address = addresses("characters:xp", campaign.pk)
     number = integer_text()
     return mark_safe(  # the names escaped here, the rest numbers and addresses
         "".join(
@@ -561,13 +554,17 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         return up_to_date
     pending = []
     if access.can_award_xp:
-        pending = list(
+        # Newest first as the model orders them, but sorted here: the few waiting cost
+        # less to sort than an ORDER BY to build.
+        waiting = (
             XpPurchase.objects.filter(
-                character__campaign=campaign, status=XpPurchase.Status.PENDING
+                character__campaign_id=campaign.pk, status=XpPurchase.Status.PENDING
             )
             .select_related("character", "requested_by")
             .only("character__name", "requested_by__username", *PURCHASE_FIELDS)
+            .order_by()
         )
+        pending = sorted(waiting, key=lambda row: (row.requested_at, row.pk), reverse=True)
     # The filters and everything below them show XP entries (`xp_seq`), names, scenes and
     # who sees which sheet (the campaign's version, the viewer), as the request asks:
     # rendered once per key, and the rows read only then. Purchases waiting are apart.
@@ -589,16 +586,13 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     }
     if context["body"]:
         return render(request, "characters/xp_log.html", context)
-    # What the menus, the chart, the rows and the totals show of each character.
+    # What the menus, the chart, the rows and the totals show of each character, as
+    # named tuples of plain values.
     characters = list(
-        visible_sheet_rows(
-            access,
-            campaign.characters.only("name", "xp_balance", "campaign_id", "version"),
-            character="",
-        ).order_by("name", "pk")
+        visible_sheet_rows(access, Character.objects.filter(campaign=campaign), character="")
+        .order_by("name", "pk")
+        .values_list("pk", "name", "xp_balance", "version", named=True)
     )
-    for character in characters:
-        character.campaign = campaign
     # The latest scenes (and the chosen one), pk and title: the menu does not grow.
     menu = scene_menu(campaign, request.GET.get("scene"))
     scenes = menu.scenes
@@ -632,9 +626,7 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
         before=request.GET.get("before"),
     )
     by_id = {character.pk: character for character in characters}
-    for entry in page.items:
-        entry.character = by_id[entry.character_id]
-    attach_rows(page.items, campaign=campaign, show_character=True)
+    names = {character.pk: character.name for character in characters}
     # The entries the viewer may see are those of the characters they see
     # (visible_sheet_rows filters both alike): the chart sums theirs alone.
     charted = characters
@@ -663,8 +655,9 @@ def xp_log(request: HttpRequest, campaign_id: int) -> HttpResponse:
     context |= {
         "filters": filters_html,
         "keyset": page,
-        "entries": page.items,
+        "ledger_rows": ledger_rows(page.items, campaign=campaign, names=names),
         "character_totals": _totals(
+            campaign,
             charted if unfiltered else characters,
             entries,
             sums if unfiltered else None,

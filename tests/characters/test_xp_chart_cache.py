@@ -105,6 +105,23 @@ def test_a_new_entry_that_widens_the_chart_regroups_its_points(client, campaign,
     assert _line(_log(client, campaign), "Lucía").count("<circle") == 2
 
 
+def test_a_players_one_line_regroups_its_points_when_a_new_entry_widens_it(
+    client, campaign, gm, player, lucia
+):
+    """The player's chart has Lucía's line alone, whose points are read with her sums by
+    the span it took last time (the hour): a new entry a month later groups them by day."""
+    month_ago = timezone.now() - timedelta(days=30)
+    for hour in range(3):
+        with backdated(month_ago + timedelta(hours=hour)):
+            services.xp_adjust(character=lucia, user=gm, amount=2, reason="Sesión")
+    client.force_login(player)
+    assert _line(_log(client, campaign), "Lucía").count("<circle") == 3
+    services.xp_adjust(character=lucia, user=gm, amount=1, reason="Hoy")
+    line = _line(_log(client, campaign), "Lucía")
+    assert line.count("<circle") == 2
+    assert "Lucía: 7 PX el" in line
+
+
 def test_a_wider_chart_regroups_the_lines_of_characters_whose_ledger_did_not_change(
     client, campaign, gm, lucia, mateo
 ):

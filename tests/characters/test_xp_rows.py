@@ -10,8 +10,8 @@ from django.utils import translation
 
 from campaigns import services as campaign_services
 from characters import services
-from characters.models import Character, XpEntry
-from characters.xp_rows import attach_rows, keyed
+from characters.models import XpEntry
+from characters.xp_rows import keyed, ledger_rows
 from tests.factories import make_character
 from tests.html import parse
 
@@ -22,10 +22,9 @@ HOSTILE = "<b>\"Ana\" & 'Bo'</b>"
 
 def rows(campaign, *, show_character: bool = True):
     entries = list(keyed(XpEntry.objects.filter(campaign=campaign)).order_by("created_at", "pk"))
-    for entry in entries:
-        entry.character = Character.objects.get(pk=entry.character_id)
-    attach_rows(entries, campaign=campaign, show_character=show_character)
-    return [parse(entry.row).one("li") for entry in entries]
+    names = dict(campaign.characters.values_list("pk", "name")) if show_character else None
+    html = ledger_rows(entries, campaign=campaign, names=names)
+    return parse(f"<ol>{html}</ol>").one("ol").find_all("li", class_="list-group-item")
 
 
 def test_a_row_escapes_every_name_and_reason_it_shows(campaign, gm, player):
