@@ -6,6 +6,7 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connections
 from django.test import AsyncClient
 from django.urls import reverse
 
@@ -22,6 +23,10 @@ LINE = re.compile(r"(|retry: \d+|event: (hello|change)|id: \d+|data: \d+|: ping)
 def _quick(settings):
     settings.LIVE_RECHECK_SECONDS = 0.3
     settings.LIVE_HEARTBEAT_SECONDS = 0.3
+    yield
+    # The async client signs in on asgiref's one thread for sync code, whose connection
+    # would stay checked out of PostgreSQL's pool: the test database could not be dropped.
+    asyncio.run(sync_to_async(connections.close_all)())
 
 
 def stream_url(campaign, since=None):
