@@ -92,29 +92,19 @@ def test_a_correction_and_an_approved_spend_show_in_the_line(client, campaign, g
     assert f"Lucía: {lucia.xp_balance} PX el" in _line(page, "Lucía")
 
 
-def test_a_new_entry_that_widens_the_chart_regroups_its_points(client, campaign, gm, lucia):
-    """Three entries of one evening are three points (hours); a month later, the chart
-    groups them by day: the first and last entries' times are read again with the line."""
-    month_ago = timezone.now() - timedelta(days=30)
-    for hour in range(3):
-        with backdated(month_ago + timedelta(hours=hour)):
-            services.xp_adjust(character=lucia, user=gm, amount=2, reason="Sesión")
-    client.force_login(gm)
-    assert _line(_log(client, campaign), "Lucía").count("<circle") == 3
-    services.xp_adjust(character=lucia, user=gm, amount=1, reason="Hoy")
-    assert _line(_log(client, campaign), "Lucía").count("<circle") == 2
-
-
-def test_a_players_one_line_regroups_its_points_when_a_new_entry_widens_it(
-    client, campaign, gm, player, lucia
+@pytest.mark.parametrize("who", ["gm", "player"])
+def test_a_new_entry_that_widens_the_chart_regroups_its_points(
+    request, client, campaign, gm, lucia, who
 ):
-    """The player's chart has Lucía's line alone, whose points are read with her sums by
-    the span it took last time (the hour): a new entry a month later groups them by day."""
+    """Three entries of one evening are three points (hours); a month later, the chart
+    groups them by day: the first and last entries' times are read again with the line.
+    The player's chart has Lucía's line alone, whose points are read with her sums by the
+    span it took last time (the hour)."""
     month_ago = timezone.now() - timedelta(days=30)
     for hour in range(3):
         with backdated(month_ago + timedelta(hours=hour)):
             services.xp_adjust(character=lucia, user=gm, amount=2, reason="Sesión")
-    client.force_login(player)
+    client.force_login(request.getfixturevalue(who))
     assert _line(_log(client, campaign), "Lucía").count("<circle") == 3
     services.xp_adjust(character=lucia, user=gm, amount=1, reason="Hoy")
     line = _line(_log(client, campaign), "Lucía")
