@@ -61,9 +61,6 @@ class Session(AbstractBaseSession):
 
     objects = SessionManager()
 
-    class Meta(AbstractBaseSession.Meta):
-        pass
-
     @classmethod
     def get_session_store_class(cls):
         return import_module(settings.SESSION_ENGINE).SessionStore
