@@ -261,15 +261,15 @@ def _events_with_row_fields():
     # Joins, rather than a subquery per row for the undoing (an event is undone at most
     # once: `undoes` is one-to-one) and whole rows for the two names: half the query's
     # Python.
-    return (
-        HealthEvent.objects.only(*ROW_FIELDS)
-        .annotate(
-            undone_by_pk=F("undone_by__pk"),
-            author_name=F("created_by__username"),
-            scene_title=F("scene__title"),
-        )
-        .order_by(*NEWEST_FIRST)
-    )
+    return HealthEvent.objects.only(*ROW_FIELDS).annotate(**_LINKED).order_by(*NEWEST_FIRST)
+
+
+# What an event's row shows of the rows it links to, read with it.
+_LINKED = {
+    "undone_by_pk": F("undone_by__pk"),
+    "author_name": F("created_by__username"),
+    "scene_title": F("scene__title"),
+}
 
 
 # What `latest_events` reads of each row: its columns in the model's order (as
@@ -279,14 +279,13 @@ _LATEST_COLUMNS = tuple(
     for field in HealthEvent._meta.concrete_fields
     if field.primary_key or field.name in ROW_FIELDS
 )
-_LATEST_NAMES = ("undone_by_pk", "author_name", "scene_title")
 
 
 @cache
 def _latest_values():
     """`events_of` as plain values, built once: rows made from them cost less than the
     ORM's own (`latest_events`)."""
-    return _events_with_row_fields().values_list(*_LATEST_COLUMNS, *_LATEST_NAMES)
+    return _events_with_row_fields().values_list(*_LATEST_COLUMNS, *_LINKED)
 
 
 def latest_events(character) -> list[HealthEvent]:
@@ -297,7 +296,7 @@ def latest_events(character) -> list[HealthEvent]:
     split = len(_LATEST_COLUMNS)
     for values in found:
         event = HealthEvent.from_db(found.db, _LATEST_COLUMNS, values[:split])
-        for name, value in zip(_LATEST_NAMES, values[split:], strict=True):
+        for name, value in zip(_LINKED, values[split:], strict=True):
             setattr(event, name, value)
         events.append(event)
     return events
