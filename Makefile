@@ -31,13 +31,14 @@ $(VENV)/.installed: pyproject.toml constraints.txt build-constraints.txt
 	$(PIP) install --quiet --build-constraint build-constraints.txt -c constraints.txt -e ".[test]"
 	touch $@
 
-# msgfmt compiles translations; Chromium and PostgreSQL 15 are only needed by the tests.
+# msgfmt compiles translations; Chromium, PostgreSQL 15 and Redis are only needed by the tests.
 system-deps:
 	@missing=""; \
 	command -v msgfmt >/dev/null || missing="$$missing gettext"; \
 	if [ "$(WITH_TEST_DEPS)" = 1 ]; then \
 	  [ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	  [ -x /usr/lib/postgresql/15/bin/initdb ] || missing="$$missing postgresql-15"; \
+	  command -v redis-server >/dev/null || missing="$$missing redis-server"; \
 	fi; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:$$missing"; \
@@ -66,8 +67,9 @@ test: $(VENV)/.installed system-deps messages lint
 	rm -rf test-results
 	@echo "== SQLite: all but the browser tests =="
 	$(VENV)/bin/pytest -m "not e2e" -n $(WORKERS) $(PYTEST_ARGS)
-	@echo "== PostgreSQL 15: the database tests, browser tests included =="
-	scripts/with-postgres.sh $(VENV)/bin/pytest --database-only -n $(WORKERS) $(PYTEST_ARGS)
+	@echo "== PostgreSQL 15, fragments in Redis: the database tests, browser tests included =="
+	scripts/with-postgres.sh scripts/with-redis.sh \
+		$(VENV)/bin/pytest --database-only -n $(WORKERS) $(PYTEST_ARGS)
 
 # The quick developer loop: no Monte Carlo tests (marked slow), no browser, no PostgreSQL.
 test-fast: $(VENV)/.installed messages lint

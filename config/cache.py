@@ -1,14 +1,25 @@
-"""The in-process fragment cache, bounded by the bytes it holds.
+"""The fragment cache's two backends (config/settings.py).
 
-Fragments weigh from 2 to 100 KB, so Django's `MAX_ENTRIES` bounds nothing useful: this
-is LocMemCache evicting its least recently used entries once their pickled size passes
-`OPTIONS["MAX_BYTES"]`. With several processes or servers, `CACHE_URL` selects Django's
-own Redis backend instead (config/settings.py).
+- `BoundedLocMemCache`, the default, in each process: fragments weigh from 2 to 100 KB,
+  so Django's `MAX_ENTRIES` bounds nothing useful; this is LocMemCache evicting its least
+  recently used entries once their pickled size passes `OPTIONS["MAX_BYTES"]`.
+- `RedisFragmentCache`, with `CACHE_URL`, shared by every process and server: Django's
+  Redis backend, which the site can do without. While the server cannot be reached a read
+  misses and a write is dropped, so pages are rendered as if nothing were cached rather
+  than failing; the server is asked again `RETRY_SECONDS` later, not at every read.
 """
 
 from __future__ import annotations
 
+import logging
+from time import monotonic
+
 from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+
+logger = logging.getLogger(__name__)
+
+RETRY_SECONDS = 5.0
 
 _sizes: dict[str, list[int]] = {}
 
@@ -48,3 +59,69 @@ class BoundedLocMemCache(LocMemCache):
             self._cache.clear()
             self._expire_info.clear()
             self._size[0] = 0
+
+
+class _ForgivingClient(RedisCacheClient):
+    """Django's Redis client, each call of which answers as an empty cache would while
+    the server cannot be reached (Redis's own errors: refused, timed out, out of memory)."""
+
+    def __init__(self, servers, **options):
+        super().__init__(servers, **options)
+        self._skip_until = 0.0
+
+    def _try(self, call, *args, absent=None):
+        if monotonic() < self._skip_until:
+            return absent
+        try:
+            return call(*args)
+        except self._lib.RedisError as error:
+            self._skip_until = monotonic() + RETRY_SECONDS
+            logger.warning(
+                "The fragment cache (CACHE_URL) failed: %s; pages are rendered without it "
+                "for the next %.0f s.",
+                error,
+                RETRY_SECONDS,
+            )
+            return absent
+
+    def get(self, key, default):
+        return self._try(super().get, key, default, absent=default)
+
+    def get_many(self, keys):
+        return self._try(super().get_many, keys, absent={})
+
+    def has_key(self, key):
+        return self._try(super().has_key, key, absent=False)
+
+    def add(self, key, value, timeout):
+        return self._try(super().add, key, value, timeout, absent=False)
+
+    def set(self, key, value, timeout):
+        self._try(super().set, key, value, timeout)
+
+    def incr(self, key, delta):
+        value = self._try(super().incr, key, delta)
+        if value is None:
+            raise ValueError(f"Key '{key}' not found.")
+        return value
+
+    def set_many(self, data, timeout):
+        self._try(super().set_many, data, timeout)
+
+    def touch(self, key, timeout):
+        return self._try(super().touch, key, timeout, absent=False)
+
+    def delete(self, key):
+        return self._try(super().delete, key, absent=False)
+
+    def delete_many(self, keys):
+        self._try(super().delete_many, keys)
+
+    def clear(self):
+        return self._try(super().clear, absent=False)
+
+
+class RedisFragmentCache(RedisCache):
+    def __init__(self, server, params):
+        super().__init__(server, params)
+        self._class = _ForgivingClient

@@ -26,6 +26,7 @@ CRONICA_DB_POOL       PostgreSQL: connections each server process may hold (10)
 from __future__ import annotations
 
 import hashlib
+import hmac
 import ipaddress
 import json
 import os
@@ -220,9 +221,15 @@ CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "fragments": (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisFragmentCache",
             "LOCATION": CACHE_URL,
-            "KEY_PREFIX": "cronica-fragments",
+            # Keys name ids and versions of this site's rows: two sites sharing a Redis
+            # server (each with its own secret key) never read each other's fragments.
+            "KEY_PREFIX": "cronica-"
+            + hmac.new(SECRET_KEY.encode(), b"fragments", "sha256").hexdigest()[:16],
+            # A server that does not answer costs a request half a second, not a hang
+            # (config.cache: the site then renders without it for a while).
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
         if CACHE_URL
         else {

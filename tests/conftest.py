@@ -1,3 +1,6 @@
+import os
+from urllib.parse import urlsplit
+
 import pytest
 from django.core.cache import caches
 from django.db import connection
@@ -29,6 +32,19 @@ def pytest_addoption(parser):
     )
 
 
+def pytest_configure(config):
+    """With CACHE_URL (scripts/with-redis.sh), each xdist worker keeps its fragments in a
+    Redis database of its own: every test empties the cache, which must not empty the
+    cache of a test running beside it, and test databases give the same ids to their rows."""
+    from django.conf import settings as django_settings
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw-1")
+    if django_settings.CACHE_URL:
+        fragments = django_settings.CACHES["fragments"]
+        url = urlsplit(fragments["LOCATION"])
+        fragments["LOCATION"] = url._replace(path=f"/{int(worker[2:]) + 1}").geturl()
+
+
 def uses_database(item: pytest.Item) -> bool:
     from django.test import TransactionTestCase
 
@@ -45,11 +61,17 @@ def pytest_collection_modifyitems(config, items):
     # sync API leaves an event loop running in the worker's thread, after which neither
     # asyncio.run() nor Django's async_to_sync (an async view under the test client) works.
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
-    if not config.getoption("--database-only"):
-        return
+    from django.conf import settings as django_settings
+
+    database_only = config.getoption("--database-only")
     kept, skipped = [], []
     for item in items:
-        (kept if uses_database(item) else skipped).append(item)
+        if item.get_closest_marker("redis") is not None:
+            # Where there is a server (scripts/with-redis.sh: the PostgreSQL run).
+            wanted = bool(django_settings.CACHE_URL)
+        else:
+            wanted = not database_only or uses_database(item)
+        (kept if wanted else skipped).append(item)
     config.hook.pytest_deselected(items=skipped)
     items[:] = kept
 

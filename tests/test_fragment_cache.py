@@ -11,6 +11,7 @@ from unittest import mock
 
 import pytest
 from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.test import override_settings
 from django.utils import translation
 
@@ -18,7 +19,7 @@ from bench import site
 from campaigns.fragments import CACHE, fragment_key, read_rest
 from characters import services
 from characters.models import XpEntry
-from config.cache import BoundedLocMemCache
+from config.cache import BoundedLocMemCache, RedisFragmentCache
 from tests.bench_pages import each_page
 from tests.factories import make_character
 
@@ -83,7 +84,8 @@ def _settings_in_fresh_interpreter(**env: str) -> str:
 def test_cache_url_selects_djangos_redis_backend_and_the_default_stays_in_process():
     assert _settings_in_fresh_interpreter().startswith("config.cache.BoundedLocMemCache ")
     shared = _settings_in_fresh_interpreter(CACHE_URL="redis://127.0.0.1:6379/0")
-    assert shared.startswith("django.core.cache.backends.redis.RedisCache ")
+    assert shared.startswith("config.cache.RedisFragmentCache ")
+    assert issubclass(RedisFragmentCache, RedisCache)
 
 
 def test_the_release_is_the_environments_or_a_digest_of_the_code():

@@ -20,6 +20,7 @@ from characters import services
 from characters.models import Character, Trait
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
+from tests.cached import cached_keys
 from tests.characters.test_sheet_views import tinieblas_sheet
 from tests.factories import MembershipFactory, UserFactory, campaign_with, make_character
 from tests.html import parse
@@ -30,7 +31,7 @@ def _url(character, name="sheet", *args):
 
 
 def _grids_cached() -> int:
-    return sum("sheet-grid" in key for key in caches[CACHE]._cache)
+    return sum("sheet-grid" in key for key in cached_keys())
 
 
 def _sheet(client, character) -> str:
@@ -166,7 +167,7 @@ def _boxes(page: str) -> int:
 
 def _pieces_stored() -> dict[str, int]:
     """How many of each piece of the grid the cache holds."""
-    keys = list(caches[CACHE]._cache)
+    keys = cached_keys()
     return {
         piece: sum(f":{piece}:" in key for key in keys)
         for piece in ("sheet-grid-head", "sheet-apart", "sheet-grid-tail")
@@ -293,7 +294,7 @@ def test_the_sheets_header_follows_its_row_and_its_owners_name_on_the_next_reque
 ):
     client.force_login(gm if who == "gm" else player)
     _sheet(client, lucia)
-    assert any("sheet-story" in key for key in caches[CACHE]._cache)
+    assert any("sheet-story" in key for key in cached_keys())
     # Notes move the character's versions alone; a concept, the campaign's too.
     Character.objects.filter(pk=lucia.pk).update(notes="Ver el sótano")
     assert "Ver el sótano" in _story(client, lucia).text()

@@ -8,15 +8,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from campaigns import services
-from campaigns.fragments import CACHE
 from campaigns.models import Membership
 from characters.models import Character
+from tests.cached import cached_keys
 from tests.campaigns.test_chronicle import draft, publish, store_roll
 from tests.factories import InvitationFactory, MembershipFactory, UserFactory, make_character
 from tests.html import parse
@@ -29,7 +28,7 @@ def _url(campaign) -> str:
 
 
 def _pages_cached() -> int:
-    return sum("campaign-page" in key for key in caches[CACHE]._cache)
+    return sum("campaign-page" in key for key in cached_keys())
 
 
 def _page(client, campaign):

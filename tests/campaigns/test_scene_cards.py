@@ -6,13 +6,12 @@ never reaches another."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import caches
 
 from campaigns import services
-from campaigns.fragments import CACHE
 from campaigns.models import Story
 from characters import services as character_services
 from characters.models import Character
+from tests.cached import cached_keys
 from tests.campaigns.test_chronicle import publish, store_roll, timeline_url
 from tests.campaigns.test_timeline_cache import logged_in
 from tests.factories import MembershipFactory, UserFactory, make_character
@@ -39,7 +38,7 @@ def scene(campaign, lucia, story):
 
 
 def _cards_cached() -> int:
-    return sum("scene-card" in key for key in caches[CACHE]._cache)
+    return sum("scene-card" in key for key in cached_keys())
 
 
 def _card(client, scene):

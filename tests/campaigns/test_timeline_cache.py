@@ -12,7 +12,6 @@ from dataclasses import replace
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -21,13 +20,14 @@ from django.utils import timezone
 
 from campaigns import chronicle, services
 from campaigns.confirm import CONFIRMED
-from campaigns.fragments import CACHE, CSRF_PLACEHOLDER
+from campaigns.fragments import CSRF_PLACEHOLDER
 from characters import services as character_services
 from characters.models import Character, DiaryEntry
 from mechanics import health_timeline
 from mechanics.rules.tinieblas.advancement import SceneAward
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
+from tests.cached import cached_keys
 from tests.campaigns.test_chronicle import publish, store_roll
 from tests.factories import make_character
 from tests.html import parse
@@ -53,7 +53,7 @@ def logged_in(cases: list[tuple], *, forward: bool) -> list[tuple]:
 
 
 def _timelines_cached() -> int:
-    return sum("scene-timeline:" in key for key in caches[CACHE]._cache)
+    return sum("scene-timeline:" in key for key in cached_keys())
 
 
 def _review(client, url: str):
