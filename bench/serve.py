@@ -18,7 +18,6 @@ import argparse
 import http.client
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -28,33 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import site
-from bench.processes import die_with_parent, free_port
-
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def _workers(master: int) -> list[int]:
-    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    return [int(pid) for pid in children]
-
-
-def _cpu_seconds(pids: list[int]) -> float:
-    total = 0
-    for pid in pids:
-        # Fields after the command name (which may hold spaces): utime is 14th, stime 15th.
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])
-    return total / TICKS
-
-
-def _get(port: int, path: str, headers: dict) -> tuple[int, int]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        connection.request("GET", path, headers=headers)
-        response = connection.getresponse()
-        return response.status, len(response.read())
-    finally:
-        connection.close()
+from bench.processes import cpu_seconds, gunicorn, http_get
 
 
 def _load(port: int, path: str, headers: dict, seconds: float, threads: int) -> dict:
@@ -67,7 +40,7 @@ def _load(port: int, path: str, headers: dict, seconds: float, threads: int) -> 
     def client() -> None:
         while time.perf_counter() < stop:
             start = time.perf_counter()
-            status, _size = _get(port, path, headers)
+            status, _size = http_get(port, path, headers)
             elapsed = time.perf_counter() - start
             with lock:
                 latencies.append(elapsed)
@@ -107,7 +80,6 @@ def main() -> int:
         cookie = (
             f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
         )
-        port = free_port()
         base = {
             "Host": "127.0.0.1",
             "X-Forwarded-Proto": "https",
@@ -119,28 +91,7 @@ def main() -> int:
         feed = reverse("mechanics:feed", args=[demo.campaign.pk])
         sheet = reverse("characters:sheet", args=[demo.campaign.pk, demo.character.pk])
         database = settings.DATABASES["default"]
-        server = subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "gunicorn"),
-                "config.wsgi",
-                "--workers=2",
-                f"--bind=127.0.0.1:{port}",
-                "--log-level=warning",
-            ],
-            cwd=site.ROOT,
-            env=os.environ.copy(),
-            preexec_fn=die_with_parent,
-        )
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    _get(port, "/bench/bare/", base)
-                    break
-                except OSError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise RuntimeError("gunicorn did not start") from None
-                    time.sleep(0.2)
+        with gunicorn(site.ROOT, 2, os.environ.copy(), base) as (port, workers):
             # The version the feed shows now: an unchanged poll sends it back.
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             connection.request("GET", f"{feed}?since=stale", headers=plain)
@@ -152,19 +103,15 @@ def main() -> int:
                 ("sheet (tinieblas)", sheet, base),
                 ("feed poll, unchanged", f"{feed}?since={version}", htmx),
             ]
-            workers = _workers(server.pid)
             for _name, path, headers in cases:  # warm both workers up
                 _load(port, path, headers, 0.5, args.threads)
             results: dict[str, list] = {name: [] for name, _p, _h in cases}
             for _ in range(rounds):
                 for name, path, headers in cases:
-                    before = _cpu_seconds(workers)
+                    before = cpu_seconds(workers)
                     run = _load(port, path, headers, seconds, args.threads)
-                    run["cpu"] = _cpu_seconds(workers) - before
+                    run["cpu"] = cpu_seconds(workers) - before
                     results[name].append(run)
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
         print(
             f"gunicorn, 2 sync workers, {args.threads} client threads, {rounds} × {seconds:.0f} s "
             f"per page, SQLite, CONN_MAX_AGE={database['CONN_MAX_AGE']}, DEBUG={settings.DEBUG}"

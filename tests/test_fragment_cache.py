@@ -140,3 +140,37 @@ def test_a_page_asks_the_cache_for_each_fragment_once(db, warm):
         if repeated:
             twice[page.name, page.who] = repeated
     assert twice == {}, "fragments asked for twice in one request, per page"
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["nothing cached", "cached"])
+def test_a_page_reads_its_chrome_in_one_round_trip(db, warm):
+    """The five pieces of base.html's chrome are read together ({% read_fragments_ahead %}):
+    one round trip to a shared cache, not five."""
+    world = site.build_demo()
+    cache = caches[CACHE]
+    trips = []
+    get = cache.get
+
+    def spy_get(key, *args, **kwargs):
+        trips.append([key])
+        return get(key, *args, **kwargs)
+
+    def spy_get_many(keys, *args, **kwargs):
+        trips.append(list(keys))  # the in-process cache gets them one by one
+        return {key: value for key in keys if (value := get(key)) is not None}
+
+    chrome = {"base-head", "base-scripts", "base-nav", "base-nav-end", "base-footer"}
+    full_pages = 0
+    for page, request in each_page(world, warm=warm):
+        trips.clear()
+        with (
+            mock.patch.object(cache, "get", spy_get),
+            mock.patch.object(cache, "get_many", spy_get_many),
+        ):
+            response = request()
+        if b"<!doctype html>" not in response.content[:200]:
+            continue
+        full_pages += 1
+        read = [{key.partition(":")[0] for key in trip} & chrome for trip in trips]
+        assert [names for names in read if names] == [chrome], (page.name, page.who)
+    assert full_pages >= 10

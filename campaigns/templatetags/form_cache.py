@@ -20,7 +20,14 @@ from django.db import models
 from django.utils.safestring import mark_safe
 
 from campaigns.forms.menus import option_tags
-from campaigns.fragments import CACHE, NESTED, cached_fragment, fragment_key, row_state
+from campaigns.fragments import (
+    CACHE,
+    NESTED,
+    cached_fragment,
+    cached_htmls,
+    fragment_key,
+    row_state,
+)
 
 register = template.Library()
 register.filter("option_tags", option_tags)
@@ -95,23 +102,28 @@ def crispy_field_cached(bound):
     return _cached(fragment_key("crispy-field", state), lambda: as_crispy_field(bound))
 
 
+# The template's `{% fragment %}` nodes, as its parser met them (`read_fragments_ahead`).
+FRAGMENTS = "cronica-fragments"
+
+
 class FragmentNode(template.Node):
     def __init__(self, name: str, parts: list, nodelist):
         self.name, self.parts, self.nodelist = name, parts, nodelist
 
-    def render(self, context) -> str:
+    def key(self, context) -> str:
         values = []
         for part in self.parts:
             value = part.resolve(context)
             # A row's key is every value it holds (its repr names only the row).
             values.append(row_state(value) if isinstance(value, models.Model) else repr(value))
-        request = context.request
+        return fragment_key(self.name, *values)
 
+    def render(self, context) -> str:
         def render(extra: dict) -> str:
             with context.push(**extra):
                 return self.nodelist.render(context)
 
-        return cached_fragment(request, fragment_key(self.name, *values), render)
+        return cached_fragment(context.request, self.key(context), render)
 
 
 @register.tag
@@ -126,7 +138,27 @@ def fragment(parser, token):
     nodelist = parser.parse(("endfragment",))
     parser.delete_first_token()
     name = bits[1].strip("\"'")
-    return FragmentNode(name, [parser.compile_filter(bit) for bit in bits[2:]], nodelist)
+    node = FragmentNode(name, [parser.compile_filter(bit) for bit in bits[2:]], nodelist)
+    parser.extra_data.setdefault(FRAGMENTS, []).append(node)
+    return node
+
+
+class AheadNode(template.Node):
+    def __init__(self, fragments: list[FragmentNode]):
+        self.fragments = fragments  # filled as the parser goes on
+
+    def render(self, context) -> str:
+        cached_htmls(context.request, [node.key(context) for node in self.fragments])
+        return ""
+
+
+@register.tag
+def read_fragments_ahead(parser, token):
+    """`{% read_fragments_ahead %}`: every `{% fragment %}` of this template read from the
+    cache here, in one round trip to a shared cache rather than one each (the chrome of
+    base.html). For fragments whose values are all set at this point: one keyed by a value
+    set later is not found ahead, and its own tag reads it."""
+    return AheadNode(parser.extra_data.setdefault(FRAGMENTS, []))
 
 
 class KeyedFragmentNode(template.Node):
