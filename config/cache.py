@@ -7,11 +7,17 @@
   Redis backend, which the site can do without. While the server cannot be reached a read
   misses and a write is dropped, so pages are rendered as if nothing were cached rather
   than failing; the server is asked again `RETRY_SECONDS` later, not at every read.
+  Within a request (`deferred_writes`, config.middleware) what is stored waits, pickled,
+  and goes in one round trip once the response is ready: a page drawn with nothing cached
+  stores a dozen pieces or more, each a round trip of its own otherwise. A read in the
+  same request finds what waits.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from contextvars import ContextVar
 from time import monotonic
 
 from django.core.cache.backends.locmem import LocMemCache
@@ -20,6 +26,10 @@ from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 logger = logging.getLogger(__name__)
 
 RETRY_SECONDS = 5.0
+# This request's writes to Redis, by full key: (pickled value, seconds or None).
+_waiting: ContextVar[dict[str, tuple[bytes, int | None]] | None] = ContextVar(
+    "fragment_writes", default=None
+)
 
 _sizes: dict[str, list[int]] = {}
 
@@ -85,19 +95,41 @@ class _ForgivingClient(RedisCacheClient):
             return absent
 
     def get(self, key, default):
+        waiting = _waiting.get()
+        if waiting is not None and key in waiting:
+            return self._serializer.loads(waiting[key][0])
         return self._try(super().get, key, default, absent=default)
 
     def get_many(self, keys):
-        return self._try(super().get_many, keys, absent={})
+        waiting = _waiting.get() or {}
+        found = {key: self._serializer.loads(waiting[key][0]) for key in keys if key in waiting}
+        asked = [key for key in keys if key not in waiting]
+        if asked:
+            found |= self._try(super().get_many, asked, absent={})
+        return found
 
     def has_key(self, key):
-        return self._try(super().has_key, key, absent=False)
+        return key in (_waiting.get() or ()) or self._try(super().has_key, key, absent=False)
 
     def add(self, key, value, timeout):
         return self._try(super().add, key, value, timeout, absent=False)
 
     def set(self, key, value, timeout):
-        self._try(super().set, key, value, timeout)
+        if not self._wait({key: value}, timeout):
+            self._try(super().set, key, value, timeout)
+
+    def set_many(self, data, timeout):
+        if not self._wait(data, timeout):
+            self._try(super().set_many, data, timeout)
+
+    def _wait(self, data: dict, timeout: int | None) -> bool:
+        """Keep these writes for the end of the request, if one is deferring them."""
+        waiting = _waiting.get()
+        if waiting is None:
+            return False
+        for key, value in data.items():
+            waiting[key] = (self._serializer.dumps(value), timeout)
+        return True
 
     def incr(self, key, delta):
         value = self._try(super().incr, key, delta)
@@ -105,23 +137,52 @@ class _ForgivingClient(RedisCacheClient):
             raise ValueError(f"Key '{key}' not found.")
         return value
 
-    def set_many(self, data, timeout):
-        self._try(super().set_many, data, timeout)
-
     def touch(self, key, timeout):
         return self._try(super().touch, key, timeout, absent=False)
 
     def delete(self, key):
+        (_waiting.get() or {}).pop(key, None)
         return self._try(super().delete, key, absent=False)
 
     def delete_many(self, keys):
+        waiting = _waiting.get() or {}
+        for key in keys:
+            waiting.pop(key, None)
         self._try(super().delete_many, keys)
 
     def clear(self):
+        (_waiting.get() or {}).clear()
         return self._try(super().clear, absent=False)
+
+    def store(self, waiting: dict[str, tuple[bytes, int | None]]) -> None:
+        """What a request left waiting, in one round trip (a pipeline, no transaction)."""
+
+        def send():
+            pipeline = self.get_client(None, write=True).pipeline(transaction=False)
+            for key, (pickled, timeout) in waiting.items():
+                if timeout == 0:
+                    pipeline.delete(key)
+                else:
+                    pipeline.set(key, pickled, ex=timeout)
+            pipeline.execute()
+
+        if waiting:
+            self._try(send)
 
 
 class RedisFragmentCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = _ForgivingClient
+
+    @contextlib.contextmanager
+    def deferred_writes(self):
+        """What is stored in this block waits and goes in one round trip at its end (not
+        if the block fails: what a failed request drew is not kept)."""
+        token = _waiting.set({})
+        try:
+            yield
+            waiting = _waiting.get()
+        finally:
+            _waiting.reset(token)
+        self._cache.store(waiting)

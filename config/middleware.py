@@ -2,6 +2,8 @@ import gzip
 import secrets
 
 from django.conf import settings
+from django.core.cache import caches
+from django.core.exceptions import MiddlewareNotUsed
 from django.http import HttpResponse
 from django.middleware import gzip as django_gzip
 from django.middleware.locale import LocaleMiddleware
@@ -10,6 +12,8 @@ from django.template.defaultfilters import filesizeformat
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
+
+from campaigns.fragments import CACHE
 
 
 class SpanishFirstLocaleMiddleware(LocaleMiddleware):
@@ -61,6 +65,21 @@ def _compress(content: bytes, max_random_bytes: int) -> bytes:
     data = gzip.compress(content, compresslevel=1, mtime=0)
     name = b"a" * secrets.randbelow(max_random_bytes) + b"\0"
     return data[:3] + bytes([gzip.FNAME]) + data[4:10] + name + data[10:]
+
+
+class DeferredFragmentWritesMiddleware:
+    """With a shared fragment cache (CACHE_URL), what a request stores in it goes in one
+    round trip once its response is ready (`config.cache.RedisFragmentCache`); the
+    in-process cache has nothing to gain, and goes without."""
+
+    def __init__(self, get_response):
+        if not hasattr(caches[CACHE], "deferred_writes"):
+            raise MiddlewareNotUsed
+        self.get_response = get_response
+
+    def __call__(self, request):
+        with caches[CACHE].deferred_writes():
+            return self.get_response(request)
 
 
 class VaryOnHtmxMiddleware:

@@ -21,6 +21,9 @@ DJANGO_MEDIA_STORAGE_OPTIONS  its options, a JSON object
 CRONICA_LIVE_BROKER   how the live table hears of changes: "postgres" (LISTEN/NOTIFY, the
                       default on PostgreSQL) or "poll" (the default on SQLite)
 CRONICA_DB_POOL       PostgreSQL: connections each server process may hold (10)
+CACHE_URL             a Redis server for the rendered fragments, shared by every process and
+                      server (unset: each process keeps its own, CRONICA_CACHE_MB of them, 64)
+CRONICA_RELEASE       the release's name, in every fragment's key (a digest of the code)
 """
 
 from __future__ import annotations
@@ -110,6 +113,8 @@ MIDDLEWARE = [
     # Below WhiteNoise, which serves static files pre-compressed and returns first.
     # Django's GZipMiddleware at zlib's fastest level, with its defence against BREACH.
     "config.middleware.GZipMiddleware",
+    # Around everything that draws: a request's writes to a shared cache in one round trip.
+    "config.middleware.DeferredFragmentWritesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.SpanishFirstLocaleMiddleware",
     # Before anything reads the body or the query: refuse what no view can read.

@@ -4,6 +4,7 @@ The tests marked `redis` need a server: they run under scripts/with-redis.sh (ma
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import subprocess
@@ -12,6 +13,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+import redis.connection
 from django.conf import settings
 from django.core.cache import caches
 from django.test import Client, override_settings
@@ -103,6 +105,42 @@ def test_pages_are_served_while_the_cache_server_is_down(campaign, gm, player, c
     assert any("CACHE_URL" in record.getMessage() for record in caplog.records)
 
 
+def test_a_request_finds_what_it_stored_before_the_writes_go(caplog):
+    """Within `deferred_writes` a write waits, pickled as it would be sent: a read finds
+    it as it was stored, even with the server down; at the end of the block it goes."""
+    cache = _unreachable()
+    rows = [1]
+    with caplog.at_level(logging.WARNING, logger="config.cache"):
+        with cache.deferred_writes():
+            cache.set("rows", rows)
+            cache.set_many({"a": "A", "b": "B"})
+            rows.append(2)
+            assert cache.get("rows") == [1]
+            assert cache.get_many(["a", "rows", "missing"]) == {"a": "A", "rows": [1]}
+            assert cache.has_key("b")
+            cache.delete("b")
+            assert cache.get("b") is None
+        assert len(caplog.records) == 1  # the one round trip of the writes, refused
+    assert cache.get("rows") is None  # nothing waits once the block is over
+
+
+def test_a_failed_request_stores_nothing():
+    cache = _unreachable()
+
+    def fail():
+        with cache.deferred_writes():
+            cache.set("piece", "<p>drawn before the failure</p>")
+            raise RuntimeError
+
+    with mock.patch.object(cache._cache, "store") as store:
+        with pytest.raises(RuntimeError):
+            fail()
+        with cache.deferred_writes():
+            cache.set("piece", "<p>drawn</p>")
+    store.assert_called_once()
+    assert list(store.call_args.args[0]) == [cache.make_and_validate_key("piece")]
+
+
 def _prefix_in_fresh_interpreter(secret: str) -> str:
     code = (
         "import django; django.setup(); from django.conf import settings as s;"
@@ -153,3 +191,49 @@ def test_every_process_of_a_site_shares_the_fragments_and_another_site_does_not(
     cache.set("piece", "<p>rendered once</p>")
     assert _read_in_another_process("piece", settings.SECRET_KEY) == "<p>rendered once</p>"
     assert _read_in_another_process("piece", "another-site-" + "x" * 40) == "missing"
+
+
+@contextlib.contextmanager
+def _round_trips():
+    """How many times this process writes to a Redis server in the block."""
+    sent = []
+    send = redis.connection.AbstractConnection.send_packed_command
+
+    def counted(connection, *args, **kwargs):
+        sent.append(args)
+        return send(connection, *args, **kwargs)
+
+    with mock.patch.object(redis.connection.AbstractConnection, "send_packed_command", counted):
+        yield sent
+
+
+@pytest.mark.redis
+def test_a_requests_writes_go_in_one_round_trip_at_its_end():
+    cache = caches[CACHE]
+    server = cache._cache.get_client()
+    with _round_trips() as sent, cache.deferred_writes():
+        cache.set("a", "A", 60)
+        cache.set_many({"b": "B", "c": "C"}, 60)
+        cache.set("gone", "G", 0)
+        waiting = list(sent)
+    assert waiting == []
+    assert len(sent) == 1
+    assert cache.get_many(["a", "b", "c", "gone"]) == {"a": "A", "b": "B", "c": "C"}
+    assert 0 < server.ttl(cache.make_and_validate_key("b")) <= 60
+
+
+@pytest.mark.redis
+@pytest.mark.django_db
+def test_a_page_drawn_with_nothing_cached_stores_its_pieces_in_one_round_trip(campaign, player):
+    character = make_character(campaign, player, name="Lucía")
+    client = Client()
+    client.force_login(player)
+    sheet = reverse("characters:sheet", args=[campaign.pk, character.pk])
+    with _round_trips() as cold:
+        assert "Lucía" in client.get(sheet).text
+    with _round_trips() as warm:
+        assert "Lucía" in client.get(sheet).text
+    cold_writes = [sent for sent in cold if b"\r\nSET\r\n" in b"".join(sent[0])]
+    assert len(cold_writes) == 1
+    assert b"".join(cold_writes[0][0]).count(b"\r\nSET\r\n") >= 5  # the sheet's pieces
+    assert not [sent for sent in warm if b"\r\nSET\r\n" in b"".join(sent[0])]
