@@ -23,6 +23,7 @@ emptied before each timed request (a restart, a new worker, an evicted entry);
 through the services (not timed) before each timed request of its campaign.
 
 Run: .venv/bin/python bench/pages.py [--quick] [--rounds N] [--rolls N] [--mode MODE]
+     scripts/with-redis.sh .venv/bin/python bench/pages.py ...   # fragments in Redis
 """
 
 from __future__ import annotations
@@ -91,9 +92,10 @@ def main() -> int:
         took = time.perf_counter() - started
         print(f"built the demo and the big campaign ({sizes}) in {took:.0f} s")
         database = settings.DATABASES["default"]
+        fragments = "Redis (CACHE_URL)" if settings.CACHE_URL else "in this process"
         print(
             f"{database['ENGINE'].rsplit('.', 1)[-1]}, CONN_MAX_AGE={database['CONN_MAX_AGE']}, "
-            f"DEBUG={settings.DEBUG}, {rounds} rounds, mode {args.mode}"
+            f"DEBUG={settings.DEBUG}, {rounds} rounds, mode {args.mode}, fragments {fragments}"
         )
         from django.core.cache import caches
 
