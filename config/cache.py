@@ -78,6 +78,16 @@ class _ForgivingClient(RedisCacheClient):
     def __init__(self, servers, **options):
         super().__init__(servers, **options)
         self._skip_until = 0.0
+        self._clients = {}
+
+    def get_client(self, key=None, *, write=False):
+        """A server's client, made once: Django makes one per call, whose set-up (some
+        two hundred reply handlers) costs as much as the round trip on loopback."""
+        pool = self._get_connection_pool(write)
+        client = self._clients.get(id(pool))
+        if client is None:
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+        return client
 
     def _try(self, call, *args, absent=None):
         if monotonic() < self._skip_until:

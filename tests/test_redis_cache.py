@@ -105,6 +105,11 @@ def test_pages_are_served_while_the_cache_server_is_down(campaign, gm, player, c
     assert any("CACHE_URL" in record.getMessage() for record in caplog.records)
 
 
+def test_each_server_has_one_client_for_every_call():
+    client = _unreachable()._cache
+    assert client.get_client("k") is client.get_client("l", write=True)
+
+
 def test_a_request_finds_what_it_stored_before_the_writes_go(caplog):
     """Within `deferred_writes` a write waits, pickled as it would be sent: a read finds
     it as it was stored, even with the server down; at the end of the block it goes."""
