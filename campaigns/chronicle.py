@@ -142,18 +142,23 @@ class _Entry:
     html: str
 
 
-def timeline_html(request: HttpRequest, access: CampaignAccess, scene: Scene) -> SafeString:
-    """The page of the scene's timeline the request asks for (`after`, `before`), with
-    the items its reader may see, oldest first; cached under the campaign's change
-    sequence, the reader, the scene and the query string."""
+def timeline_key(request: HttpRequest, access: CampaignAccess, scene: Scene) -> str:
+    """The key of `timeline_html`: the campaign's change sequence, the reader, the scene
+    and the query string (the page asked for)."""
     campaign = access.campaign
-    key = fragment_key(
+    return fragment_key(
         "scene-timeline",
         viewer(access),
         (campaign.pk, campaign.change_seq),
         scene.pk,
         request.GET.urlencode(),
     )
+
+
+def timeline_html(request: HttpRequest, access: CampaignAccess, scene: Scene) -> SafeString:
+    """The page of the scene's timeline the request asks for (`after`, `before`), with
+    the items its reader may see, oldest first; cached (`timeline_key`)."""
+    key = timeline_key(request, access, scene)
 
     def render(extra: dict) -> str:
         context = {
@@ -197,12 +202,9 @@ def _page(
     backward = _position(before)
     forward = backward is None
     position = _position(after) if forward else backward
+    past = _rows_past(access, scene, pagers, kind, position, forward=forward)
     rows = sorted(
-        (
-            ((row[1], pager.rank, row[0]), row)
-            for pager in pagers
-            for row in _rows_past(access, scene, pager, kind, position, forward=forward)
-        ),
+        (((row[1], pager.rank, row[0]), row) for pager in pagers for row in past[pager]),
         key=itemgetter(0),
         reverse=not forward,
     )
@@ -238,33 +240,40 @@ def _page(
 def _rows_past(
     access: CampaignAccess,
     scene: Scene,
-    pager: TimelinePager,
+    pagers: list[TimelinePager],
     kind: str | None,
     position: Position | None,
     *,
     forward: bool,
-) -> list[tuple]:
-    """A page and one of the source's rows past `position` (oldest first, or newest first
-    going back), cached under the versions its rows follow, the reader and the page asked
-    for, so that a write to another source leaves it."""
+) -> dict[TimelinePager, list[tuple]]:
+    """Of each source, a page and one of its rows past `position` (oldest first, or
+    newest first going back), cached apart under the versions its rows follow, the reader
+    and the page asked for, so that a write to another source leaves it (all read in one
+    `get_many`)."""
     campaign = access.campaign
     size = TIMELINE_PAGE
-    key = fragment_key(
-        "scene-timeline-rows",
-        viewer(access),
-        (campaign.pk, pager.rank, pager.versions(campaign)),
-        scene.pk,
-        kind,
-        position,
-        forward,
-    )
+    keys = {
+        pager: fragment_key(
+            "scene-timeline-rows",
+            viewer(access),
+            (campaign.pk, pager.rank, pager.versions(campaign)),
+            scene.pk,
+            kind,
+            position,
+            forward,
+        )
+        for pager in pagers
+    }
 
-    def read() -> list[tuple]:
-        bound = _bound(position, pager.rank) if position is not None else None
-        rows = pager.rows(access, scene, kind)
-        return list(beyond(rows, bound, down=not forward)[: size + 1])
+    def read(missing: list[TimelinePager]) -> dict[TimelinePager, list[tuple]]:
+        past = {}
+        for pager in missing:
+            bound = _bound(position, pager.rank) if position is not None else None
+            rows = pager.rows(access, scene, kind)
+            past[pager] = list(beyond(rows, bound, down=not forward)[: size + 1])
+        return past
 
-    return cached_value(key, read)
+    return cached_pieces(keys, read, timeout=3600)
 
 
 # A cursor past any row: the page before it is the timeline's last.

@@ -15,7 +15,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services
-from campaigns.chronicle import scene_count_names, scene_list_extras, timeline_html
+from campaigns.chronicle import (
+    scene_count_names,
+    scene_list_extras,
+    timeline_html,
+    timeline_key,
+)
 from campaigns.confirm import ask_first
 from campaigns.forms.chronicle import SceneForm, SceneNoteForm, StoryForm
 from campaigns.forms.service import call_service
@@ -275,8 +280,10 @@ def _scene_context(
     chrome = _chrome_key(access, scene) if cached else ""
     keys = {"cast": cast} | dict.fromkeys(("notes", "head", "links", "time"), chrome)
     keys = {part: f"{key}:{part}" if key else "" for part, key in keys.items()}
-    # The page's pieces in one read (the template's `fragment_at`s ask no more).
-    found = cached_htmls(request, [key for key in keys.values() if key])
+    # The page's pieces in one read, its timeline's too (the template's `fragment_at`s
+    # and `timeline_html` ask no more).
+    timeline = [timeline_key(request, access, scene)] if cached else []
+    found = cached_htmls(request, [key for key in keys.values() if key] + timeline)
     for part, key in keys.items():
         context[f"{part}_key"] = key
     for part in ("cast", "notes"):
