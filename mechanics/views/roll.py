@@ -437,9 +437,14 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                     scene = sheet.scene
                     sheet = cached_sheet(character, access.campaign)
                     sheet.scene = scene
-                elif stored.group is not None:
-                    # An extended action's roll bumped the version that keys its progress.
+                elif stored.group is not None or attack is not None:
+                    # An extended action's roll bumped the version that keys its progress;
+                    # an attack, its attacker's (the fight links to it).
                     character.refresh_from_db(fields=["version", "grid_version"])
+                if attack is not None:
+                    # The answer carries the versions the attack left, so the live reload
+                    # its own change sends finds the panel up to date and keeps its words.
+                    access.campaign.refresh_from_db(fields=["version", "change_seq", "public_seq"])
                 if changed or stored.group is not None:
                     open_actions = setup.open_actions(character)
                     form = _panel_form(sheet, kept, is_gm=is_gm, open_actions=open_actions)

@@ -3,6 +3,9 @@ Defensa as its difficulty and the highest RD of its armours, and joins the fight
 progress in the roll's scene, where its damage waits for the GM like the combat panel's
 (docs/rules.md#hitos-roll-panel-attacks)."""
 
+import html
+import re
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
@@ -123,6 +126,25 @@ def test_a_players_hit_waits_for_the_gm_who_applies_it_to_the_target(
     assert attack.status == CombatAttack.Status.APPLIED
     assert lost(foe) == 4
     assert HealthEvent.objects.get(character=foe).scene_id == combat.scene_id
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+def test_an_attacks_answer_is_up_to_date_so_the_live_reload_keeps_its_words(
+    client, request, rooftop, fixed_dice, who
+):
+    """The attack wrote to the campaign (the fight, the roll): the panel it answers with
+    carries the versions it left, so the live reload that change sends finds the panel up
+    to date (204) instead of drawing it again without the attack's words."""
+    _combat, hero, foe = rooftop
+    client.force_login(request.getfixturevalue(who))
+    fixed_dice(3, 4, 9)
+    answer = client.post(roll_url(hero), blow(foe), HTTP_HX_REQUEST="true")
+    assert "Héroe alcanza a Sicario" in answer.text
+    [since] = re.findall(r'"X-Cronica-Since": "([^"]+)"', html.unescape(answer.text))
+    reload = client.get(
+        roll_url(hero), blow(foe), HTTP_HX_REQUEST="true", HTTP_X_CRONICA_SINCE=since
+    )
+    assert reload.status_code == 204
 
 
 def test_the_player_may_not_apply_the_damage_of_their_own_attack(
