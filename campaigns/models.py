@@ -81,6 +81,9 @@ class Campaign(RendersMarkdown):
     # New rolls (append-only too): what a scene's page of roll cards follows, so that any
     # other write leaves it cached.
     roll_seq = models.PositiveBigIntegerField(default=1, editable=False)
+    # New rolls players may see (not secret ones): the version of their live roll feed,
+    # which a poll compares with no query of the rolls, and which a secret roll leaves.
+    public_roll_seq = models.PositiveBigIntegerField(default=1, editable=False)
     # Written by `campaigns.images.store_image` only; served by the `image` view.
     image = models.FileField(
         _("image"), upload_to="portraits/campaigns/", max_length=200, blank=True, editable=False

@@ -9,7 +9,8 @@ write:
   for rows only GMs see (`PRIVATE`), which players' pages and streams follow instead;
   and to `Campaign.nonroll_seq` likewise, but for rolls (`SEQUENCE_ONLY`), for what lists
   everything of the campaign but its roll cards (the rest of a scene's timeline); and
-  to a counter of one table's own (`LEDGERS`) for a new row of that table;
+  to a counter of one table's own (`LEDGERS`) for a new row of that table, and to a
+  second one for a new row players may see (`PUBLIC_LEDGERS`: a player's roll feed);
 - to `Character.version` for a write to the character's own row or to a row that links to
   the character (its traits, wounds, XP...), rolls aside (`SEQUENCE_ONLY`) but for those
   a roll panel reads back (`READ_BACK`); and to `Character.grid_version` likewise, but for
@@ -41,7 +42,15 @@ from django.db import connections, models
 CAMPAIGN = "campaigns.Campaign"
 CHARACTER = "characters.Character"
 # The counters themselves, each model's own: writing them is a bump, not a change to bump for.
-CAMPAIGN_COUNTERS = ("change_seq", "nonroll_seq", "public_seq", "roll_seq", "version", "xp_seq")
+CAMPAIGN_COUNTERS = (
+    "change_seq",
+    "nonroll_seq",
+    "public_roll_seq",
+    "public_seq",
+    "roll_seq",
+    "version",
+    "xp_seq",
+)
 COUNTERS = frozenset({*CAMPAIGN_COUNTERS, "grid_version"})
 # The user's columns that pages show.
 USER_NAMES = ("username", "first_name", "last_name")
@@ -85,6 +94,9 @@ DERIVED = frozenset({"characters.XpSummary"})
 # move: what draws them alone (the XP chart, a scene's page of rolls) is kept through
 # every other write.
 LEDGERS = {"characters.XpEntry": "xp_seq", "mechanics.Roll": "roll_seq"}
+# Of those, the ones whose new rows players may see (not PRIVATE ones) also move this
+# counter: a player's roll feed follows it, which a secret roll leaves.
+PUBLIC_LEDGERS = {"mechanics.Roll": "public_roll_seq"}
 CHANGE = "change_seq = change_seq + 1"
 NONROLL = "nonroll_seq = nonroll_seq + 1"
 SEQUENCES = f"{CHANGE}, public_seq = public_seq + 1, {NONROLL}"
@@ -168,6 +180,8 @@ def _bumps(scoped: Scoped, row: str, event: str = "update") -> list[str]:
         sequences += f", {NONROLL}"
     if label in LEDGERS and event == "insert":
         sequences += f", {LEDGERS[label]} = {LEDGERS[label]} + 1"
+    if label in PUBLIC_LEDGERS and event == "insert":
+        sequences += f", {PUBLIC_LEDGERS[label]} = {PUBLIC_LEDGERS[label]} + {public}"
     if label == CAMPAIGN:
         return []
     where = f"WHERE id = {campaign} AND NOT deleting"

@@ -7,7 +7,6 @@ in lists, counts, the feed's version and exports alike.
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Sequence
 
 from django.db.models import F, QuerySet
@@ -35,10 +34,10 @@ def feed_rolls(access: CampaignAccess) -> list[Roll]:
 
 
 def feed_rows(access: CampaignAccess) -> list[tuple]:
-    """The rolls the feed would show, each as its id and the names its card shows (as
-    `cards_of` takes them): what a poll needs to tell whether the feed changed and, if it
-    did, to find the cards (one query on the campaign/created_at index, with the names'
-    joins: a third of what the rolls whole cost)."""
+    """The rolls the feed shows, each as its id and the names its card shows (as
+    `cards_of` takes them): what a changed feed needs to find its cards (one query on
+    the campaign/created_at index, with the names' joins: a third of what the rolls whole
+    cost)."""
     names = ("user__username", "character__name", "scene__title")
     return list(campaign_rolls(access).values_list("pk", *names)[:FEED_SIZE])
 
@@ -57,16 +56,14 @@ def feed_cards(rows: Sequence[tuple]) -> tuple[list[SafeString], Roll | None]:
     return cards, read[newest]
 
 
-def feed_version(ids: Sequence[int]) -> str:
-    """A short token that changes whenever the feed's rolls change.
-
-    The newest id alone would miss a roll committed late with an older timestamp (two
-    writers on PostgreSQL); a checksum of every id shown catches it.
-    """
-    if not ids:
-        return "0"
-    checksum = zlib.crc32(",".join(str(pk) for pk in ids).encode())
-    return f"{ids[0]}-{checksum:08x}"
+def feed_version(access: CampaignAccess) -> str:
+    """What changes whenever the rolls this reader's feed shows change, read with the
+    campaign (no query): its new rolls, or for a player its new rolls but secret ones
+    (`Campaign.public_roll_seq`), so not even the moment of a secret roll reaches them.
+    The database counts them as each roll commits, so a roll committed late with an older
+    time moves it too."""
+    campaign = access.campaign
+    return str(campaign.roll_seq if access.is_gm else campaign.public_roll_seq)
 
 
 def feed_etag(access: CampaignAccess, version: str, language: str) -> str:

@@ -54,7 +54,9 @@ BUDGET = {
     # RELEASE (for the BEGIN and COMMIT of a request outside a test), one statement that
     # locks the campaign and reads its history chain's tip, and the roll.
     ("roll POST (htmx)", "player"): 6,
-    ("feed poll", "player"): 3,
+    # The session with its user, and the access check, which reads the feed's version
+    # with the campaign (`Campaign.public_roll_seq` for a player): no roll read.
+    ("feed poll", "player"): 2,
     ("health poll", "player"): 3,
     # Below the waiting purchases (the GM's), the log is cached whole under the entries'
     # counter and the campaign's version: its rows are read only when it changed.

@@ -197,6 +197,24 @@ def test_only_a_new_roll_bumps_the_roll_counter(campaign, gm, player):
     assert roll_seq() == before + 2
 
 
+def test_only_a_new_roll_players_may_see_bumps_their_roll_counter(campaign, gm, player):
+    """A player's roll feed is versioned by `Campaign.public_roll_seq`: a roll they may see
+    moves it, a secret one does not (not even its moment reaches them), and neither does
+    a wound or XP."""
+    lucia = make_character(campaign, player, name="Lucía")
+
+    def public_roll_seq() -> int:
+        return Campaign.objects.values_list("public_roll_seq", flat=True).get(pk=campaign.pk)
+
+    before = public_roll_seq()
+    store_roll(campaign, None, lucia, player)
+    assert public_roll_seq() == before + 1
+    store_roll(campaign, None, lucia, gm, secret=True)
+    character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "B"))
+    xp_adjust(character=lucia, user=gm, amount=3, reason="Inicial")
+    assert public_roll_seq() == before + 1
+
+
 @pytest.mark.parametrize("counter", ["version", "grid_version"])
 def test_a_stale_save_still_counts_up(campaign, player, counter):
     """A save writes back the version it loaded: the database still ends above both."""

@@ -85,8 +85,7 @@ def roll_feed(context: template.Context, access: CampaignAccess | CharacterAcces
 
     def render(extra: dict) -> str:
         rolls = log.feed_rolls(access)
-        version = log.feed_version([roll.pk for roll in rolls])
-        shown = {"version": version, "cards": [roll.card for roll in rolls]}
+        shown = {"version": log.feed_version(access), "cards": [roll.card for roll in rolls]}
         return render_to_string(FEED_LIST, {**feed, **shown, **extra})
 
     key = fragment_key("roll-feed", campaign.pk, campaign.roll_seq, campaign.version, access.is_gm)

@@ -148,23 +148,23 @@ def roll_feed(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The live feed's list, asked again by every open page at each change (live.js).
 
     A poll carries `since`, the version it shows: unchanged, the answer is 204 No Content
-    (htmx keeps the list and goes on polling) after two small queries. Clients using
-    standard conditional requests get the same from If-None-Match: 304 Not Modified.
-    A plain request (no JavaScript) is sent to the log page.
+    (htmx keeps the list and goes on polling) after the access check alone, which reads
+    the version with the campaign. Clients using standard conditional requests get the
+    same from If-None-Match: 304 Not Modified. A plain request (no JavaScript) is sent to
+    the log page.
     """
     access = campaign_access(request.user, campaign_id)
     if not request.htmx:
         return redirect("mechanics:log", campaign_id)
-    rows = log.feed_rows(access)
-    version = log.feed_version([pk for pk, *_names in rows])
+    version = log.feed_version(access)
     etag = log.feed_etag(access, version, get_language() or "")
     if request.GET.get("since") == version:
         return _feed_headers(HttpResponse(status=204), etag)
     not_modified = get_conditional_response(request, etag=etag)
     if not_modified is not None:
         return _feed_headers(not_modified, etag)
-    # The rolls of that query drawn: only those without a cached card read whole.
-    cards, newest = log.feed_cards(rows)
+    # The rolls drawn: only those without a cached card read whole.
+    cards, newest = log.feed_cards(log.feed_rows(access))
     context = {
         "access": access,
         "campaign": access.campaign,

@@ -11,7 +11,6 @@ import re
 import pytest
 from django.urls import reverse
 
-from mechanics.selectors import feed_version
 from tests.factories import backdated, make_character
 from tests.mechanics_web.rolls import store_roll
 
@@ -128,29 +127,42 @@ def test_the_etag_differs_for_gms_who_see_secret_rolls_and_by_language(
     assert len({player_etag, english, gm_etag}) == 3
 
 
-def test_a_roll_committed_late_with_an_older_time_still_changes_the_version(campaign, player):
+def test_a_roll_committed_late_with_an_older_time_still_changes_the_version(
+    client, campaign, player
+):
     newest = store_roll(campaign, player)
-    version = feed_version([newest.pk])
+    client.force_login(player)
+    version = shown_version(client.get(feed_url(campaign, since="0"), **HTMX))
     with backdated(newest.created_at - datetime.timedelta(seconds=1)):
         late = store_roll(campaign, player)
-    assert feed_version([newest.pk, late.pk]) != version
-    assert feed_version([]) == "0"
+    response = client.get(feed_url(campaign, since=version), **HTMX)
+    assert response.status_code == 200
+    assert shown_rolls(response) == [newest.pk, late.pk]
 
 
-def test_an_unchanged_poll_runs_two_queries_and_a_changed_one_three(
+def test_a_secret_roll_wakes_the_gms_feed(client, campaign, gm):
+    """A GM's feed follows every new roll (a player's, those they may see: test_secrecy)."""
+    client.force_login(gm)
+    version = shown_version(client.get(feed_url(campaign, since="0"), **HTMX))
+    secret = store_roll(campaign, gm, secret=True)
+    response = client.get(feed_url(campaign, since=version), **HTMX)
+    assert response.status_code == 200
+    assert shown_rolls(response) == [secret.pk]
+
+
+def test_an_unchanged_poll_reads_no_roll_and_a_changed_one_reads_the_new_one(
     client, campaign, player, django_assert_num_queries
 ):
     for seed in range(40):
         store_roll(campaign, player, seed=seed)
     client.force_login(player)
     version = shown_version(client.get(feed_url(campaign, since="0"), **HTMX))
-    # the session with its user, the membership, the feed's ids with the names their
-    # cards show
-    with django_assert_num_queries(3):
+    # the session with its user, the membership with the campaign and its counters
+    with django_assert_num_queries(2):
         assert client.get(feed_url(campaign, since=version), **HTMX).status_code == 204
     store_roll(campaign, player)
-    # ... + the new roll whole, with who rolled, the character and the scene (the other
-    # cards are cached)
+    # ... + the feed's ids with the names their cards show, and the new roll whole, with
+    # who rolled, the character and the scene (the other cards are cached)
     with django_assert_num_queries(4):
         response = client.get(feed_url(campaign, since=version), **HTMX)
     assert len(shown_rolls(response)) == 10
