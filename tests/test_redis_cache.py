@@ -199,7 +199,7 @@ def test_every_process_of_a_site_shares_the_fragments_and_another_site_does_not(
 
 
 @contextlib.contextmanager
-def _round_trips():
+def _sends_to_redis():
     """How many times this process writes to a Redis server in the block."""
     sent = []
     send = redis.connection.AbstractConnection.send_packed_command
@@ -216,7 +216,7 @@ def _round_trips():
 def test_a_requests_writes_go_in_one_round_trip_at_its_end():
     cache = caches[CACHE]
     server = cache._cache.get_client()
-    with _round_trips() as sent, cache.deferred_writes():
+    with _sends_to_redis() as sent, cache.deferred_writes():
         cache.set("a", "A", 60)
         cache.set_many({"b": "B", "c": "C"}, 60)
         cache.set("gone", "G", 0)
@@ -234,9 +234,9 @@ def test_a_page_drawn_with_nothing_cached_stores_its_pieces_in_one_round_trip(ca
     client = Client()
     client.force_login(player)
     sheet = reverse("characters:sheet", args=[campaign.pk, character.pk])
-    with _round_trips() as cold:
+    with _sends_to_redis() as cold:
         assert "Lucía" in client.get(sheet).text
-    with _round_trips() as warm:
+    with _sends_to_redis() as warm:
         assert "Lucía" in client.get(sheet).text
     cold_writes = [sent for sent in cold if b"\r\nSET\r\n" in b"".join(sent[0])]
     assert len(cold_writes) == 1

@@ -171,7 +171,8 @@ def _live_version(access: CampaignAccess, character) -> str:
     for a panel that reads more, when the reader's sequence moves (campaigns.versions)."""
     setup = get_system(access.campaign.system).roll_setup
     # (A roll's own answer does not read the sequence again, within the roll's query
-    # budget: such a panel reloads once after its own roll, its result kept.)
+    # budget: such a panel reloads once after its own roll, its result kept. An attack's
+    # answer does, since its words are in that answer alone: `character_roll`.)
     follows = access.live_seq if setup is not None and setup.panel_follows_campaign else ""
     return f"{_shown_version(character)}.{access.campaign.version}.{follows}"
 
