@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 TICKS = os.sysconf("SC_CLK_TCK")
+REDIS_CONF = Path(__file__).resolve().parents[1] / "scripts" / "redis-cache.conf"
 
 
 def free_port() -> int:
@@ -93,13 +94,12 @@ def redis_server():
     its URL, for CACHE_URL."""
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
+        listen = ["--bind", "127.0.0.1", "--port", str(port), "--dir", folder]
         server = subprocess.Popen(
-            ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--dir", folder,
-             "--save", "", "--appendonly", "no", "--maxmemory", "256mb",
-             "--maxmemory-policy", "allkeys-lru"],
+            ["redis-server", REDIS_CONF, *listen],
             stdout=subprocess.DEVNULL,
             preexec_fn=die_with_parent,
-        )  # fmt: skip
+        )
         try:
             deadline = time.monotonic() + 10
             while True:

@@ -14,10 +14,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# As a production cache would be configured: bounded, evicting the least recently used.
-"$REDIS_SERVER" --bind 127.0.0.1 --port "$REDIS_PORT" --dir "$DATA_DIR" \
-  --pidfile "$DATA_DIR/redis.pid" --daemonize yes --save '' --appendonly no \
-  --maxmemory 256mb --maxmemory-policy allkeys-lru --databases 64 \
+# Configured as production's cache; one database per test worker (tests/conftest.py).
+"$REDIS_SERVER" "$(dirname "$0")/redis-cache.conf" --bind 127.0.0.1 --port "$REDIS_PORT" \
+  --dir "$DATA_DIR" --pidfile "$DATA_DIR/redis.pid" --daemonize yes --databases 64 \
   --logfile "$DATA_DIR/redis.log"
 for _ in $(seq 50); do
   if (exec 3<>"/dev/tcp/127.0.0.1/$REDIS_PORT") 2>/dev/null; then break; fi
