@@ -67,10 +67,9 @@ from urllib.parse import quote, urlencode
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.processes import die_with_parent, free_port  # noqa: E402
+from bench.processes import cpu_seconds, die_with_parent, free_port  # noqa: E402
 
 BIN = Path(sys.executable).parent
-TICKS = os.sysconf("SC_CLK_TCK")
 # The demo characters' pool roll (Elena Roldán: Inteligencia + Investigación).
 POOL = {"kind": "pool", "attribute": "inteligencia", "skill": "investigacion", "again": "10"}
 MODES = ("uvicorn", "gunicorn", "two-servers", "capacity")
@@ -189,15 +188,7 @@ class Server:
         return found
 
     def cpu_seconds(self) -> float:
-        total = 0
-        for pid in self.pids():
-            try:
-                # After the command name (which may hold spaces): utime, stime are 14th, 15th.
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            total += int(fields[11]) + int(fields[12])
-        return total / TICKS
+        return cpu_seconds(self.pids())
 
     def status(self, key: str) -> int:
         """A /proc status figure (VmRSS in KB, Threads), summed over the processes."""

@@ -44,11 +44,16 @@ def children(pid: int) -> list[int]:
 
 
 def cpu_seconds(pids: list[int]) -> float:
-    """What these processes have spent, in user and system time."""
+    """What these processes have spent, in user and system time (those that have ended
+    meanwhile left nothing to read)."""
     total = 0
     for pid in pids:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
         # Fields after the command name (which may hold spaces): utime is 14th, stime 15th.
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = stat.rsplit(")", 1)[1].split()
         total += int(fields[11]) + int(fields[12])
     return total / TICKS
 
