@@ -11,7 +11,6 @@ permission-checked views, so the stream never carries what its reader may not se
 from __future__ import annotations
 
 import asyncio
-import weakref
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
@@ -103,18 +102,3 @@ def released(function):
             connections.close_all()
 
     return sync_to_async(run, thread_sensitive=False)
-
-
-_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
-
-
-def hub() -> Hub:
-    """The running loop's hub, made on first use with the configured broker."""
-    from live.brokers import configured_broker
-    from live.readers import Readers, still_readers
-
-    loop = asyncio.get_running_loop()
-    found = _hubs.get(loop)
-    if found is None:
-        found = _hubs[loop] = Hub(configured_broker(), Readers(released(still_readers)))
-    return found

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import weakref
 from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
@@ -24,8 +25,20 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
 from campaigns.permissions import campaign_access
-from live.hub import hub, released
-from live.readers import Reader
+from live.brokers import configured_broker
+from live.hub import Hub, released
+from live.readers import Reader, Readers, still_readers
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+
+
+def hub() -> Hub:
+    """The running loop's hub, made on first use with the configured broker."""
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(loop)
+    if found is None:
+        found = _hubs[loop] = Hub(configured_broker(), Readers(released(still_readers)))
+    return found
 
 
 def _reader(request: HttpRequest, campaign_id: int) -> tuple[int, bool, int, int]:
