@@ -11,6 +11,8 @@ never sends dice, totals or outcomes; any such field is ignored because no form 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -118,6 +120,8 @@ class RollForm(forms.Form):
     # Rarely changed fields, folded under "More options" so the set-up fits a phone's
     # screen; the fold opens by itself when one of them is set or wrong.
     folded: frozenset[str] = frozenset()
+    # Classes a system adds to some fields' cells, for its stylesheet (static/css/dice.css).
+    cell_classes: Mapping[str, str] = MappingProxyType({})
 
     @classmethod
     def one_off_fields(cls) -> tuple[str, ...]:
@@ -155,6 +159,8 @@ class RollForm(forms.Form):
                     css = "roll-cell roll-cell-compact"
                 else:
                     css = "roll-cell"
+                if name in self.cell_classes:
+                    css = f"{css} {self.cell_classes[name]}"
                 cells.append((bound, css))
             if cells:
                 yield legend, kinds or (), cells

@@ -167,3 +167,38 @@ def test_gm_sets_up_an_opposed_roll_between_two_characters(open_as, screenshot):
     rolls = Roll.objects.filter(campaign=campaign)
     assert rolls.count() == 2
     assert len({roll.group for roll in rolls}) == 1
+
+
+def test_an_extended_action_chosen_again_throws_its_own_pool(open_as, screenshot, fixed_dice):
+    """The panel opened anew (Inteligencia, no skill) and the action chosen: its pool and
+    target fields hide, the odds say what it throws, and the roll throws it."""
+    campaign, character = lucia()
+    page = open_as("jugadora")
+    page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/")
+    panel = page.locator(f"#sheet-rolls #roll-panel-{character.pk}")
+    panel.get_by_text("Acción extendida", exact=True).first.click()
+    panel.get_by_label("Habilidad", exact=True).select_option("investigacion")
+    panel.get_by_label("Éxitos necesarios").fill("5")
+    panel.get_by_text("Más opciones").click()
+    panel.get_by_label("¿Para qué es la tirada?").fill("Descifrar el diario")
+    fixed_dice(*[1] * 6)
+    panel.get_by_role("button", name="Tirar los dados").click()
+    expect(page.locator(f"#roll-result-{character.pk} li.die")).to_have_count(6)
+
+    page.reload()
+    panel.get_by_text("Acción extendida", exact=True).first.click()
+    skill = panel.get_by_label("Habilidad", exact=True)
+    expect(skill).to_have_value("")
+    odds = page.locator(f"#roll-odds-{character.pk}")
+    expect(odds.locator(".roll-summary")).to_have_text("3 dados")
+    panel.get_by_label("Acción", exact=True).select_option(label="Descifrar el diario (0/5)")
+    expect(odds.locator(".roll-summary")).to_have_text("6 dados")
+    expect(odds).to_contain_text("Progreso: 0 de 5 éxitos")
+    for field in (skill, panel.get_by_label("Éxitos necesarios")):
+        expect(field).to_be_hidden()
+    screenshot(page, "action-chosen")
+    fixed_dice(*[1] * 6)
+    panel.get_by_role("button", name="Tirar los dados").click()
+    expect(page.locator(f"#roll-result-{character.pk} li.die")).to_have_count(6)
+    last = Roll.objects.filter(character=character).order_by("-pk").first()
+    assert (last.record["details"]["pool"], last.record["details"]["rolls_made"]) == (6, 2)

@@ -2,10 +2,13 @@
 the action again, the cap on rolls holds, and the panel shows no error before anything is
 typed (docs/rules.md#tinieblas-extended-actions)."""
 
+from dataclasses import replace
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from campaigns.services.chronicle import scene_create, scene_update
 from mechanics.models import Roll
 from mechanics.services.rolls import RollSide, roll_perform
 from mechanics.setup import load_sheet
@@ -167,3 +170,120 @@ def test_the_panel_after_each_roll_shows_the_actions_progress_so_far(
     response = client.post(roll_url(lucia), again, HTTP_HX_REQUEST="true")
     assert "Progreso: 4 de 5 éxitos" in response.text
     assert f'<option value="{group}" selected>Descifrar el diario (4/5)</option>' in response.text
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+def test_an_extended_action_throws_the_pool_of_its_first_roll_whatever_the_panel_sends(
+    request, client, who, lucia, fixed_dice
+):
+    """docs/rules.md#tinieblas-extended-pool: choosing the action again on a panel that
+    opened with its defaults (Inteligencia, no skill) once rolled 3 dice instead of 6."""
+    client.force_login(request.getfixturevalue(who))
+    fixed_dice(1, 1, 1, 1, 1, 1)
+    client.post(roll_url(lucia), START)
+    first = Roll.objects.get()
+    assert first.record["details"]["chosen"] == {
+        "attribute": "inteligencia",
+        "skill": "investigacion",
+        "specialty": "",
+    }
+    defaults = {**START, "skill": "", "target": "", "max_rolls": "", "action": str(first.group)}
+    odds = client.get(roll_url(lucia), {**defaults, "part": "odds"}, HTTP_HX_REQUEST="true")
+    assert "6 dados" in odds.text
+    fixed_dice(1, 1, 1, 1, 1, 1)
+    client.post(roll_url(lucia), defaults)
+    second = Roll.objects.order_by("-pk").first()
+    assert second.group == first.group
+    assert second.record["details"]["pool"] == 6
+    assert second.record["details"]["traits"] == {
+        "attribute": "Inteligencia",
+        "skill": "Investigación",
+    }
+
+
+def test_an_action_stored_before_its_choices_were_goes_on_with_its_attribute_and_skill(
+    campaign, player, lucia
+):
+    """Rolls stored before `chosen` was: the attribute from its key, the skill by name."""
+    setup = campaign.game_system.roll_setup
+    sheet = load_sheet(lucia, campaign)
+    plan = setup.plan(sheet, {**START, "again": 10, "target": 5, "max_rolls": 3}, open_actions={})
+    [side] = plan.roll(None)
+    details = {k: v for k, v in side.record.details.items() if k != "chosen"}
+    roll_perform(
+        campaign=campaign,
+        user=player,
+        sides=[RollSide(record=replace(side.record, details=details), character=lucia)],
+        group=plan.group,
+    )
+    sent = {"kind": "extended", "attribute": "fuerza", "again": 10, "action": str(plan.group)}
+    again = setup.plan(sheet, sent, open_actions=setup.open_actions(lucia))
+    [side] = again.roll(None)
+    assert side.record.details["chosen"]["skill"] == "investigacion"
+    assert side.record.details["pool"] == 6
+
+
+def test_the_panel_hides_what_an_action_in_progress_sets_itself(client, player, lucia):
+    """Its pool and target hide while an action in progress is chosen (static/css/dice.css)."""
+    client.force_login(player)
+    page = client.get(roll_url(lucia), HTTP_HX_REQUEST="true").text
+
+    def cell(name: str) -> str:
+        """The classes of the cell that holds the field `name`."""
+        before = page.split(f'name="{name}"')[0]
+        return before.rsplit('<div class="roll-cell', 1)[1].split('"', 1)[0]
+
+    for name in ("attribute", "skill", "target", "max_rolls"):
+        assert "roll-cell-new-action" in cell(name), name
+    for name in ("modifier_1", "willpower", "action"):
+        assert "roll-cell-new-action" not in cell(name), name
+
+
+def test_willpower_on_a_resistance_attribute_counts_the_attribute_the_action_throws(
+    client, player, lucia, fixed_dice
+):
+    client.force_login(player)
+    start = {**START, "attribute": "compostura", "skill": "", "max_rolls": ""}
+    fixed_dice(1, 1)
+    client.post(roll_url(lucia), start)
+    group = str(Roll.objects.get().group)
+    sent = {**start, "attribute": "inteligencia", "willpower": "resistance", "action": group}
+    fixed_dice(*[1] * 10)
+    response = client.post(roll_url(lucia), sent, HTTP_HX_REQUEST="true")
+    assert "Aplomo, Resistencia o Compostura" not in response.text
+    second = Roll.objects.order_by("-pk").first()
+    assert Roll.objects.filter(group=group).count() == 2
+    assert (second.record["spec"]["attribute_key"], second.record["spec"]["willpower"]) == (
+        "compostura",
+        "resistance",
+    )
+
+
+def test_actions_of_one_name_are_told_apart_by_their_scene_which_may_be_renamed(
+    client, campaign, player, lucia, fixed_dice
+):
+    """A lock to open in each of two scenes: one name, two actions in progress."""
+    setup = campaign.game_system.roll_setup
+    sheet = load_sheet(lucia, campaign)
+    cellar, tower = (
+        scene_create(campaign=campaign, title=title, participants=[lucia])
+        for title in ("El sótano", "La torre")
+    )
+    fixed_dice(*[1] * 12)
+    for scene in (cellar, tower):
+        data = {**START, "again": 10, "target": 6, "max_rolls": None}
+        plan = setup.plan(sheet, data, open_actions={})
+        [side] = plan.roll(None)
+        roll_perform(
+            campaign=campaign,
+            user=player,
+            sides=[RollSide(record=side.record, character=lucia, scene=scene, label="Reja")],
+            group=plan.group,
+        )
+    client.force_login(player)
+    page = client.get(roll_url(lucia), HTTP_HX_REQUEST="true").text
+    assert "Reja (0/6) · El sótano</option>" in page
+    assert "Reja (0/6) · La torre</option>" in page
+    scene_update(scene=tower, title="La torre norte", participants=[lucia])
+    page = client.get(roll_url(lucia), HTTP_HX_REQUEST="true").text
+    assert "Reja (0/6) · La torre norte</option>" in page

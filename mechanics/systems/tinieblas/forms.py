@@ -3,12 +3,20 @@ modifiers, Willpower and extended actions; and one side of an opposed or teamwor
 
 from __future__ import annotations
 
+from collections import Counter
+from types import MappingProxyType
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from mechanics.forms.roll import RollForm, SideForm, first_choice, int_choices
 from mechanics.rules.tinieblas.catalogue import RESISTANCE_ATTRIBUTES
-from mechanics.systems.tinieblas.rolls import WILLPOWER_POOL, finished_action_message
+from mechanics.systems.tinieblas.rolls import (
+    POOL_ROLES,
+    WILLPOWER_POOL,
+    action_pool,
+    finished_action_message,
+)
 
 AGAIN_CHOICES = [
     ("10", _("10-again")),
@@ -44,6 +52,11 @@ class TinieblasRollForm(RollForm):
     spends = ("willpower",)
     compact = frozenset({"modifier_1", "modifier_2", "modifier_3"})
     folded = frozenset({"extra_dice", "attempts", "again", "rote", "label"})
+    # What an extended action in progress sets itself (its first roll's pool, its target):
+    # hidden while one is chosen.
+    cell_classes = MappingProxyType(
+        dict.fromkeys((*POOL_ROLES, "target", "max_rolls"), "roll-cell-new-action")
+    )
 
     attribute = forms.ChoiceField(label=_("Attribute"))
     skill = forms.ChoiceField(label=_("Skill"), required=False)
@@ -113,18 +126,20 @@ class TinieblasRollForm(RollForm):
         self.fields["action"].choices = self.action_choices
 
     def action_choices(self) -> list[tuple[str, str]]:
-        return [("", _("New extended action"))] + [
-            (
-                group,
-                "%s (%s/%s)"
-                % (
-                    roll.label or _("Extended action"),
-                    roll.record["details"]["progress"],
-                    roll.record["details"]["target"],
-                ),
+        names = Counter(roll.label for roll in self.open_actions.values())
+        choices = [("", _("New extended action"))]
+        for group, roll in self.open_actions.items():
+            details = roll.record["details"]
+            text = "%s (%s/%s)" % (
+                roll.label or _("Extended action"),
+                details["progress"],
+                details["target"],
             )
-            for group, roll in self.open_actions.items()
-        ]
+            if names[roll.label] > 1 and roll.scene is not None:
+                # Actions of one name (a lock in each scene) told apart by their scene.
+                text = f"{text} · {roll.scene.title}"
+            choices.append((group, text))
+        return choices
 
     def clean_again(self):
         value = self.cleaned_data["again"]
@@ -138,7 +153,11 @@ class TinieblasRollForm(RollForm):
         willpower = data.get("willpower")
         if willpower and self.sheet.pool_current(WILLPOWER_POOL) < 1:
             self.add_error("willpower", _("No Willpower points left."))
-        if willpower == "resistance" and data.get("attribute") not in RESISTANCE_ATTRIBUTES:
+        attribute = data.get("attribute")
+        if data.get("kind") == "extended" and data.get("action") in self.open_actions:
+            last = self.open_actions[data["action"]]
+            attribute = action_pool(self.sheet, last.record)["attribute"]  # what it throws
+        if willpower == "resistance" and attribute not in RESISTANCE_ATTRIBUTES:
             self.add_error(
                 "willpower",
                 _("Willpower adds +2 only to Aplomo, Resistencia or Compostura."),

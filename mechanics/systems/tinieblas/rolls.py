@@ -105,11 +105,23 @@ class TinieblasSetup(RollSetup):
 
     def open_actions(self, character: Character) -> dict[str, Roll]:
         """Read when first used (the odds of a simple roll never do). Their rolls bump
-        the character's versions (READ_BACK), its grid version too, which a wound leaves."""
-        key = fragment_key("open-actions", character.pk, character.grid_version)
+        the character's versions (READ_BACK), its grid version too, which a wound leaves;
+        the campaign's version follows their scenes' titles."""
+        campaign = character.campaign
+        key = fragment_key(
+            "open-actions", character.pk, character.grid_version, campaign.pk, campaign.version
+        )
         return SimpleLazyObject(lambda: cached_value(key, lambda: open_extended_actions(character)))
 
     def plan(self, sheet: Sheet, data: Mapping, *, open_actions=None) -> Plan:
+        last = None
+        if data["kind"] == "extended" and data.get("action"):
+            last = (open_actions or {}).get(data["action"])
+            if last is None:
+                raise ValidationError(_("That extended action is already over."), code="done")
+            # One task: every roll of it throws the pool of its first (docs/rules.md
+            # #tinieblas-extended-pool), whatever the hidden fields of the panel hold.
+            data = {**data, **action_pool(sheet, last.record)}
         spec = self.spec(sheet, data)
         if data.get("specialty"):
             specialty = next(
@@ -126,11 +138,7 @@ class TinieblasSetup(RollSetup):
                 odds=self.odds(spec, names=names),
                 roll=single(sheet, lambda rng: engine.roll_pool(spec, rng), data),
             )
-        action = data.get("action") or ""
-        if action:
-            last = (open_actions or {}).get(action)
-            if last is None:
-                raise ValidationError(_("That extended action is already over."), code="done")
+        if last is not None:
             details = last.record["details"]
             target, max_rolls = details["target"], details["max_rolls"]
             progress, rolls_made = details["progress"], details["rolls_made"]
@@ -164,8 +172,12 @@ class TinieblasSetup(RollSetup):
                 max_rolls=max_rolls,
                 rng=rng,
             )
-            # The action it goes on with, so storing it can check nobody rolled meanwhile.
-            return replace(record, details={**record.details, "action": str(group)})
+            # The action it goes on with, so storing it can check nobody rolled meanwhile,
+            # and the traits its next rolls throw again.
+            chosen = {role: str(data.get(role) or "") for role in POOL_ROLES}
+            return replace(
+                record, details={**record.details, "action": str(group), "chosen": chosen}
+            )
 
         return Plan(
             kind="extended",
@@ -361,6 +373,25 @@ def finished_action_message(character: Character, group: str) -> str | None:
     return None
 
 
+# The choices that make an extended action's pool, the same for each of its rolls.
+POOL_ROLES = ("attribute", "skill", "specialty")
+
+
+def action_pool(sheet: Sheet, record: Mapping) -> dict[str, str]:
+    """The pool choices of an extended action, from the record of one of its rolls: as
+    stored (`chosen`), or for a roll stored before they were, from its attribute's key and
+    its skill's name. A specialty adds one die whichever it is: any of the skill's will do."""
+    details = record["details"]
+    if "chosen" in details:
+        return details["chosen"]
+    skill_name = details.get("traits", {}).get("skill")
+    skill = next((key for key in sheet.trait_keys("skill") if sheet.name(key) == skill_name), "")
+    specialty = ""
+    if skill and record["spec"].get("specialty"):
+        specialty = next((str(s.pk) for s in sheet.specialties if s.skill_key == skill), "")
+    return {"attribute": record["spec"]["attribute_key"], "skill": skill, "specialty": specialty}
+
+
 # Enough for any table: a character rarely keeps more than a few actions going.
 OPEN_ACTIONS_SEEN = 40
 
@@ -371,7 +402,8 @@ def open_extended_actions(character: Character) -> dict[str, Roll]:
     latest: dict[str, Roll] = {}
     rolls = (
         Roll.objects.filter(character_id=character.pk, kind="extended", group__isnull=False)
-        .only("group", "label", "record")
+        .select_related("scene")
+        .only("group", "label", "record", "scene__title")
         .order_by("-created_at", "-pk")[:OPEN_ACTIONS_SEEN]
     )
     for roll in rolls:
