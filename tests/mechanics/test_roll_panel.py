@@ -1,6 +1,7 @@
 """The roll panel of a sheet: who may roll, odds equal to the engine's, rolls made on the
 server only, and their effects applied to the sheet in one go."""
 
+import re
 import secrets
 
 import pytest
@@ -349,8 +350,25 @@ def test_no_willpower_left_refuses_the_roll_with_a_message(client, player, lucia
     client.force_login(player)
     response = client.post(roll_url(lucia), {**POOL, "willpower": "dice"})
     assert response.status_code == 200
-    assert "No quedan puntos de Fuerza de Voluntad." in response.text
+    errors = re.findall(r'<div class="invalid-feedback d-block">([^<]*)</div>', response.text)
+    assert errors == ["No quedan puntos de Fuerza de Voluntad."]
     assert not Roll.objects.exists()
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+def test_with_no_willpower_left_the_panel_offers_no_spend(request, client, who, lucia):
+    client.force_login(request.getfixturevalue(who))
+    Resource.objects.filter(character=lucia, key="willpower").update(current=0)
+    page = client.get(roll_url(lucia), HTTP_HX_REQUEST="true").text
+    radios = re.findall(r'<input type="radio" name="willpower"[^>]*>', page)
+    assert len(radios) == 3
+    assert all(" disabled" in radio for radio in radios)
+    assert "No quedan puntos de Fuerza de Voluntad." in page
+    Resource.objects.filter(character=lucia, key="willpower").update(current=1)
+    page = client.get(roll_url(lucia), HTTP_HX_REQUEST="true").text
+    radios = re.findall(r'<input type="radio" name="willpower"[^>]*>', page)
+    assert len(radios) == 3
+    assert not any(" disabled" in radio for radio in radios)
 
 
 def test_hitos_aspect_with_a_drama_point_or_by_exhausting_it(client, gm, player, fixed_dice):

@@ -124,6 +124,11 @@ class TinieblasRollForm(RollForm):
                 del self.fields["specialty"]
         # Listed when drawn or checked: an empty choice (a new action) reads no roll.
         self.fields["action"].choices = self.action_choices
+        if sheet.pool_current(WILLPOWER_POOL) < 1:
+            # Drawn greyed out, but still checked when sent (a page older than the spend).
+            willpower = self.fields["willpower"]
+            willpower.widget.attrs["disabled"] = True
+            willpower.help_text = _("No Willpower points left.")
 
     def action_choices(self) -> list[tuple[str, str]]:
         names = Counter(roll.label for roll in self.open_actions.values())
