@@ -5,6 +5,10 @@ from post_save and post_delete, which Django sends inside the service's transact
 rolls and XP entries by database triggers (search.sql). Writes that send no signal
 (bulk inserts of aspects, a sheet's notes set with update()) send
 `campaigns.signals.sheet_texts_written`. `rebuild` indexes everything again.
+
+Markdown texts are indexed as the reader sees them: the visible text of their stored,
+sanitised HTML (`*_html`, filled before post_save), so no tag, script or link target is
+found or shown in a snippet. The other texts are shown as typed, and indexed so.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from campaigns.signals import sheet_texts_written
 from characters.models import Aspect, Character, DiaryEntry
 from search.models import SearchEntry
 from search.sql import TRIGGERED, triggered_rows
-from search.text import clean
+from search.text import clean, visible_text
 
 Kind = SearchEntry.Kind
 GetModel = Callable[[str, str], type]
@@ -35,23 +39,23 @@ def _joined(*texts: str) -> str:
 # fields are read, so migrations can run them on historical models.
 def _story(story) -> dict:
     return {"campaign_id": story.campaign_id, "story_id": story.pk, "title": story.title,
-            "body": _joined(story.summary)}  # fmt: skip
+            "body": _joined(visible_text(story.summary_html))}  # fmt: skip
 
 
 def _scene(scene) -> dict:
     return {"campaign_id": scene.campaign_id, "scene_id": scene.pk, "story_id": scene.story_id,
-            "title": scene.title, "body": _joined(scene.place, scene.summary),
-            "at": scene.created_at}  # fmt: skip
+            "title": scene.title, "at": scene.created_at,
+            "body": _joined(scene.place, visible_text(scene.summary_html))}  # fmt: skip
 
 
 def _note(note, campaign_id: int) -> dict:
-    return {"campaign_id": campaign_id, "scene_id": note.scene_id, "body": _joined(note.body),
-            "at": note.created_at}  # fmt: skip
+    return {"campaign_id": campaign_id, "scene_id": note.scene_id, "at": note.created_at,
+            "body": _joined(visible_text(note.body_html))}  # fmt: skip
 
 
 def _diary(entry, campaign_id: int) -> dict:
     return {"campaign_id": campaign_id, "scene_id": entry.scene_id,
-            "character_id": entry.character_id, "body": _joined(entry.body),
+            "character_id": entry.character_id, "body": _joined(visible_text(entry.body_html)),
             "at": entry.published_at or entry.created_at}  # fmt: skip
 
 

@@ -29,7 +29,11 @@ def test_a_player_finds_a_diary_by_a_word_without_its_accent(open_as, screenshot
         scene=scene,
         character=sancho,
         user=marta,
-        body="Vi al prior quemar el sello en **Valdepeñas**, y juré callarlo.",
+        # Markup the diary's page hides: the snippet hides it too.
+        body=(
+            "Vi al prior quemar el sello en **Valdepeñas**<script>alert(1)</script>, "
+            "y juré [callarlo](javascript:alert(1))."
+        ),
         status="published",
         visibility="group",
     )
@@ -46,6 +50,9 @@ def test_a_player_finds_a_diary_by_a_word_without_its_accent(open_as, screenshot
     expect(page).to_have_url(re.compile(r"/search/\?q=valdepenas"))
     diaries = page.get_by_role("region", name=re.compile("Diarios"))
     expect(diaries.locator("mark")).to_have_text("Valdepeñas")
+    expect(diaries.locator(".search-snippet")).to_have_text(
+        "Vi al prior quemar el sello en Valdepeñas, y juré callarlo."
+    )
     expect(page.locator(".search-hit")).to_have_count(1)
     screenshot(page, "results-1280")
 

@@ -121,6 +121,54 @@ def test_rebuild_gives_back_the_same_index(world):
     assert found(world, world.gm, "pelea")["roll"]
 
 
+MARKDOWN = "El **yunque** <script>alert(1)</script> [herrería](javascript:alert(1)) &amp; Ávila"
+SEEN = "El yunque herrería & Ávila"
+
+
+def _markdown_everywhere(world) -> list[tuple[str, int]]:
+    """The same Markdown in each kind of text that renders it: (kind, id) of each."""
+    from campaigns import services
+
+    story = services.story_create(campaign=world.campaign, title="Forja", summary=MARKDOWN)
+    scene = services.scene_create(
+        campaign=world.campaign, title="Fragua", place="Toledo", summary=MARKDOWN
+    )
+    gm_note, entry = note(world, MARKDOWN), diary(world, world.lucia, MARKDOWN)
+    return [("story", story.pk), ("scene", scene.pk), ("note", gm_note.pk), ("diary", entry.pk)]
+
+
+def _bodies(rows: list[tuple[str, int]]) -> list[str]:
+    from search.models import SearchEntry
+
+    return [SearchEntry.objects.get(kind=kind, object_id=pk).body for kind, pk in rows]
+
+
+def test_markdown_texts_are_indexed_as_their_readers_see_them(world):
+    rows = _markdown_everywhere(world)
+    assert _bodies(rows) == [SEEN, f"Toledo\n\n{SEEN}", SEEN, SEEN]
+    everywhere = found(world, world.gm, "yunque")
+    assert sorted((kind, pks[0]) for kind, pks in everywhere.items()) == sorted(rows)
+    # Nor what the page hides: a script, a link's address, Markdown's marks.
+    for hidden in ("alert", "javascript", "script", "amp"):
+        assert found(world, world.gm, hidden) == {}, hidden
+
+
+def test_the_migration_indexes_existing_markdown_as_its_readers_see_it(world):
+    import importlib
+
+    from django.apps import apps
+
+    from search.models import SearchEntry
+
+    rows = _markdown_everywhere(world)
+    # As the index held them before: the Markdown source.
+    SearchEntry.objects.filter(body__contains="yunque").update(body=MARKDOWN)
+    migration = importlib.import_module("search.migrations.0004_index_visible_text")
+    migration.index_visible_text(apps, None)
+    assert _bodies(rows) == [SEEN, f"Toledo\n\n{SEEN}", SEEN, SEEN]
+    assert found(world, world.gm, "alert") == {}
+
+
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's GIN index")
 def test_the_postgresql_index_keeps_no_pending_list():
     """Each write goes into the GIN index at once: with a pending list, every search

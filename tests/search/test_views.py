@@ -152,10 +152,32 @@ def test_filters_from_outside_the_lists_get_a_message(world):
 
 
 def test_snippets_mark_the_hits_and_escape_the_text(world):
-    diary(world, world.lucia, "Escribí <script>alert(1)</script> junto al andén vacío.")
+    # Code shows its tags as text on the diary's page: so does the snippet, escaped.
+    diary(world, world.lucia, "Escribí `<script>alert(1)</script>` junto al andén vacío.")
     page = client_for(world.player).get(search_url(world, q="anden")).content.decode()
     assert "<script>alert(1)" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt; junto al <mark>andén</mark>" in page
+
+
+SNIPPET = re.compile(r'<p class="mb-0 small search-snippet">(.*?)</p>', re.DOTALL)
+HOSTILE = (
+    "Forjaron el hierro <script>alert(1)</script> <img src=x onerror=alert(1)> "
+    "[link](javascript:alert(1)) en la fragua de **Peñíscola** &amp; compañía."
+)
+
+
+@pytest.mark.parametrize("role", ["GM", "player", "stranger"])
+def test_a_snippet_shows_the_text_the_diary_shows_its_reader(world, role):
+    diary(world, world.perez, HOSTILE)
+    user = {"GM": world.gm, "player": world.player, "stranger": world.stranger}[role]
+    response = client_for(user).get(search_url(world, q="hierro"))
+    if role == "stranger":
+        assert response.status_code == 404
+        return
+    assert response.status_code == 200
+    assert SNIPPET.findall(response.content.decode()) == [
+        "Forjaron el <mark>hierro</mark> link en la fragua de Peñíscola &amp; compañía."
+    ]
 
 
 def test_a_diary_hit_links_to_its_anchor_on_the_page_of_the_timeline_that_shows_it(world):
