@@ -303,9 +303,9 @@ def heal_hours(track: HealthTrack, *, aggravated_as_lethal: bool = True) -> int 
 def heal_time(track: HealthTrack, *, aggravated_as_lethal: bool = True) -> dict | None:
     """Time left to heal fully as {months, weeks, days, hours}; None when dead.
 
-    Lethal and aggravated boxes add whole months and days (days carry into weeks, weeks
-    never into months); bashing boxes add hours, which never carry into days. The time
-    left on a box already partly healed is split into months, days and hours.
+    Lethal and aggravated boxes add whole months and days (days carry into months of 30
+    days, then into weeks); bashing boxes add hours, which never carry into days. The
+    time left on a box already partly healed is split into months, days and hours.
     Example (seed 000): L L L L L B B → 3 months, 1 week, 4 days and 18 hours.
     """
     if track.dead:
@@ -327,8 +327,11 @@ def heal_time(track: HealthTrack, *, aggravated_as_lethal: bool = True) -> dict 
             months += box_months
             days += box_days
             hours += box_hours
+    # What is left of a month-long box and the days of shorter ones may add up to more
+    # than a month: read as one, never as "2 months 5 weeks".
+    whole_months, days = divmod(days, DAYS_PER_MONTH)
     weeks, days = divmod(days, DAYS_PER_WEEK)
-    return {"months": months, "weeks": weeks, "days": days, "hours": hours}
+    return {"months": months + whole_months, "weeks": weeks, "days": days, "hours": hours}
 
 
 def first_aid_requirement(track: HealthTrack) -> tuple[int, int]:

@@ -186,9 +186,23 @@ def test_healing_runs_from_the_rightmost_box_and_keeps_partial_progress():
 
 def test_partial_progress_on_a_long_box_shows_days_and_hours():
     track = hp.heal(damage(HealthTrack(), "4L"), 100)  # Herido L: one month
-    # 620 h left on Herido (25 days 20 h) + 11 days on the three boxes before it.
-    assert hp.heal_time(track) == {"months": 0, "weeks": 5, "days": 1, "hours": 20}
+    # 620 h left on Herido (25 days 20 h) + 11 days on the three boxes before it: 36 days,
+    # a month of 30 and 6 days (docs/rules.md#tinieblas-heal-time-display).
+    assert hp.heal_time(track) == {"months": 1, "weeks": 0, "days": 6, "hours": 20}
     assert hp.heal_hours(track) == MONTH - 100 + WEEK + 3 * DAY + DAY
+
+
+def test_time_to_heal_reads_five_weeks_and_more_as_a_month():
+    """Two days healed on the barman's lethal boxes (seed 000, example 5): 2 days fewer
+    than 3 months, 1 week and 4 days, not "2 months, 5 weeks and 4 days"."""
+    barman = damage(HealthTrack(), "5L")
+    assert hp.heal_time(barman) == {"months": 3, "weeks": 1, "days": 4, "hours": 0}
+    assert hp.heal_time(hp.heal(barman, 2 * DAY)) == {
+        "months": 3,
+        "weeks": 1,
+        "days": 2,
+        "hours": 0,
+    }
 
 
 def test_aggravated_heals_as_lethal_unless_the_setting_is_off():
