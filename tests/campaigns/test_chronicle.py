@@ -29,6 +29,7 @@ from tests.factories import (
     backdated,
     make_character,
 )
+from tests.html import parse
 
 pytestmark = pytest.mark.django_db
 
@@ -299,6 +300,25 @@ def test_the_timeline_filters_by_story(client, campaign, player):
     response = login(client, player).get(timeline_url(campaign) + f"?story={story.pk}")
     assert "Dentro" in response.text
     assert "Fuera de la historia" not in response.text
+
+
+@pytest.mark.parametrize("who", ["gm", "player", "stranger"])
+def test_a_scene_page_names_its_story_in_the_breadcrumb_and_the_header_only(
+    request, client, campaign, who
+):
+    story = services.story_create(campaign=campaign, title="La línea 5")
+    scene = services.scene_create(campaign=campaign, title="El sótano", story=story, place="Sol")
+    response = login(client, request.getfixturevalue(who)).get(scene_url(scene))
+    if who == "stranger":
+        assert response.status_code == 404
+        return
+    page = parse(response.text)
+    assert page.one("p", class_="scene-story").text() == "Historia: La línea 5"
+    assert page.one("p", class_="scene-meta").text() == "Sin fecha · Sol"
+    assert response.text.count("La línea 5") == 2  # the breadcrumb and the header
+    # The scene list still names each scene's story.
+    listed = parse(login(client, request.getfixturevalue(who)).get(timeline_url(campaign)).text)
+    assert listed.one("p", class_="scene-meta").text() == "Sin fecha · Sol · La línea 5"
 
 
 def test_a_story_of_another_campaign_is_404_in_the_filter(client, campaign, player):
