@@ -65,7 +65,7 @@ def test_gm_awards_xp_with_the_rubric_and_a_player_spends_it(open_as, screenshot
     expect(gm_page.locator(f"#total-{mateo.pk}")).to_have_text(re.compile(r"7\s+PX"))
     expect(gm_page.locator("#award-totals")).to_contain_text("16")
     screenshot(gm_page, "award-panel-1280")
-    gm_page.get_by_role("button", name="Dar los PX a todos").click()
+    gm_page.get_by_role("button", name="Dar los PX", exact=True).click()
     expect(gm_page.get_by_text("PX anotados para 2 personajes.")).to_be_visible()
     assert dict(XpEntry.objects.values_list("character__name", "amount")) == {
         "Lucía": 9,
