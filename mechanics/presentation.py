@@ -157,15 +157,6 @@ def _lines(words: RollWords, record: dict) -> list[str]:
     if kind == "initiative" and details.get("tiebreak") is not None:
         lines.append(_("Tie-break roll: %(value)s") % {"value": details["tiebreak"]})
     lines += words.dice_lines(record)
-    if kind == "extended":
-        lines.append(
-            _("Progress: %(progress)s of %(target)s successes")
-            % {"progress": details["progress"], "target": details["target"]}
-        )
-        if details.get("reached"):
-            lines.append(_("The extended action succeeds."))
-        elif details.get("done"):
-            lines.append(_("The extended action is over without success."))
     if kind == "teamwork" and details.get("helper_successes") is not None:
         lines.append(
             ngettext(
@@ -186,6 +177,23 @@ def _lines(words: RollWords, record: dict) -> list[str]:
     return lines + words.closing_lines(record)
 
 
+def _progress(record: dict) -> list[str]:
+    """Where an extended action stands after the roll: shown with its effects, so that
+    the compact cards of a scene and the feed say it too."""
+    if record["kind"] != "extended":
+        return []
+    details = record.get("details", {})
+    lines = [
+        _("Progress: %(progress)s of %(target)s successes")
+        % {"progress": details["progress"], "target": details["target"]}
+    ]
+    if details.get("reached"):
+        lines.append(_("The extended action succeeds."))
+    elif details.get("done"):
+        lines.append(_("The extended action is over without success."))
+    return lines
+
+
 def _system_body(record: dict) -> dict:
     """Words for a roll of a system, in that system's words."""
     words = _words(record["system"])
@@ -203,7 +211,10 @@ def _system_body(record: dict) -> dict:
         "damage_dice": [die_view(d, mark_kept=False) for d in raw if "damage" in d.get("tags", ())],
         "setup": _setup(words, record),
         "notes": _lines(words, record),
-        "effects": [_applied_text(words, item) for item in details.get("applied", [])],
+        "effects": [
+            *_progress(record),
+            *(_applied_text(words, item) for item in details.get("applied", [])),
+        ],
     }
 
 

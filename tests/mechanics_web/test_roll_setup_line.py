@@ -14,10 +14,11 @@ from mechanics.rules.ndp.rolls import NdpSpec
 from mechanics.rules.ndp.rolls import roll_check as ndp_check
 from mechanics.rules.objetivo.rolls import ObjetivoSpec
 from mechanics.rules.objetivo.rolls import roll_check as objetivo_check
-from mechanics.rules.tinieblas.rolls import PoolSpec, roll_pool
+from mechanics.rules.tinieblas.rolls import PoolSpec, roll_extended, roll_pool
 from mechanics.services.rolls import roll_store
 from tests.factories import make_character
 from tests.html import parse
+from tests.mechanics.rolling import FixedDice
 
 pytestmark = pytest.mark.django_db
 
@@ -116,3 +117,17 @@ def test_a_stranger_sees_none_of_those_pages(client, stranger, scene_roll):
     lucia, scene, _roll = scene_roll
     client.force_login(stranger)
     assert [client.get(url).status_code for url in _pages(lucia, scene)] == [404, 404, 404]
+
+
+@pytest.mark.parametrize("compact", [True, False])
+def test_an_extended_rolls_card_says_where_the_action_stands(campaign, gm, compact):
+    """On the compact cards of a scene and the feed too, not only in the roll log."""
+    spec = PoolSpec(attribute=3, skill=3, skill_category="mental")
+    record = roll_extended(
+        spec, target=5, progress=4, rolls_made=2, max_rolls=3, rng=FixedDice([8, 1, 1, 1, 1, 1])
+    )
+    roll = _stored(campaign, gm, record, attribute="Inteligencia", skill="Investigación")
+    with translation.override("es"):
+        card = parse(cards.card(roll, compact=compact))
+    effects = [item.text() for item in card.find_all("li", class_="roll-effect")]
+    assert effects == ["Progreso: 5 de 5 éxitos", "La acción extendida tiene éxito."]
