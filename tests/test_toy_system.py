@@ -71,7 +71,7 @@ def test_a_system_that_is_not_registered_is_refused_with_a_clear_message(client,
         {"name": "Juguetería", "system": "toy", "max_characters_per_player": 1},
     )
     assert response.status_code == 200
-    assert "Escoja una opción válida" in response.text
+    assert "Elige una opción válida" in response.text
     assert not Campaign.objects.exists()
 
 

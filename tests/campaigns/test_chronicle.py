@@ -472,7 +472,7 @@ def test_a_character_of_another_campaign_is_refused(client, campaign, gm, lucia)
         scene_data(participants=[lucia.pk, other.pk]),
     )
     assert response.status_code == 200
-    assert "Escoja una opción válida" in response.text
+    assert "Elige una opción válida" in response.text
     assert "El puente" in response.text  # what the GM typed is kept
     assert not Scene.objects.exists()
 

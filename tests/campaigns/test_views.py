@@ -110,7 +110,7 @@ def test_create_with_an_invalid_system_shows_an_error(client, gm):
     client.force_login(gm)
     response = client.post(reverse("campaigns:create"), valid_campaign_data(system="d20"))
     assert response.status_code == 200
-    assert "Escoja una opción válida" in response.text
+    assert "Elige una opción válida" in response.text
     assert not Campaign.objects.exists()
 
 
@@ -328,7 +328,7 @@ def test_invitation_with_a_forged_role_is_refused(client, campaign, gm):
         follow=True,
     )
     assert not Invitation.objects.exists()
-    assert "Escoja una opción válida" in response.text
+    assert "Elige una opción válida" in response.text
 
 
 def test_player_cannot_create_or_revoke_invitations(client, campaign, player):

@@ -239,7 +239,7 @@ def test_a_bad_amount_is_explained_and_nothing_changes(client, gm, lucia, amount
 def test_a_damage_type_of_another_system_is_refused(client, gm, lucia):
     client.force_login(gm)
     response = damage(client, lucia, amount=2, damage_type="cortante")
-    assert "Escoja una opción válida" in response.text
+    assert "Elige una opción válida" in response.text
     assert not HealthEvent.objects.exists()
 
 
@@ -286,7 +286,7 @@ def test_a_healer_from_another_campaign_is_refused(client, gm, lucia):
     response = client.post(
         url(lucia, "health_first_aid"), {"first_aid-healer": outsider.pk}, **HTMX
     )
-    assert "Escoja una opción válida" in response.text
+    assert "Elige una opción válida" in response.text
     assert HealthEvent.objects.count() == 1
     assert not Roll.objects.exists()
 
@@ -359,7 +359,7 @@ def test_ndp_an_unknown_body_part_is_refused(client, gm, player):
     hero = make_character(campaign, player, name="Aldo")
     client.force_login(gm)
     response = damage(client, hero, part="cola", amount=8, damage_type="cortante")
-    assert "Escoja una opción válida" in response.text
+    assert "Elige una opción válida" in response.text
     assert not HealthEvent.objects.exists()
 
 
@@ -450,7 +450,7 @@ def test_time_without_an_amount_or_a_forged_preset_is_refused(client, gm, lucia)
     response = client.post(url(lucia, "health_time"), {"time-unit": "days"}, **HTMX)
     assert "Di cuánto tiempo pasa" in response.text
     response = client.post(url(lucia, "health_time"), {"time-preset": 5}, **HTMX)
-    assert "Escoja una opción válida" in response.text
+    assert "Elige una opción válida" in response.text
     response = client.post(url(lucia, "health_time"), {"time-amount": 5000, "time-unit": "weeks"})
     assert "diez años" in response.text
     assert not HealthEvent.objects.exists()
@@ -629,7 +629,7 @@ def test_an_unknown_drug_is_refused(client, gm, hitos_table):
     _campaign, patient, _medic = hitos_table
     client.force_login(gm)
     response = client.post(url(patient, "health_drug"), {"drug-drug": "morfina"}, **HTMX)
-    assert "Escoja una opción válida" in response.text
+    assert "Elige una opción válida" in response.text
     assert not HealthEvent.objects.exists()
 
 
@@ -665,7 +665,7 @@ def test_medical_supervision_refuses_a_skill_the_supervisor_lacks(client, gm, hi
         "supervision-skill": "fortaleza",
     }
     response = client.post(url(patient, "health_supervision"), data, **HTMX)
-    assert "Escoja una opción válida" in response.text
+    assert "Elige una opción válida" in response.text
     assert not Roll.objects.exists()
 
 

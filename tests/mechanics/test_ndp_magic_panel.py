@@ -468,7 +468,7 @@ def test_extra_prana_out_of_range_or_from_someone_elses_item_is_refused(client, 
         ({"extra_wounds": "-1"}, "Asegúrate de que este valor es mayor o igual a 0."),
         ({"extra_item": str(item.pk), "extra_integrity": "3"}, "indica un número par"),
         ({"extra_integrity": "4"}, "Elige el objeto cuya integridad gastas."),
-        ({"extra_item": str(foreign.pk), "extra_integrity": "4"}, "Escoja una opción válida"),
+        ({"extra_item": str(foreign.pk), "extra_integrity": "4"}, "Elige una opción válida"),
     ]:
         response = client.post(roll_url(maga), {**SPELL, **extra}, HTTP_HX_REQUEST="true")
         assert message in response.text, extra

@@ -166,7 +166,7 @@ def test_both_sides_activate_and_cancel_out(client, gm, rooftop, fixed_dice):
         ({"target_aspect": "own"}, "A Sicario no le quedan puntos dramáticos."),
         ({"aspect": "foe", "pay": "exhaust"}, "Solo puedes agotar tus propios aspectos"),
         ({"aspect": "bystander"}, "Héroe puede activar sus propios aspectos"),
-        ({"aspect": "situation:999999"}, "Escoja una opción válida"),
+        ({"aspect": "situation:999999"}, "Elige una opción válida"),
     ],
 )
 def test_an_activation_that_cannot_be_paid_is_refused_and_nothing_is_written(

@@ -201,7 +201,7 @@ def test_a_forged_target_of_another_campaign_is_refused_and_nothing_is_written(
     client.force_login(player)
     response = client.post(roll_url(hero), blow(stranger_npc), HTTP_HX_REQUEST="true")
     assert response.status_code == 200
-    assert "Objetivo: Escoja una opción válida." in response.text
+    assert "Objetivo: Elige una opción válida." in response.text
     assert nothing_written()
 
 

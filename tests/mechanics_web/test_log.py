@@ -207,9 +207,27 @@ def test_a_bad_filter_is_explained_keeps_what_was_typed_and_is_ignored(client, c
     html = response.content.decode()
     assert response.status_code == 200
     assert "Introduce una fecha válida." in html
-    assert "Escoja una opción válida" in html
+    assert "Elige una opción válida" in html
     assert 'value="ayer"' in html
     assert shown_rolls(response) == [roll.pk]
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("es", "Elige una opción válida. abc no es una de las opciones disponibles."),
+        ("en", "Select a valid choice. abc is not one of the available choices."),
+    ],
+)
+def test_a_bad_character_filter_is_explained_saying_tu_in_spanish(
+    client, campaign, player, language, message
+):
+    """Django's own message, in the site's tú (locale/es overrides Django's usted)."""
+    client.cookies["django_language"] = language
+    client.force_login(player)
+    response = client.get(log_url(campaign, character="abc"))
+    assert response.status_code == 200
+    assert message in response.text
 
 
 def test_an_end_date_before_the_start_date_is_explained(client, campaign, player):
