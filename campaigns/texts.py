@@ -11,7 +11,8 @@ are never changed (append-only tables refuse UPDATE).
 Call sites mark the msgid with `gettext_noop` so `makemessages` keeps finding it:
 `Message(gettext_noop("Attack by %(name)s"), name=attacker.name)`.
 
-Names and titles are one line: `LineField` refuses control characters in them.
+Names and titles are one line: `LineField` refuses control characters in them. Longer
+texts are written in a `LongTextarea`, which the browser never cuts short.
 """
 
 from __future__ import annotations
@@ -50,6 +51,20 @@ class LineField(forms.CharField):
     """A one-line text (a name, a title): surrounding spaces trimmed, controls refused."""
 
     default_validators = [single_line]
+
+
+class LongTextarea(forms.Textarea):
+    """A textarea without `maxlength`, which Django's CharField sets from its max_length:
+    a browser cuts a longer paste without a word, whereas the form refuses it with a
+    message and shows the whole text again. The limit goes to static/js/app.js instead,
+    which counts the characters under the field."""
+
+    def build_attrs(self, base_attrs, extra_attrs=None):
+        attrs = super().build_attrs(base_attrs, extra_attrs)
+        if (limit := attrs.pop("maxlength", None)) is not None:
+            attrs["data-limit"] = limit
+            attrs["data-limit-text"] = gettext_lazy("{count} of {limit} characters")
+        return attrs
 
 
 def _value(value):

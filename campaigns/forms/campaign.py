@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from campaigns.images import CleanImage, ImageUploadField
 from campaigns.models import Campaign, Role, system_options
 from campaigns.services import upload_allowance_take
-from campaigns.texts import LineField
+from campaigns.texts import LineField, LongTextarea
 from mechanics.systems.registry import all_systems, get_system, system_choices
 
 
@@ -63,7 +63,7 @@ class CampaignForm(forms.ModelForm):
             *OPTION_FIELDS[2:],
         ]
         field_classes = {"name": LineField}
-        widgets = {"description": forms.Textarea(attrs={"rows": 4})}
+        widgets = {"description": LongTextarea(attrs={"rows": 4})}
         help_texts = {"description": _("Markdown: **bold**, *italics*, lists, links.")}
 
     def __init__(self, *args, uploader=None, **kwargs):

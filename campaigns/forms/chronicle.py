@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.limits import limit
 from campaigns.models import Campaign, Scene, SceneNote, Story
-from campaigns.texts import LineField
+from campaigns.texts import LineField, LongTextarea
 
 
 class StoryForm(forms.ModelForm):
@@ -17,7 +17,7 @@ class StoryForm(forms.ModelForm):
         model = Story
         fields = ["title", "summary"]
         field_classes = {"title": LineField}
-        widgets = {"summary": forms.Textarea(attrs={"rows": 4})}
+        widgets = {"summary": LongTextarea(attrs={"rows": 4})}
         help_texts = {"summary": _("Markdown.")}
 
     def __init__(self, *args, **kwargs):
@@ -49,7 +49,7 @@ class SceneForm(forms.ModelForm):
         field_classes = {"title": LineField, "place": LineField}
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-            "summary": forms.Textarea(attrs={"rows": 5}),
+            "summary": LongTextarea(attrs={"rows": 5}),
         }
         help_texts = {"summary": _("Markdown.")}
 
@@ -72,7 +72,7 @@ class SceneForm(forms.ModelForm):
 class SceneNoteForm(forms.Form):
     body = forms.CharField(
         label=_("GM note"),
-        widget=forms.Textarea(attrs={"rows": 4}),
+        widget=LongTextarea(attrs={"rows": 4}),
         max_length=limit(SceneNote, "body"),
         strip=False,
         help_text=_("Only GMs see these notes. Markdown."),

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.limits import limit
 from campaigns.models import Role
-from campaigns.texts import LineField
+from campaigns.texts import LineField, LongTextarea
 from characters.models import Character
 
 
@@ -59,7 +59,7 @@ class CreationBaseForm(forms.Form):
         label=_("Description"),
         required=False,
         max_length=limit(Character, "description"),
-        widget=forms.Textarea(attrs={"rows": 3}),
+        widget=LongTextarea(attrs={"rows": 3}),
     )
 
     def __init__(self, *args, campaign, access, **kwargs) -> None:

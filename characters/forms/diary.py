@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.limits import limit
+from campaigns.texts import LongTextarea
 from characters.models import DiaryEntry
 
 
@@ -14,7 +15,7 @@ class DiaryForm(forms.Form):
 
     body = forms.CharField(
         label=_("Diary entry"),
-        widget=forms.Textarea(attrs={"rows": 14}),
+        widget=LongTextarea(attrs={"rows": 14}),
         max_length=limit(DiaryEntry, "body"),
         strip=False,
         help_text=_("Markdown: **bold**, *italics*, lists starting with “-”, > quotes."),

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from campaigns.images import CleanImage, ImageUploadField
 from campaigns.limits import limit
 from campaigns.services import upload_allowance_take
-from campaigns.texts import LineField
+from campaigns.texts import LineField, LongTextarea
 from characters.models import Character, Item, Specialty
 from characters.services import STORY_FIELDS
 from mechanics.rules.errors import RuleError
@@ -33,14 +33,14 @@ class StoryForm(forms.Form):
         label=_("Description"),
         required=False,
         max_length=limit(Character, "description"),
-        widget=forms.Textarea(attrs={"rows": 3}),
+        widget=LongTextarea(attrs={"rows": 3}),
         help_text=_("Other players see the name, concept and description."),
     )
     notes = forms.CharField(
         label=_("Notes"),
         required=False,
         max_length=limit(Character, "notes"),
-        widget=forms.Textarea(attrs={"rows": 5}),
+        widget=LongTextarea(attrs={"rows": 5}),
         help_text=_("Only you and the GMs see the notes."),
     )
     portrait = ImageUploadField(label=_("Portrait"))

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.limits import limit
 from campaigns.models import Role
-from campaigns.texts import LineField
+from campaigns.texts import LineField, LongTextarea
 from characters.models import CampaignTrait
 from characters.transfer import MAX_FILE_BYTES
 
@@ -75,7 +75,7 @@ class TraitEditForm(forms.Form):
         label=_("Description"),
         max_length=limit(CampaignTrait, "description"),
         required=False,
-        widget=forms.Textarea(attrs={"rows": 2}),
+        widget=LongTextarea(attrs={"rows": 2}),
     )
 
 

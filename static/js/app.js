@@ -61,6 +61,47 @@
     if (form && window.htmx && refreshReplacesForm(form)) window.htmx.trigger(form, "htmx:abort");
   });
 
+  // Long texts (LongTextarea, campaigns/texts.py) have no maxlength, which would cut a paste
+  // short without a word; a count under each says how much of its limit is used, red past it
+  // (the server then refuses the text with a message and shows it all again). The count on
+  // screen follows every key; screen readers hear it once typing pauses, not at every key.
+  var LIMITED = "textarea[data-limit]";
+  var pause = null;
+
+  function characters(text) {
+    // As the server counts: code points, and each line break twice (a form sends CRLF).
+    return Array.from(text).length + (text.match(/\n/g) || []).length;
+  }
+
+  function showCount(textarea, announce) {
+    var id = textarea.id + "-count";
+    var count = document.getElementById(id);
+    if (!count) {
+      count = document.createElement("div");
+      count.id = id;
+      count.className = "form-text";
+      count.innerHTML = '<span aria-hidden="true"></span><span class="visually-hidden" aria-live="polite"></span>';
+      textarea.insertAdjacentElement("afterend", count);
+    }
+    var limit = Number(textarea.getAttribute("data-limit"));
+    var used = characters(textarea.value);
+    var text = textarea.getAttribute("data-limit-text").replace("{count}", used).replace("{limit}", limit);
+    count.firstChild.textContent = text;
+    count.classList.toggle("text-danger-emphasis", used > limit);
+    if (!announce) return;
+    window.clearTimeout(pause);
+    pause = window.setTimeout(function () { count.lastChild.textContent = text; }, 1000);
+  }
+
+  function showCounts() {
+    document.querySelectorAll(LIMITED).forEach(function (textarea) { showCount(textarea, false); });
+  }
+  document.addEventListener("DOMContentLoaded", showCounts);
+  document.addEventListener("htmx:load", showCounts);
+  document.addEventListener("input", function (event) {
+    if (event.target.matches(LIMITED)) showCount(event.target, true);
+  });
+
   // Copy buttons: data-copy holds the text to copy.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy]");

@@ -24,6 +24,7 @@ from campaigns.permissions import (
     require,
 )
 from campaigns.selectors import scene_or_404
+from campaigns.texts import LongTextarea
 from characters.models import Aspect, Resource
 from mechanics.models import NarrativeFact, SituationAspect
 from mechanics.systems.hitos import scene as services
@@ -38,7 +39,7 @@ from mechanics.systems.hitos.sheet import SecuelaForm
 from mechanics.systems.hitos.timeline import narrative_facts
 
 KEY = "hitos"
-TEXT = forms.Textarea(attrs={"rows": 2})
+TEXT = LongTextarea(attrs={"rows": 2})
 
 
 class SituationAspectForm(forms.Form):
