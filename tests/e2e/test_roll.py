@@ -171,7 +171,8 @@ def test_gm_sets_up_an_opposed_roll_between_two_characters(open_as, screenshot):
 
 def test_an_extended_action_chosen_again_throws_its_own_pool(open_as, screenshot, fixed_dice):
     """The panel opened anew (Inteligencia, no skill) and the action chosen: its pool and
-    target fields hide, the odds say what it throws, and the roll throws it."""
+    target fields hide, the odds say what it throws and the chance of completing it in the
+    rolls left, and the roll throws it."""
     campaign, character = lucia()
     page = open_as("jugadora")
     page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/")
@@ -179,6 +180,7 @@ def test_an_extended_action_chosen_again_throws_its_own_pool(open_as, screenshot
     panel.get_by_text("Acción extendida", exact=True).first.click()
     panel.get_by_label("Habilidad", exact=True).select_option("investigacion")
     panel.get_by_label("Éxitos necesarios").fill("5")
+    panel.get_by_label("Número máximo de tiradas").fill("3")
     panel.get_by_text("Más opciones").click()
     panel.get_by_label("¿Para qué es la tirada?").fill("Descifrar el diario")
     fixed_dice(*[1] * 6)
@@ -194,6 +196,8 @@ def test_an_extended_action_chosen_again_throws_its_own_pool(open_as, screenshot
     panel.get_by_label("Acción", exact=True).select_option(label="Descifrar el diario (0/5)")
     expect(odds.locator(".roll-summary")).to_have_text("6 dados")
     expect(odds).to_contain_text("Progreso: 0 de 5 éxitos")
+    left = "Completarla en las 2 tiradas que quedan"
+    expect(odds.locator(".odds-complete dt")).to_have_text(left)
     for field in (skill, panel.get_by_label("Éxitos necesarios")):
         expect(field).to_be_hidden()
     screenshot(page, "action-chosen")

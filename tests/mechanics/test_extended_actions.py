@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from campaigns.services.chronicle import scene_create, scene_update
 from mechanics.models import Roll
+from mechanics.rules.tinieblas.odds import extended_completion, spec_for_pool
 from mechanics.services.rolls import RollSide, roll_perform
 from mechanics.setup import load_sheet
 from tests.factories import make_character
@@ -287,3 +288,32 @@ def test_actions_of_one_name_are_told_apart_by_their_scene_which_may_be_renamed(
     scene_update(scene=tower, title="La torre norte", participants=[lucia])
     page = client.get(roll_url(lucia), HTTP_HX_REQUEST="true").text
     assert "Reja (0/6) · La torre norte</option>" in page
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+def test_the_odds_say_the_chance_of_completing_the_action_in_the_rolls_left(
+    request, client, who, lucia, fixed_dice
+):
+    """Six dice (Inteligencia 3 + Investigación 3), 5 successes within 2 rolls."""
+    client.force_login(request.getfixturevalue(who))
+    odds = client.get(roll_url(lucia), {**START, "part": "odds"}, HTTP_HX_REQUEST="true")
+    assert "Completarla en las 2 tiradas que quedan" in odds.text
+    expected = extended_completion(spec_for_pool(6), 5, 2)
+    assert odds_values(odds.text)["complete"] == pytest.approx(expected, abs=1e-6)
+    fixed_dice(8, 8, 1, 1, 1, 1)
+    client.post(roll_url(lucia), START)
+    rolled = Roll.objects.get()
+    assert rolled.label == "Descifrar el diario"  # the odds' line is not the action's name
+    odds = client.get(
+        roll_url(lucia),
+        {**START, "action": str(rolled.group), "part": "odds"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert "Completarla en la tirada que queda" in odds.text
+    expected = extended_completion(spec_for_pool(6), 3, 1)
+    assert odds_values(odds.text)["complete"] == pytest.approx(expected, abs=1e-6)
+    # With no cap on rolls, no such line.
+    odds = client.get(
+        roll_url(lucia), {**START, "max_rolls": "", "part": "odds"}, HTTP_HX_REQUEST="true"
+    )
+    assert "complete" not in odds_values(odds.text)

@@ -155,7 +155,38 @@ def teamwork_odds(main: PoolSpec, helpers: tuple[PoolSpec, ...] | list[PoolSpec]
     )
 
 
+# Past this many (successes needed × rolls left) the chance of completing an extended
+# action is not worked out: the sum grows with both, and no table plays such actions.
+COMPLETION_LIMIT = 20_000
+
+
+@lru_cache(maxsize=1024)
+def extended_completion(spec: PoolSpec, needed: int, rolls: int) -> float | None:
+    """P(an extended action gets `needed` more successes within `rolls` rolls of `spec`):
+    each roll adds its successes, and a dramatic failure (a chance die's 1) ends it. None
+    past COMPLETION_LIMIT."""
+    if needed * rolls > COMPLETION_LIMIT:
+        return None
+    result = odds(spec)
+    # Successes still needed → the probability of being there, the action still going.
+    going = {needed: 1.0}
+    reached = 0.0
+    for _roll in range(rolls):
+        after: dict[int, float] = {}
+        for need, p in going.items():
+            for successes, p_s in result.distribution.items():
+                if successes >= need:
+                    reached += p * p_s
+                    continue
+                if successes == 0:
+                    p_s -= result.p_dramatic_failure  # a 1 on a chance die ends it
+                after[need - successes] = after.get(need - successes, 0.0) + p * p_s
+        going = after
+    return reached
+
+
 def clear_caches() -> None:
+    extended_completion.cache_clear()
     odds.cache_clear()
     odds_for_pool.cache_clear()
     _chance_die_odds_cached.cache_clear()

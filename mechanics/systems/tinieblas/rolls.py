@@ -156,8 +156,20 @@ class TinieblasSetup(RollSetup):
                 _("Progress: %(progress)s of %(target)s successes")
                 % {"progress": progress, "target": target}
             ]
+        rows = odds.rows
         if max_rolls:
             notes.append(_("Rolls: %(made)s of %(max)s") % {"made": rolls_made, "max": max_rolls})
+            left = max_rolls - rolls_made
+            chance = (
+                engine_odds.extended_completion(spec, target - progress, left) if target else None
+            )
+            if chance is not None:
+                completing = ngettext(
+                    "Completing it in the roll left",
+                    "Completing it in the %(count)s rolls left",
+                    left,
+                ) % {"count": left}
+                rows = (*rows, OddsRow("complete", completing, chance))
 
         def roll(rng=None):
             if not target:
@@ -181,7 +193,7 @@ class TinieblasSetup(RollSetup):
 
         return Plan(
             kind="extended",
-            odds=replace(odds, notes=tuple(notes)),
+            odds=replace(odds, rows=rows, notes=tuple(notes)),
             roll=single(sheet, roll, data),
             group=group,
             label=label,

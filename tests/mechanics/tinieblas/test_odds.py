@@ -9,14 +9,16 @@ from hypothesis import strategies as st
 
 from mechanics.rules.errors import RuleError
 from mechanics.rules.tinieblas.odds import (
+    COMPLETION_LIMIT,
     bench_specs,
     clear_caches,
+    extended_completion,
     odds,
     odds_for_pool,
     spec_for_pool,
 )
 from mechanics.rules.tinieblas.reference import reference_odds, reference_odds_for_pool
-from mechanics.rules.tinieblas.rolls import PoolSpec, pool_breakdown, roll_pool
+from mechanics.rules.tinieblas.rolls import PoolSpec, pool_breakdown, roll_extended, roll_pool
 
 AGAINS = [10, 9, 8, None]
 
@@ -167,3 +169,50 @@ def test_many_rolls_match_the_exact_odds(spec):
     sd = math.sqrt(sum((k - mean) ** 2 * p for k, p in exact.distribution.items()))
     observed_mean = sum(k * c for k, c in counts.items()) / rolls
     assert abs(observed_mean - mean) <= 4 * sd / math.sqrt(rolls)
+
+
+# --- Completing an extended action -------------------------------------------------------
+
+
+def test_one_die_completes_a_one_success_action_in_two_rolls_unless_both_fail():
+    assert extended_completion(spec_for_pool(1, again=None), 1, 2) == pytest.approx(1 - 0.7**2)
+
+
+def test_two_successes_in_three_rolls_of_one_die():
+    # At least two of three rolls succeed: 3 · 0.3² · 0.7 + 0.3³.
+    expected = 3 * 0.3**2 * 0.7 + 0.3**3
+    assert extended_completion(spec_for_pool(1, again=None), 2, 3) == pytest.approx(expected)
+
+
+def test_a_chance_dies_dramatic_failure_ends_the_action():
+    # 8–10 succeed (0.3, this text's chance die); a 1 ends the action (0.1); 2–7 leave
+    # one more roll (0.6).
+    assert extended_completion(spec_for_pool(0), 1, 2) == pytest.approx(0.3 + 0.6 * 0.3)
+
+
+def test_more_rolls_never_lower_the_chance_and_past_the_limit_there_is_none():
+    spec = spec_for_pool(3)
+    chances = [extended_completion(spec, 5, rolls) for rolls in range(1, 8)]
+    assert chances == sorted(chances)
+    assert extended_completion(spec, 5, 1) == pytest.approx(odds(spec).p_exceptional)
+    assert extended_completion(spec, COMPLETION_LIMIT, 2) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pool", [0, 3])
+def test_many_extended_actions_match_the_exact_chance_of_completing_them(pool):
+    spec, needed, rolls, actions = spec_for_pool(pool), 3, 4, 40_000
+    rng = random.Random(20261205)
+    completed = 0
+    for _ in range(actions):
+        progress = made = 0
+        while True:
+            record = roll_extended(
+                spec, target=needed, progress=progress, rolls_made=made, max_rolls=rolls, rng=rng
+            )
+            progress, made = record.details["progress"], record.details["rolls_made"]
+            if record.details["done"]:
+                completed += record.details["reached"]
+                break
+    p = extended_completion(spec, needed, rolls)
+    assert abs(completed / actions - p) <= 4 * math.sqrt(p * (1 - p) / actions)
