@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaigns.services.chronicle import scene_create, scene_update
+from characters.services import specialty_add, specialty_remove
 from mechanics.models import Roll
 from mechanics.rules.tinieblas.odds import extended_completion, spec_for_pool
 from mechanics.services.rolls import RollSide, roll_perform
@@ -317,3 +318,20 @@ def test_the_odds_say_the_chance_of_completing_the_action_in_the_rolls_left(
         roll_url(lucia), {**START, "max_rolls": "", "part": "odds"}, HTTP_HX_REQUEST="true"
     )
     assert "complete" not in odds_values(odds.text)
+
+
+def test_an_action_goes_on_without_a_specialty_taken_off_the_sheet(
+    client, gm, player, lucia, fixed_dice
+):
+    specialty = specialty_add(character=lucia, skill_key="investigacion", name="Archivos", user=gm)
+    client.force_login(player)
+    fixed_dice(*[1] * 7)
+    client.post(roll_url(lucia), {**START, "specialty": str(specialty.pk)})
+    first = Roll.objects.get()
+    assert first.record["details"]["pool"] == 7
+    specialty_remove(specialty=specialty, user=gm)
+    fixed_dice(*[1] * 7)
+    response = client.post(roll_url(lucia), {**START, "action": str(first.group)})
+    assert response.status_code == 302
+    last = Roll.objects.order_by("-pk").first()
+    assert (last.group, last.record["details"]["pool"]) == (first.group, 6)

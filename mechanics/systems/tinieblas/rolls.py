@@ -395,7 +395,11 @@ def action_pool(sheet: Sheet, record: Mapping) -> dict[str, str]:
     its skill's name. A specialty adds one die whichever it is: any of the skill's will do."""
     details = record["details"]
     if "chosen" in details:
-        return details["chosen"]
+        chosen = details["chosen"]
+        # A specialty taken off the sheet since adds its die no more.
+        if chosen["specialty"] and all(str(s.pk) != chosen["specialty"] for s in sheet.specialties):
+            return {**chosen, "specialty": ""}
+        return chosen
     skill_name = details.get("traits", {}).get("skill")
     skill = next((key for key in sheet.trait_keys("skill") if sheet.name(key) == skill_name), "")
     specialty = ""
