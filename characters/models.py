@@ -486,6 +486,11 @@ class XpSummary(models.Model):
     last_at = models.DateTimeField()
     total = models.IntegerField()  # every amount: the balance moves by this
     earned = models.IntegerField()  # awards and corrections
+    entries = models.PositiveIntegerField()
+    # The lowest and highest balance its entries left (their balance_after): what the
+    # chart draws of a span holding several, which its total alone would hide.
+    low = models.IntegerField()
+    peak = models.IntegerField()
 
     class Meta:
         constraints = [

@@ -1,12 +1,15 @@
 """The XP chart's data: a few hundred points whatever the size of the ledger.
 
-A chart of a long campaign does not need one point per ledger entry (20,000 entries are
-40,000 SVG circles). `Ledgers.points` groups each character's entries into equal spans of
-time (an hour, a day, a week, a month, a quarter or a year: the finest that keeps the whole
-chart within POINT_BUDGET points) and returns one point per group, shaped like the last
-entry of the group: its time, the balance it left and the XP earned in it. The chart draws
-those exactly as it drew entries. The groups are read from `XpSummary`, which the database
-keeps summed for every span (characters/xp_summary.py), not from the entries.
+Lines of POINT_BUDGET entries in all are drawn entry by entry (a point a second: one entry,
+but for entries made at once), as the ledger beside the chart lists them. Beyond, a chart
+does not need one point per entry (20,000 entries are 40,000 SVG circles): `Ledgers.points`
+groups each character's entries into equal spans of time (an hour, a day, a week, a month,
+a quarter or a year: the finest that keeps the whole chart within POINT_BUDGET points) and
+returns one point per group: the times of its first and last entries, the lowest and
+highest balance its entries left, the balance it ends with and the XP earned in it. The
+chart draws that range, so no balance the ledger shows is hidden by its group. The groups
+are read from `XpSummary`, which the database keeps summed for every span
+(characters/xp_summary.py), not from the entries.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from django.db.models import Max, Min, QuerySet, Sum
 
 from campaigns.fragments import CACHE, fragment_key
 from campaigns.models import Campaign
-from characters.models import XpEntry, XpSummary
+from characters.models import XpSummary
 
 POINT_BUDGET = 500
 MIN_POINTS_PER_SERIES = 12
@@ -33,8 +36,10 @@ UNITS = (
     ("quarter", timedelta(days=91.31)),
     ("year", timedelta(days=365.25)),
 )
+# The span of lines drawn entry by entry, in seconds.
+EACH_ENTRY = 1
 # The summary's spans, in seconds (each unit's length is a whole number of them).
-SPANS = tuple(int(length.total_seconds()) for _unit, length in UNITS)
+SPANS = (EACH_ENTRY, *(int(length.total_seconds()) for _unit, length in UNITS))
 TIMEOUT = 3600
 
 
@@ -49,13 +54,22 @@ class Charted(Protocol):
 
 
 class LedgerPoint(NamedTuple):
-    """A group of entries read like its last entry: when, the balance it left, and the XP
-    earned in the group (awards and corrections)."""
+    """A group of entries (most often one): when its first and last entries were made,
+    the lowest and highest balance its entries left, the balance the last one left, and
+    the XP earned in the group (awards and corrections)."""
 
-    created_at: datetime
-    balance_after: int
-    amount: int
-    kind: str = XpEntry.Kind.AWARD
+    first_at: datetime
+    last_at: datetime
+    low: int
+    peak: int
+    balance: int
+    earned: int
+
+    @property
+    def is_group(self) -> bool:
+        """Whether the point holds entries of different times or balances, which one
+        step would hide."""
+        return self.first_at != self.last_at or self.low != self.peak
 
 
 def bucket_unit(span: timedelta, series: int, budget: int = POINT_BUDGET) -> str:
@@ -72,13 +86,15 @@ def _unit(span: timedelta, series: int, budget: int = POINT_BUDGET) -> tuple[str
 
 
 class Sums(NamedTuple):
-    """A character's ledger in four numbers: its first and last entry's times, the XP
-    earned (awards and corrections) and the sum of every entry (its balance)."""
+    """A character's ledger in five numbers: its first and last entry's times, the XP
+    earned (awards and corrections), the sum of every entry (its balance) and how many
+    entries it holds."""
 
     first: datetime
     last: datetime
     earned: int
     total: int
+    entries: int
 
 
 def _sums(campaign_id: int, character_ids: Collection[int]) -> dict[int, tuple]:
@@ -90,18 +106,25 @@ def _sums(campaign_id: int, character_ids: Collection[int]) -> dict[int, tuple]:
         )
         .order_by()
         .values_list("character_id")
-        .annotate(Min("first_at"), Max("last_at"), Sum("earned"), Sum("total"))
+        .annotate(Min("first_at"), Max("last_at"), Sum("earned"), Sum("total"), Sum("entries"))
     )
     found = {character: tuple(sums) for character, *sums in rows}
     return {pk: found.get(pk, ()) for pk in character_ids}
 
 
 def _span(sums: Collection[tuple]) -> int:
-    """The summary's span (seconds) that keeps the chart of these series within budget."""
+    """The summary's span (seconds) that keeps the chart of these series within budget:
+    each entry, if they fit."""
+    if sum(Sums._make(line).entries for line in sums) <= POINT_BUDGET:
+        return EACH_ENTRY
     start = min(first for first, *_rest in sums)
     end = max(last for _first, last, *_rest in sums)
     _name, length = _unit(end - start, len(sums))
     return int(length.total_seconds())
+
+
+# What a point reads of a summary row.
+POINT_FIELDS = ("first_at", "last_at", "total", "earned", "low", "peak")
 
 
 def chart_rows(campaign_id: int, character_ids: Collection[int], span: int) -> QuerySet:
@@ -110,17 +133,18 @@ def chart_rows(campaign_id: int, character_ids: Collection[int], span: int) -> Q
     return (
         XpSummary.objects.filter(campaign_id=campaign_id, character_id__in=character_ids, span=span)
         .order_by("character_id", "bucket")
-        .values_list("character_id", "last_at", "total", "earned")
+        .values_list("character_id", *POINT_FIELDS)
     )
 
 
 def _points(groups) -> dict[int, list[LedgerPoint]]:
     points: dict[int, list[LedgerPoint]] = {}
     balance: dict[int, int] = {}
-    for character, last, total, earned in groups:
+    for character, first, last, total, earned, low, peak in groups:
         # The balance is the running sum of the ledger (XpEntry.balance_after says so).
         balance[character] = balance.get(character, 0) + total
-        points.setdefault(character, []).append(LedgerPoint(last, balance[character], earned))
+        point = LedgerPoint(first, last, low, peak, balance[character], earned)
+        points.setdefault(character, []).append(point)
     return points
 
 
@@ -135,16 +159,27 @@ def _read(
     rows = (
         XpSummary.objects.filter(campaign_id=campaign_id, character_id__in=character_ids, span=span)
         .order_by()
-        .values_list("character_id", "bucket", "first_at", "last_at", "total", "earned")
+        .values_list("character_id", "bucket", "entries", *POINT_FIELDS)
     )
+    if span == EACH_ENTRY:
+        # One row an entry: the other lines' entries fit the budget, these may not.
+        rows = rows[: POINT_BUDGET + 1]
+        if len(rows) > POINT_BUDGET:
+            return _sums(campaign_id, character_ids), {}
     sums: dict[int, tuple] = dict.fromkeys(character_ids, ())
     groups = []
     # Each character's rows oldest first, sorted here: a few dozen rows cost less to sort
     # than an ORDER BY to build.
-    for character, _bucket, first, last, total, earned in sorted(rows):
-        had = Sums._make(sums[character] or (first, last, 0, 0))
-        sums[character] = (had.first, last, had.earned + earned, had.total + total)
-        groups.append((character, last, total, earned))
+    for character, _bucket, entries, first, last, total, earned, low, peak in sorted(rows):
+        had = Sums._make(sums[character] or (first, last, 0, 0, 0))
+        sums[character] = (
+            had.first,
+            last,
+            had.earned + earned,
+            had.total + total,
+            had.entries + entries,
+        )
+        groups.append((character, first, last, total, earned, low, peak))
     return sums, _points(groups)
 
 

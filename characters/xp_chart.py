@@ -1,9 +1,10 @@
 """The chart of XP over time, drawn on the server as SVG geometry (no JavaScript).
 
-`build_chart` turns ledger entries (or characters.xp_buckets' points, which read like
-entries) into what the template draws: one step line per character (XP only changes at
-entries) and axes with round ticks, drawn once; the legend is HTML below it, so it wraps
-on any screen. `Chart.figure` writes its HTML.
+`build_chart` turns characters.xp_buckets' points into what the template draws: one step
+line per character (XP only changes at entries), a point that groups entries drawn as a box
+over their times from the lowest to the highest value they left, and axes with round ticks,
+drawn once; the legend is HTML below it, so it wraps on any screen. `Chart.figure` writes
+its HTML.
 """
 
 from __future__ import annotations
@@ -46,8 +47,9 @@ class Series:
     name: str
     style: int
     points: str  # the polyline's "x,y x,y …"
-    # One circle per point with its value as a tooltip: markup made here, as a template
-    # loop over a few hundred of them cost more than the rest of the chart.
+    # One circle per point (a box per group of entries) with its value as a tooltip:
+    # markup made here, as a template loop over a few hundred of them cost more than the
+    # rest of the chart.
     markers: SafeString
     last: int
 
@@ -209,14 +211,22 @@ def chart_title(measure: str) -> str:
 
 
 class Marks(NamedTuple):
-    """What a character's line shows whatever the axes: its points' moments (local
-    wall-clock time, in microseconds since 1970, as the axis measures them), values and
-    tooltips (escaped). Kept apart from the axes, which move at every new entry: a chart
-    drawn again reads these for the characters whose ledger did not change."""
+    """What a character's line shows whatever the axes: its points' moments (their last
+    entry's, in local wall-clock time, in microseconds since 1970, as the axis measures
+    them), values and tooltips (escaped), and for each point that groups entries (by its
+    index) its first entry's moment and the lowest and highest value in the group. Kept
+    apart from the axes, which move at every new entry: a chart drawn again reads these
+    for the characters whose ledger did not change."""
 
     moments: list[int]
     values: list[int]
     titles: list[str]
+    ranges: dict[int, tuple[int, int, int]]
+
+    @property
+    def first(self) -> int:
+        """The moment of the line's first entry."""
+        return self.ranges[0][0] if 0 in self.ranges else self.moments[0]
 
 
 # The axis measures local wall-clock time: aware moments of one zone subtract as such.
@@ -233,30 +243,37 @@ def _wall(microseconds: int, zone) -> datetime:
     return (WALL_EPOCH + microseconds * MICROSECOND).replace(tzinfo=zone)
 
 
-def chart_marks(series_entries: dict, measure: str = "balance") -> dict:
-    """{character: Marks} for {character: [XpEntry oldest first]}."""
+def chart_marks(series_points: dict, measure: str = "balance") -> dict:
+    """{character: Marks} for {character: [xp_buckets.LedgerPoint oldest first]}."""
     zone = timezone.get_current_timezone()
     marker_title = _("%(name)s: %(value)s XP on %(date)s")
+    group_title = _(
+        "%(name)s: %(value)s XP on %(date)s (between %(low)s and %(peak)s XP since %(start)s)"
+    )
     # Once per chart, not per point (DateFormat is what date_format calls for each).
     moment_text = moment_formatter(get_format("SHORT_DATETIME_FORMAT"))
     found = {}
     earned = measure == "earned"
-    for character, entries in series_entries.items():
+    for character, points in series_points.items():
         running = 0
-        marks = Marks([], [], [])
-        for entry in entries:
-            if not earned:
-                running = entry.balance_after
-            elif entry.kind != "spend":
-                running += entry.amount
-            moment = entry.created_at.astimezone(zone)
+        marks = Marks([], [], [], {})
+        for point in points:
+            before = running
+            running = running + point.earned if earned else point.balance
+            moment = point.last_at.astimezone(zone)
             marks.moments.append(_microseconds(moment))
             marks.values.append(running)
-            tooltip = marker_title % {
-                "name": character.name,
-                "value": running,
-                "date": moment_text(moment),
-            }
+            shown = {"name": character.name, "value": running, "date": moment_text(moment)}
+            if point.is_group:
+                first = point.first_at.astimezone(zone)
+                # The summary keeps the balance's range alone; XP earned only falls with
+                # a correction, so its range is most often what it was before and after.
+                low, peak = sorted((before, running)) if earned else (point.low, point.peak)
+                marks.ranges[len(marks.values) - 1] = (_microseconds(first), low, peak)
+                shown |= {"low": low, "peak": peak, "start": moment_text(first)}
+                tooltip = group_title % shown
+            else:
+                tooltip = marker_title % shown
             # What django.utils.html.escape writes, without its lazy-string wrapper.
             marks.titles.append(html.escape(tooltip))
         found[character] = marks
@@ -285,7 +302,7 @@ def build_chart(
             title, _("No XP yet."), width, height, LEFT, width - RIGHT, TOP, TOP, (), (), ()
         )
     zone = timezone.get_current_timezone()
-    start = _wall(min(m.moments[0] for m in values.values()), zone)
+    start = _wall(min(m.first for m in values.values()), zone)
     end = _wall(max(m.moments[-1] for m in values.values()), zone)
     # Entries of one evening still get an hour's width; a margin keeps the first and last
     # steps off the axes.
@@ -294,7 +311,10 @@ def build_chart(
     start, end = start - margin, end + margin
     end = max(end, timezone.localtime(now or timezone.now()))
     span = (end - start).total_seconds()
-    top_value = max(max(m.values) for m in values.values())
+    # Every value a line reaches: its points' and its groups' lowest and highest.
+    shown = {v for m in values.values() for v in m.values}
+    shown.update(v for m in values.values() for r in m.ranges.values() for v in r[1:])
+    top_value = max(shown)
     step = _nice_step(top_value)
     y_max = max(step * math.ceil(max(top_value, 1) / step), step)
     plot_left, plot_right = LEFT, width - RIGHT
@@ -323,7 +343,7 @@ def build_chart(
     # three times and its height twice), each value's height worked out once.
     x_scale = plot_right - plot_left
     bottom = str(y_of(0))
-    heights = {value: str(y_of(value)) for value in {v for m in values.values() for v in m.values}}
+    heights = {value: str(y_of(value)) for value in shown}
     series = []
     for index, (character, line) in enumerate(values.items()):
         xs = [
@@ -332,19 +352,36 @@ def build_chart(
         ]
         ys = [heights[value] for value in line.values]
         # A step per point: along at the height before it, then up or down to its own.
-        steps = " ".join(
+        steps = [
             f"{x},{before} {x},{y}" for x, before, y in zip(xs, [bottom, *ys], ys, strict=False)
-        )
-        markers = "".join(
+        ]
+        markers = [
             f'<circle cx="{x}" cy="{y}" r="3.5"><title>{tooltip}</title></circle>'
             for x, y, tooltip in zip(xs, ys, line.titles, strict=True)
-        )
+        ]
+        origin = xs[0]
+        for at, (first, low, peak) in line.ranges.items():
+            # A group: a box over its entries' times from its lowest value to its highest
+            # (3 units wider, so entries of one moment show), entered at its first entry
+            # and left at its last.
+            x, y = float(xs[at]), ys[at]
+            x_first = round(plot_left + (first - start_at) / 1000000 / span * x_scale, 1)
+            before = line.values[at - 1] if at else 0
+            entered = heights[min(max(before, low), peak)]
+            steps[at] = f"{x_first},{ys[at - 1] if at else bottom} {x_first},{entered} {x},{y}"
+            markers[at] = (
+                f'<rect x="{round(x_first - 1.5, 1)}" y="{heights[peak]}" '
+                f'width="{round(x - x_first + 3, 1)}" height="{round(y_of(low) - y_of(peak), 1)}">'
+                f"<title>{line.titles[at]}</title></rect>"
+            )
+            if at == 0:
+                origin = x_first
         series.append(
             Series(
                 name=character.name,
                 style=index % SERIES_STYLES,
-                points=f"{xs[0]},{bottom} {steps} {plot_right},{ys[-1]}",
-                markers=mark_safe(markers),  # each title escaped by chart_marks
+                points=f"{origin},{bottom} {' '.join(steps)} {plot_right},{ys[-1]}",
+                markers=mark_safe("".join(markers)),  # each title escaped by chart_marks
                 last=line.values[-1],
             )
         )

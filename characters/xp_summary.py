@@ -6,7 +6,8 @@ Only INSERT needs it: entries are never updated (campaigns.history refuses it, b
 scene link set to NULL, which the summary does not hold) and deleted only with their
 campaign, which deletes the summary's rows too. The trigger is made again after every
 `migrate`, as the version triggers are (SQLite drops a table's triggers when a migration
-rebuilds it); `fill` sums the entries already there, for the migration that adds it.
+rebuilds it); `fill` sums the entries already there, for the migrations that change what
+it sums.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from characters.xp_buckets import SPANS
 ENTRY = "characters_xpentry"
 SUMMARY = "characters_xpsummary"
 TRIGGER = "characters_xpentry_summary"
-COLUMNS = "campaign_id, character_id, span, bucket, first_at, last_at, total, earned"
+COLUMNS = (
+    "campaign_id, character_id, span, bucket, first_at, last_at, total, earned, entries, low, peak"
+)
 CONFLICT = "(campaign_id, span, character_id, bucket)"
 
 
@@ -47,14 +50,17 @@ def _add_entry(vendor: str) -> str:
         f"INSERT INTO {SUMMARY} ({COLUMNS}) "
         f"SELECT NEW.campaign_id, NEW.character_id, spans.span, "
         f"{_bucket(vendor, 'NEW.created_at')}, NEW.created_at, NEW.created_at, "
-        f"NEW.amount, {_earned('NEW')} "
+        f"NEW.amount, {_earned('NEW')}, 1, NEW.balance_after, NEW.balance_after "
         # WHERE: SQLite would read ON CONFLICT as the join's ON without it.
         f"FROM {_spans(vendor)} WHERE true "
         f"ON CONFLICT {CONFLICT} DO UPDATE SET "
         f"first_at = {least}({SUMMARY}.first_at, excluded.first_at), "
         f"last_at = {greatest}({SUMMARY}.last_at, excluded.last_at), "
         f"total = {SUMMARY}.total + excluded.total, "
-        f"earned = {SUMMARY}.earned + excluded.earned;"
+        f"earned = {SUMMARY}.earned + excluded.earned, "
+        f"entries = {SUMMARY}.entries + excluded.entries, "
+        f"low = {least}({SUMMARY}.low, excluded.low), "
+        f"peak = {greatest}({SUMMARY}.peak, excluded.peak);"
     )
 
 
@@ -86,7 +92,8 @@ def fill_sql(vendor: str) -> list[str]:
         f"DELETE FROM {SUMMARY};",
         f"INSERT INTO {SUMMARY} ({COLUMNS}) "
         f"SELECT e.campaign_id, e.character_id, spans.span, {_bucket(vendor, 'e.created_at')}, "
-        f"MIN(e.created_at), MAX(e.created_at), SUM(e.amount), SUM({_earned('e')}) "
+        f"MIN(e.created_at), MAX(e.created_at), SUM(e.amount), SUM({_earned('e')}), "
+        "COUNT(*), MIN(e.balance_after), MAX(e.balance_after) "
         f"FROM {ENTRY} e CROSS JOIN {_spans(vendor)} GROUP BY 1, 2, 3, 4;",
     ]
 

@@ -1,27 +1,25 @@
-"""The server-drawn XP chart: one step line per character, round ticks, an accessible
-title and description, and coordinates that survive Spanish number formatting."""
+"""The server-drawn XP chart: one step line per character, a box for each group of
+entries, round ticks, an accessible title and description, and coordinates that survive
+Spanish number formatting."""
 
 import re
 from datetime import datetime, timedelta
-from types import SimpleNamespace
 
 import pytest
 from django.utils import timezone, translation
 from django.utils.dateformat import DateFormat
 from django.utils.formats import get_format
 
+from characters.xp_buckets import LedgerPoint
 from characters.xp_chart import WIDTH, _nice_step, build_chart, chart_marks, moment_formatter
 
 START = timezone.make_aware(datetime(2026, 3, 1, 20, 0))
 
 
-def entry(minutes: int, kind: str, amount: int, balance: int):
-    return SimpleNamespace(
-        created_at=START + timedelta(minutes=minutes),
-        kind=kind,
-        amount=amount,
-        balance_after=balance,
-    )
+def entry(minutes: int, kind: str, amount: int, balance: int) -> LedgerPoint:
+    """The point of one entry."""
+    at = START + timedelta(minutes=minutes)
+    return LedgerPoint(at, at, balance, balance, balance, 0 if kind == "spend" else amount)
 
 
 class Named:
@@ -154,3 +152,30 @@ def test_a_moments_tooltip_reads_as_djangos_dateformat_writes_it(language, forma
         written = moment_formatter(format_string)
         for moment in map(timezone.localtime, moments):
             assert written(moment) == DateFormat(moment).format(format_string)
+
+
+def test_a_group_of_entries_shows_the_range_of_balances_it_left():
+    """+9 at 20:02, +9 at 20:05 and -9 at 20:06, grouped: the line enters a box at the
+    first entry, which reaches the 18 the ledger showed, and leaves it at 9 at the last."""
+    group = LedgerPoint(START + timedelta(minutes=2), START + timedelta(minutes=6), 9, 18, 9, 18)
+    with translation.override("en"):
+        chart = build_chart(chart_marks({LUCIA: [group]}), now=START + timedelta(minutes=10))
+        html = chart.figure("c")
+    y_of = {tick.label: tick.position for tick in chart.y_ticks}
+    assert max(y_of, key=int) == "20"  # the axis reaches the peak, not only the last balance
+
+    def height(value: int) -> float:
+        return y_of["0"] - value * (y_of["0"] - y_of["20"]) / 20
+
+    [rect] = re.findall(r"<rect ([^>]*)>", html)
+    box = {name: float(value) for name, value in re.findall(r'(\w+)="([^"]*)"', rect)}
+    assert (box["y"], box["y"] + box["height"]) == pytest.approx((height(18), height(9)))
+    assert "Lucía: 9 XP on 1 Mar 2026, 20:06 (between 9 and 18 XP since 1 Mar 2026, 20:02)" in html
+    assert "<circle" not in html
+    # Along at 0 to the first entry, up into the box, across it to 9 at the last entry.
+    _origin, first, entered, last, edge = points(chart.series[0])
+    assert first[1] == height(0)
+    assert first[0] == entered[0] < last[0]
+    assert entered[1] == height(9)
+    assert last[1] == edge[1] == height(9)
+    assert box["x"] < first[0] < last[0] < box["x"] + box["width"]

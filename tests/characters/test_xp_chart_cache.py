@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaigns import services as campaign_services
-from characters import services
+from characters import services, xp_buckets
 from characters.advancement import PurchaseSpec
 from characters.models import Character
 from tests.factories import backdated, make_character
@@ -30,6 +30,12 @@ def mateo(campaign, gm):
     return make_character(campaign, gm, name="Mateo")
 
 
+@pytest.fixture
+def grouped(monkeypatch):
+    """Lines grouped by time whatever their number of entries, as a long campaign's."""
+    monkeypatch.setattr(xp_buckets, "POINT_BUDGET", 1)
+
+
 def _log(client, campaign, query: str = "") -> str:
     return client.get(reverse("characters:xp_log", args=[campaign.pk]) + query).text
 
@@ -41,6 +47,11 @@ def _line(page: str, name: str) -> str:
     return found.group(1)
 
 
+def _points(line: str) -> int:
+    """How many points a line draws: a circle an entry, a box a group of them."""
+    return line.count("<circle") + line.count("<rect")
+
+
 def _menu(page: str, field: str) -> list[str]:
     return [option.text() for option in parse(page).one(id=f"id_{field}").find_all("option")]
 
@@ -49,18 +60,20 @@ def _menu(page: str, field: str) -> list[str]:
 def test_an_award_to_one_character_shows_in_its_line_and_keeps_the_others(
     client, request, campaign, gm, lucia, mateo, who
 ):
-    services.xp_adjust(character=lucia, user=gm, amount=5, reason="Inicio")
-    services.xp_adjust(character=mateo, user=gm, amount=7, reason="Inicio")
+    with backdated(timezone.now() - timedelta(minutes=20)):
+        services.xp_adjust(character=lucia, user=gm, amount=5, reason="Inicio")
+        services.xp_adjust(character=mateo, user=gm, amount=7, reason="Inicio")
     client.force_login(request.getfixturevalue(who))
     page = _log(client, campaign)
     assert "Lucía: 5 PX el" in _line(page, "Lucía")
-    services.xp_adjust(character=lucia, user=gm, amount=3, reason="Bonificación")
+    with backdated(timezone.now() - timedelta(minutes=10)):
+        services.xp_adjust(character=lucia, user=gm, amount=3, reason="Bonificación")
     page = _log(client, campaign)
     assert "Lucía: 8 PX ahora" in page
-    # Both entries in this hour: one point, the balance the last one left.
+    # Both entries in this hour: a point each, as the ledger lists them.
     line = _line(page, "Lucía")
     assert "Lucía: 8 PX el" in line
-    assert "Lucía: 5 PX el" not in line
+    assert "Lucía: 5 PX el" in line
     if who == "gm":
         assert "Mateo: 7 PX ahora" in page
         assert "Mateo: 7 PX el" in _line(page, "Mateo")
@@ -94,7 +107,7 @@ def test_a_correction_and_an_approved_spend_show_in_the_line(client, campaign, g
 
 @pytest.mark.parametrize("who", ["gm", "player"])
 def test_a_new_entry_that_widens_the_chart_regroups_its_points(
-    request, client, campaign, gm, lucia, who
+    request, client, campaign, gm, lucia, who, grouped
 ):
     """Three entries of one evening are three points (hours); a month later, the chart
     groups them by day: the first and last entries' times are read again with the line.
@@ -108,12 +121,13 @@ def test_a_new_entry_that_widens_the_chart_regroups_its_points(
     assert _line(_log(client, campaign), "Lucía").count("<circle") == 3
     services.xp_adjust(character=lucia, user=gm, amount=1, reason="Hoy")
     line = _line(_log(client, campaign), "Lucía")
-    assert line.count("<circle") == 2
+    assert (line.count("<rect"), line.count("<circle")) == (1, 1)
+    assert "entre 2 y 6 PX desde" in line
     assert "Lucía: 7 PX el" in line
 
 
 def test_a_wider_chart_regroups_the_lines_of_characters_whose_ledger_did_not_change(
-    client, campaign, gm, lucia, mateo
+    client, campaign, gm, lucia, mateo, grouped
 ):
     month_ago = timezone.now() - timedelta(days=30)
     for hour in range(3):
@@ -121,16 +135,16 @@ def test_a_wider_chart_regroups_the_lines_of_characters_whose_ledger_did_not_cha
             services.xp_adjust(character=mateo, user=gm, amount=2, reason="Sesión")
             services.xp_adjust(character=lucia, user=gm, amount=1, reason="Sesión")
     client.force_login(gm)
-    assert _line(_log(client, campaign), "Mateo").count("<circle") == 3
+    assert _points(_line(_log(client, campaign), "Mateo")) == 3
     services.xp_adjust(character=lucia, user=gm, amount=1, reason="Hoy")
     page = _log(client, campaign)
-    assert _line(page, "Mateo").count("<circle") == 1
+    assert _points(_line(page, "Mateo")) == 1
     # Her points read again by day, not by the hour the other lines were grouped by.
-    assert _line(page, "Lucía").count("<circle") == 2
+    assert _points(_line(page, "Lucía")) == 2
 
 
 def test_points_read_with_an_award_follow_the_span_the_chart_takes(
-    client, campaign, gm, lucia, mateo
+    client, campaign, gm, lucia, mateo, grouped
 ):
     """Mateo's line alone would be grouped by the hour; both lines are grouped by the day.
     Lucía's new entry is read with her sums by the hour Mateo's line alone suggests: the
@@ -144,11 +158,11 @@ def test_points_read_with_an_award_follow_the_span_the_chart_takes(
         with backdated(day + timedelta(hours=hour)):
             services.xp_adjust(character=lucia, user=gm, amount=1, reason="Sesión")
     client.force_login(gm)
-    assert _line(_log(client, campaign), "Lucía").count("<circle") == 1
+    assert _points(_line(_log(client, campaign), "Lucía")) == 1
     services.xp_adjust(character=lucia, user=gm, amount=1, reason="Hoy")
     page = _log(client, campaign)
-    assert _line(page, "Lucía").count("<circle") == 2
-    assert _line(page, "Mateo").count("<circle") == 2
+    assert _points(_line(page, "Lucía")) == 2
+    assert _points(_line(page, "Mateo")) == 2
 
 
 def _totals(page: str, name: str) -> list[str]:

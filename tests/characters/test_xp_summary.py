@@ -29,15 +29,18 @@ RATINGS = {"fuerza": 2, "sigilo": 1, "pelea": 1, "investigacion": 2}
 
 def raw_sums() -> dict:
     """The summary as it should be, summed in Python from every entry."""
-    sums: dict = defaultdict(lambda: [None, None, 0, 0])
+    sums: dict = defaultdict(lambda: [None, None, 0, 0, 0, None, None])
     for entry in XpEntry.objects.all():
-        moment = entry.created_at
+        moment, balance = entry.created_at, entry.balance_after
         for span in SPANS:
             row = sums[entry.campaign_id, entry.character_id, span, int(moment.timestamp()) // span]
             row[0] = moment if row[0] is None else min(row[0], moment)
             row[1] = moment if row[1] is None else max(row[1], moment)
             row[2] += entry.amount
             row[3] += 0 if entry.kind == XpEntry.Kind.SPEND else entry.amount
+            row[4] += 1
+            row[5] = balance if row[5] is None else min(row[5], balance)
+            row[6] = balance if row[6] is None else max(row[6], balance)
     return {key: tuple(row) for key, row in sums.items()}
 
 
@@ -48,6 +51,9 @@ def summary() -> dict:
             row.last_at,
             row.total,
             row.earned,
+            row.entries,
+            row.low,
+            row.peak,
         )
         for row in XpSummary.objects.all()
     }
@@ -146,15 +152,20 @@ def test_deleting_a_campaign_takes_its_summary_along(campaign, gm, lucia):
 def test_the_migration_sums_the_entries_already_there_and_adds_the_trigger(
     campaign, gm, lucia, mateo
 ):
-    """As on a site upgraded with a ledger: entries written with no summary are summed
-    by the migration, and the next entry by the trigger it installs."""
+    """As on a site upgraded with a ledger: entries written with no summary (or summed
+    without what 0018 adds) are summed by the migration, and the next entry by the
+    trigger it installs."""
+    with at(0):
+        services.xp_adjust(character=lucia, user=gm, amount=1, reason="Antes")
+    # As 0018 finds the rows 0016's trigger summed: its new columns at their default.
+    XpSummary.objects.update(entries=0, low=0, peak=0)
     xp_summary.uninstall(connection)
-    for hours in (0, 2, 50, 24 * 100):
+    for hours in (2, 50, 24 * 100):
         with at(hours):
             services.xp_adjust(character=lucia, user=gm, amount=hours + 1, reason="Antes")
     services.xp_adjust(character=mateo, user=gm, amount=7, reason="Antes")
-    assert not XpSummary.objects.exists()
-    migration = importlib.import_module("characters.migrations.0016_xp_summary")
+    assert XpSummary.objects.count() == len(SPANS)
+    migration = importlib.import_module("characters.migrations.0018_xp_summary_range")
     # What it reads of its schema editor: the connection (SQLite's editor cannot open
     # inside the test's transaction).
     migration.summarise_the_ledgers(None, SimpleNamespace(connection=connection))

@@ -19,7 +19,13 @@ from characters.models import Merit, Resource, Trait, WillpowerGrant, XpEntry, X
 from characters.views.xp import LOG_ENTRIES_PER_PAGE
 from mechanics.models import Roll
 from mechanics.rules.tinieblas.advancement import SceneAward, award_total, xp_cost
-from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.factories import (
+    CampaignFactory,
+    MembershipFactory,
+    UserFactory,
+    backdated,
+    make_character,
+)
 from tests.html import parse
 
 pytestmark = pytest.mark.django_db
@@ -535,6 +541,37 @@ def test_the_xp_log_charts_one_line_per_character(client, gm, scene, lucia, mate
     assert "<desc id=" in text
     assert "Lucía: 9 PX" in text or "Lucía: 9 XP" in text
     assert "La noche del incendio" in text
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+@pytest.mark.parametrize("page", ["character", "log"])
+def test_the_chart_shows_every_balance_the_ledger_beside_it_shows(
+    client, request, gm, player, lucia, who, page
+):
+    """Two awards and a spend within the hour: the ledger reads 9, 18 and then less; the
+    chart has a point at each, the 18 among them, at the time the ledger says."""
+    now = timezone.now()
+    for minutes, amount in ((30, 9), (27, 9)):
+        with backdated(now - timedelta(minutes=minutes)):
+            give(lucia, gm, amount)
+    with backdated(now - timedelta(minutes=26)):
+        services.xp_spend(character=lucia, user=player, purchase=PurchaseSpec("skill", "sigilo"))
+    client.force_login(request.getfixturevalue(who))
+    url, chart_id = (
+        (xp_url(lucia), "character-xp-chart")
+        if page == "character"
+        else (log_url(lucia.campaign), "campaign-xp-chart")
+    )
+    html = parse(client.get(url).text)
+    tooltips = [title.text() for title in html.one(id=chart_id).find_all("title")]
+    rows = html.one(id="ledger").find_all("li", class_="list-group-item")
+    shown = [
+        (row.one(class_="xp-balance").text().removeprefix("= "), row.one("time").text())
+        for row in rows
+    ]
+    assert [balance for balance, _at in shown][::-1][:2] == ["9", "18"]
+    for balance, at in shown:
+        assert f"Lucía: {balance} PX el {at}" in tooltips
 
 
 def test_a_stranger_gets_404_on_the_xp_log(client, stranger, campaign):

@@ -102,6 +102,8 @@ def test_gm_awards_xp_with_the_rubric_and_a_player_spends_it(open_as, screenshot
     expect(chart).to_be_visible()
     expect(chart.locator("polyline")).to_have_count(1)
     expect(chart.locator("desc")).to_have_text("Lucía: 3 PX ahora")
+    # The 9 before the spend, minutes earlier, is a point of its own, as in the ledger.
+    expect(chart.locator("circle title", has_text="Lucía: 9 PX el")).to_have_count(1)
     screenshot(player_page, "xp-log-360")
 
     # The GM sees both awards and the spend, one line per character.
