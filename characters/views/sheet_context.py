@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from campaigns.fragments import cached_htmls, cached_value, fragment_key, viewer
 from campaigns.permissions import CharacterAccess
 from characters import services
+from characters.advancement import advancement_of
 from characters.forms.sheet import DetailsForm
 from characters.models import Resource, Trait
 from characters.sheet_panels import sheet_panels_context
@@ -234,6 +235,8 @@ def _apart(
             ratings, character.details, campaign.rules, items=items, wound_penalty=health.penalty
         ),
         "xp_balance": character.xp_balance,
+        # Whether the XP page offers anything to buy (the campaign's version follows it).
+        "xp_purchases": advancement_of(campaign) is not None,
     }
     return {**apart, **sheet_panels_context(access, ratings, {**context, **apart})}
 

@@ -14,7 +14,7 @@ from mechanics.rules.tinieblas.advancement import award_total
 from tests.characters.test_health_views import damage, table
 from tests.characters.test_sheet_views import ndp_sheet
 from tests.characters.test_xp_views import CHUPI, award_url, rubric_post
-from tests.factories import MembershipFactory, UserFactory, make_character
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 from tests.html import parse
 from tests.mechanics.test_roll_panel import LUCIA, POOL, roll_url
 
@@ -101,6 +101,22 @@ def test_another_player_who_sees_full_sheets_is_linked_to_the_ledger_only(client
     client.force_login(dora)
     link = parse(client.get(lucia.get_absolute_url()).content).one("a", id="sheet-xp-link")
     assert link.text() == "Registro de PX"
+
+
+@pytest.mark.parametrize("system", ["objetivo", "ndp"])
+def test_a_system_with_nothing_to_buy_links_its_sheets_to_the_ledger(client, system):
+    """Neither system buys with XP (docs/rules.md): no "Buy with XP" leading nowhere."""
+    gm, player = UserFactory(username="gm"), UserFactory(username="ana")
+    campaign = CampaignFactory(system=system, created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role="gm")
+    MembershipFactory(campaign=campaign, user=player, role="player")
+    character = make_character(campaign, player, name="Carmen")
+    for user in (player, gm):
+        client.force_login(user)
+        page = parse(client.get(character.get_absolute_url()).content)
+        assert page.one("a", id="sheet-xp-link").text() == "Registro de PX"
+    client.force_login(UserFactory(username="nadie"))
+    assert client.get(character.get_absolute_url()).status_code == 404
 
 
 def test_who_does_not_see_the_full_sheet_gets_no_xp_link(client, observer, lucia):
