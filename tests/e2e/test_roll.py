@@ -206,3 +206,21 @@ def test_an_extended_action_chosen_again_throws_its_own_pool(open_as, screenshot
     expect(page.locator(f"#roll-result-{character.pk} li.die")).to_have_count(6)
     last = Roll.objects.filter(character=character).order_by("-pk").first()
     assert (last.record["details"]["pool"], last.record["details"]["rolls_made"]) == (6, 2)
+
+
+def test_the_odds_follow_a_number_as_it_is_typed(open_as):
+    """Without leaving the field: the odds box refreshes once typing pauses."""
+    campaign, character = lucia()
+    page = open_as("jugadora")
+    page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/")
+    panel = page.locator(f"#sheet-rolls #roll-panel-{character.pk}")
+    panel.get_by_label("Habilidad", exact=True).select_option("investigacion")
+    odds = page.locator(f"#roll-odds-{character.pk}")
+    expect(odds.locator(".roll-summary")).to_have_text("6 dados")
+    panel.get_by_text("Más opciones").click()
+    other = panel.get_by_label("Otros dados")
+    other.click()
+    other.press("Control+a")
+    other.press_sequentially("12")
+    expect(odds.locator(".roll-summary")).to_have_text("18 dados")
+    expect(other).to_be_focused()
