@@ -229,3 +229,16 @@ def test_ndp_gm_bleeds_a_round_and_marks_unconscious_with_one_click_each(open_as
         "Cae inconsciente",
         "Una ronda de hemorragia",
     ]
+
+
+def test_a_health_tool_opened_on_its_own_page_works_with_javascript_on(open_as):
+    """Its link is for browsers without JavaScript, but the page may be opened anyway
+    (a bookmark, a new tab): its form posts plainly and lands back on the sheet."""
+    campaign, gm, _bob, lucia, _doctor = table()
+    health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(2, "L"))
+    page = open_as(gm)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{lucia.pk}/health/time/")
+    page.get_by_role("button", name="1 semana").click()
+    expect(page).to_have_url(f"/campaigns/{campaign.pk}/characters/{lucia.pk}/#sheet-health")
+    expect(page.locator("#sheet-health .health-state")).to_have_text("Ileso")
+    assert HealthEvent.objects.filter(character=lucia, kind="time").exists()
