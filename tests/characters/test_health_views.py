@@ -769,6 +769,70 @@ def test_ndp_time_while_bleeding_asks_for_auxiliar_first(client, gm, ndp_table):
     assert HealthEvent.objects.filter(kind="time").count() == 0
 
 
+def health_box(client, character) -> str:
+    """The sheet's health box, in words (the live part the poll redraws)."""
+    html = client.get(character.get_absolute_url()).content.decode()
+    found = re.search(r'<div class="health-live".*?<div class="health-recent">', html, re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(0)))
+
+
+def test_ndp_the_heal_estimate_says_a_bleeding_wound_heals_only_once_stopped(
+    client, gm, player, stranger, ndp_table
+):
+    _campaign, patient, _medic = ndp_table  # two grave cortante: Hemorragia leve on the arm
+    for user in (gm, player):
+        client.force_login(user)
+        box = health_box(client, patient)
+        assert "Se cura del todo" not in box
+        assert (
+            "No se cura mientras sangra (Brazo izquierdo): antes hay que detener la "
+            "hemorragia con Auxiliar." in box
+        )
+        assert "Detenida la hemorragia, se cura del todo en 1 semana." in box
+    client.force_login(stranger)
+    assert client.get(patient.get_absolute_url()).status_code == 404
+    assert client.get(url(patient, "health"), **HTMX).status_code == 404
+
+
+def test_ndp_the_heal_estimate_says_a_lost_limb_never_heals_and_when_the_rest_does(
+    client, gm, player, stranger, fixed_dice
+):
+    campaign = table("ndp", gm, player)
+    sigrid = make_character(campaign, player, name="Sigrid")
+    medic = make_character(campaign, None, name="Sanadora", user=gm, ratings={"auxiliar": 5})
+    client.force_login(gm)
+    damage(client, sigrid, part="torso", amount=4, rd=0, damage_type="cortante")
+    client.post(url(sigrid, "health_time"), {"time-amount": 3, "time-unit": "days"}, **HTMX)
+    damage(client, sigrid, part="pierna_izquierda", amount=8, rd=0, damage_type="cortante")
+    for user in (gm, player):
+        client.force_login(user)
+        box = health_box(client, sigrid)
+        assert "Desmembrado (Pierna izquierda)" in box
+        assert "Se cura del todo" not in box
+        assert "No se cura mientras sangra (Pierna izquierda)" in box
+        assert "Miembro perdido, no se cura nunca: Pierna izquierda." in box
+        assert "Detenida la hemorragia, las demás heridas se curan en 4 días." in box
+    client.force_login(stranger)
+    assert client.get(sigrid.get_absolute_url()).status_code == 404
+    # Auxiliar stops the bleeding: now time heals the torso, never the leg.
+    client.force_login(gm)
+    fixed_dice(6, 6, 6)
+    client.post(
+        url(sigrid, "health_auxiliar"),
+        {"auxiliar-healer": medic.pk, "auxiliar-adversity": 9},
+        **HTMX,
+    )
+    box = health_box(client, sigrid)
+    assert "sangra" not in box
+    assert "Miembro perdido, no se cura nunca: Pierna izquierda. " in box
+    assert "Las demás heridas se curan en 4 días." in box
+    client.post(url(sigrid, "health_time"), {"time-amount": 4, "time-unit": "days"}, **HTMX)
+    box = health_box(client, sigrid)
+    assert "Miembro perdido, no se cura nunca: Pierna izquierda." in box
+    assert "se cura" not in box.replace("no se cura nunca", "")
+    assert "Torso" not in box
+
+
 # The bar fight of seed 000, through the views
 
 

@@ -212,7 +212,9 @@ class NdpHealth:
             "dead": self.dead,
             "unconscious": self.unconscious,
             "quick_action_adversity": self.quick_action_adversity,
-            "hours_to_heal": time_to_heal(self),
+            # Not a bare number of hours: bleeding stops all healing and a lost limb never
+            # heals, which a time alone would hide (docs/rules.md#ndp-heal-estimate).
+            "healing": heal_estimate(self).to_dict(),
         }
 
     def to_dict(self) -> dict:
@@ -331,7 +333,10 @@ def heal(health: NdpHealth, hours: int) -> NdpHealth:
 
 
 def time_to_heal(health: NdpHealth) -> int:
-    """Hours of rest until every healable wound is gone (letal wounds never heal)."""
+    """Hours of rest until every healable wound is gone (letal wounds never heal).
+
+    Counted from when rest may start: `heal` refuses while a part bleeds or once dead.
+    `heal_estimate` says whether and what that time heals."""
     remaining = 0
     for p in health.parts:
         for wound in p.wounds:
@@ -339,3 +344,45 @@ def time_to_heal(health: NdpHealth) -> int:
             if needed is not None:
                 remaining = max(remaining, needed - wound.rest_hours)
     return remaining
+
+
+@dataclass(frozen=True)
+class HealEstimate:
+    """What rest will do to a character's wounds, as `heal` does it.
+
+    `hours`: rest until every wound that can heal is gone (0: none left), counted from
+    when rest may start. `bleeding`: the parts whose bleeding stops all healing until
+    Auxiliar stops it (`heal` refuses meanwhile). `lost`: the limbs whose letal wound
+    never heals. `dead`: nothing heals.
+    """
+
+    hours: int = 0
+    bleeding: tuple[str, ...] = ()
+    lost: tuple[str, ...] = ()
+    dead: bool = False
+
+    @property
+    def heals_fully(self) -> bool:
+        """Rest starting now leaves no wound after `hours`: the time is the whole story."""
+        return not (self.dead or self.bleeding or self.lost)
+
+    def to_dict(self) -> dict:
+        return {
+            "hours": self.hours,
+            "bleeding": list(self.bleeding),
+            "lost": list(self.lost),
+            "dead": self.dead,
+            "heals_fully": self.heals_fully,
+        }
+
+
+def heal_estimate(health: NdpHealth) -> HealEstimate:
+    """The time to heal with what stands in its way (docs/rules.md#ndp-heal-estimate)."""
+    if health.dead:
+        return HealEstimate(dead=True)
+    # Alive, a letal wound can only be on a limb: that limb is lost for good.
+    return HealEstimate(
+        hours=time_to_heal(health),
+        bleeding=health.bleeding_parts,
+        lost=health.dismembered_limbs,
+    )

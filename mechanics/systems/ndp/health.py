@@ -10,7 +10,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
 from campaigns.texts import Message
 from characters.models import Character, Item
@@ -36,7 +36,7 @@ from mechanics.services.health import (
     rule_refusal,
     treatment_roll_store,
 )
-from mechanics.systems.base import GameSystem, HealthView, Treatment
+from mechanics.systems.base import GameSystem, HealthView, Treatment, hours_in_words
 
 MAX_DAMAGE = 1000
 DAMAGE_LABEL = gettext_lazy("Weapon roll or net damage")
@@ -85,6 +85,47 @@ def damage_fields(system, character) -> dict[str, forms.Field]:
 def is_wounded(system, shown: HealthView) -> bool:
     """Only wounded parts have a line; a wound may have no named state."""
     return bool(shown.lines)
+
+
+def _part_names(keys) -> str:
+    return ", ".join(catalogue.body_part(key).name for key in keys)
+
+
+def health_notes(system, stored, ratings, details, rules) -> tuple[str, ...]:
+    """The time to heal when rest alone will not heal everything, in words: bleeding
+    stops all healing until Auxiliar, and a lost limb never heals
+    (docs/rules.md#ndp-heal-estimate). The plain case is the view's `time_to_heal`."""
+    try:
+        estimate = engine.heal_estimate(system.state(stored))
+    except RuleError:
+        return ()
+    if estimate.heals_fully or estimate.dead:
+        return ()
+    notes = []
+    if estimate.bleeding:
+        notes.append(
+            _("Does not heal while bleeding (%(parts)s): Auxiliar must stop it first.")
+            % {"parts": _part_names(estimate.bleeding)}
+        )
+    if estimate.lost:
+        notes.append(
+            ngettext(
+                "Lost limb, never heals: %(parts)s.",
+                "Lost limbs, never heal: %(parts)s.",
+                len(estimate.lost),
+            )
+            % {"parts": _part_names(estimate.lost)}
+        )
+    if estimate.hours:
+        time = hours_in_words(estimate.hours)
+        if estimate.bleeding and estimate.lost:
+            text = _("Once the bleeding is stopped, the other wounds heal in %(time)s.")
+        elif estimate.bleeding:
+            text = _("Once the bleeding is stopped, heals fully in %(time)s.")
+        else:
+            text = _("The other wounds heal in %(time)s.")
+        notes.append(text % {"time": time})
+    return tuple(notes)
 
 
 def _state(character: Character) -> engine.NdpHealth:

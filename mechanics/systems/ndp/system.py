@@ -153,6 +153,7 @@ class NdpSystem(GameSystem):
     def health_view(self, stored, ratings, details, rules) -> HealthView:
         state = self.state(stored)
         summary = state.summary()
+        healing = summary["healing"]
         lines = tuple(
             (
                 part["name"],
@@ -170,7 +171,8 @@ class NdpSystem(GameSystem):
             penalty=0,
             unconscious=summary["unconscious"],
             dead=summary["dead"],
-            time_to_heal=hours_in_words(summary["hours_to_heal"]),
+            # "Heals fully in" only when it does; otherwise `health_notes` says why not.
+            time_to_heal=(hours_in_words(healing["hours"]) if healing["heals_fully"] else ""),
             lines=lines,
             states=names,
         )
@@ -205,6 +207,7 @@ class NdpSystem(GameSystem):
     damage_range = health_ui.DAMAGE_RANGE
     damage_fields = health_ui.damage_fields
     is_wounded = health_ui.is_wounded
+    health_notes = health_ui.health_notes
 
 
 _SPECS = tuple(

@@ -1,4 +1,5 @@
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import assume, given
@@ -8,12 +9,15 @@ from mechanics.rules.errors import RuleError
 from mechanics.rules.ndp.catalogue import LIMBS
 from mechanics.rules.ndp.health import (
     PART_KEYS,
+    HealEstimate,
     NdpHealth,
+    Wound,
     apply_wound,
     apply_wounds,
     auxiliar,
     bleed_round,
     heal,
+    heal_estimate,
     overload_turn,
     set_unconscious,
     time_to_heal,
@@ -183,6 +187,80 @@ def test_no_healing_while_bleeding_or_dead():
         heal(apply_wound(NdpHealth(), "cabeza", "letal"), 24)
     with pytest.raises(RuleError):
         heal(NdpHealth(), -1)
+
+
+def test_the_estimate_of_a_bleeding_character_heals_nothing_until_the_bleeding_stops():
+    health = apply_wounds(NdpHealth(), [("torso", "grave", "cortante")] * 2)
+    estimate = heal_estimate(health)
+    # A week's wounds, but no rest counts while the torso bleeds (heal refuses).
+    assert (estimate.hours, estimate.bleeding, estimate.lost) == (168, ("torso",), ())
+    assert not estimate.heals_fully
+    with pytest.raises(RuleError, match="bleeding"):
+        heal(health, estimate.hours)
+    stopped = heal_estimate(auxiliar(health))
+    assert stopped.heals_fully
+    assert stopped.hours == 168
+    assert _total_wounds(heal(auxiliar(health), 168)) == 0
+
+
+def test_the_estimate_of_a_lost_limb_says_it_never_heals_and_when_the_rest_does():
+    # Sigrid: a grave wound three days into its week, then a letal on the left leg.
+    health = NdpHealth(
+        parts=tuple(
+            replace(p, wounds=(Wound("grave", "cortante", rest_hours=72),))
+            if p.part == "torso"
+            else p
+            for p in NdpHealth().parts
+        )
+    )
+    health = apply_wound(health, "pierna_izquierda", "letal", "cortante")
+    estimate = heal_estimate(health)
+    assert estimate.bleeding == ("pierna_izquierda",)
+    assert estimate.lost == ("pierna_izquierda",)
+    assert estimate.hours == 96
+    assert not estimate.heals_fully
+    stopped = auxiliar(health)
+    assert heal_estimate(stopped).bleeding == ()
+    assert heal_estimate(stopped).lost == ("pierna_izquierda",)
+    assert not heal_estimate(stopped).heals_fully
+    rested = heal(stopped, 96)
+    assert [(p.part, w.tier) for p in rested.parts for w in p.wounds] == [
+        ("pierna_izquierda", "letal")
+    ]
+    assert heal_estimate(rested) == HealEstimate(hours=0, lost=("pierna_izquierda",))
+
+
+def test_the_dead_heal_nothing_whatever_wounds_they_have():
+    health = apply_wounds(
+        NdpHealth(), [("brazo_derecho", "grave", None), ("cabeza", "letal", None)]
+    )
+    estimate = heal_estimate(health)
+    assert estimate == HealEstimate(dead=True)
+    assert not estimate.heals_fully
+
+
+@given(st.lists(wounds, max_size=25))
+def test_the_estimate_says_what_rest_does(sequence):
+    health = _apply_until_dead(NdpHealth(), sequence)
+    estimate = heal_estimate(health)
+    assert estimate.heals_fully == (
+        not health.dead and not health.bleeding_parts and not health.dismembered_limbs
+    )
+    if health.dead or health.bleeding_parts:
+        with pytest.raises(RuleError):
+            heal(health, max(estimate.hours, 1))
+        if health.dead:
+            return
+        # What the estimate promises once Auxiliar has stopped the bleeding.
+        health = auxiliar(health)
+        assert heal_estimate(health) == replace(estimate, bleeding=())
+    rested = heal(health, estimate.hours)
+    assert {p.part for p in rested.parts if p.wounds} == set(estimate.lost)
+    assert all(w.tier == "letal" for p in rested.parts for w in p.wounds)
+    if estimate.hours:
+        assert any(
+            w.tier != "letal" for p in heal(health, estimate.hours - 1).parts for w in p.wounds
+        )
 
 
 def test_overload_gives_each_leg_a_grave_wound_per_turn():
