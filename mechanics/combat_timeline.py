@@ -37,6 +37,7 @@ def summary_for(access: CampaignAccess, summary: dict) -> dict:
         if visible:
             shown.update(
                 state=entry.get("state", ""),
+                wounded=entry.get("wounded", False),
                 unconscious=entry.get("unconscious", False),
                 dead=entry.get("dead", False),
                 track=_track(entry),

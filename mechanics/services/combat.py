@@ -532,6 +532,7 @@ def combat_end(*, combat: Combat, user) -> Combat:
     participants = list(locked.participants.select_related("character").order_by("pk"))
     characters = [p.character for p in participants]
     sheets = load_sheets(characters, locked.scene.campaign, with_scene=False)
+    system = locked.scene.campaign.game_system
     states = []
     for participant in participants:
         character = participant.character
@@ -552,6 +553,8 @@ def combat_end(*, combat: Combat, user) -> Combat:
                 "npc": character.is_npc,
                 "in_fight": participant.active,
                 "state": health.state or "",
+                # A wound without a named state (3d6 + NdP) is not "Unhurt".
+                "wounded": system.is_wounded(health),
                 "unconscious": health.unconscious,
                 "dead": health.dead,
                 "penalty": health.penalty,

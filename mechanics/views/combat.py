@@ -46,6 +46,7 @@ from mechanics.forms.combat import (
     SceneTimeForm,
 )
 from mechanics.forms.errors import error_text
+from mechanics.health_panel import state_label
 from mechanics.models import Combat, CombatAttack, CombatParticipant
 from mechanics.rules.dice import default_rng
 from mechanics.rules.errors import RuleError
@@ -97,6 +98,9 @@ class FighterRow:
     # None when the viewer may not see this character's sheet (health is sheet data).
     health: HealthView | None
     cannot_act: bool
+    # The state's name, else "Wounded" or "Unhurt" as the sheet says it: a 3d6 + NdP wound
+    # without a state is still a wound (`health_panel.state_label`). "" with no `health`.
+    state: str = ""
     phase_form: PhaseForm | None = None
     # The system's one-click pool actions the viewer may take (the GM hands a destiny
     # point back), with whether each is pending: the sheet's `characters:pool_action`.
@@ -259,6 +263,7 @@ def _panel_context(
                 current=participant.pk == combat.current_id,
                 health=sheet.health if sees else None,
                 cannot_act=sees and sheet.cannot_act,
+                state=state_label(sheet.health, campaign.game_system) if sees else "",
                 phase_form=phase_form,
                 pool_actions=pool_actions,
             )

@@ -314,6 +314,53 @@ def test_an_overloaded_fighter_takes_a_grave_wound_on_each_leg_each_round(
     assert lines["Pierna izquierda"] == lines["Pierna derecha"] == "leve 0 · grave 1 · letal 0"
 
 
+# --- Health on the panel --------------------------------------------------------------------
+
+
+def fighter_health(html: str, character) -> str:
+    """The health line of a fighter's card on the combat panel, in words."""
+    return (
+        parse(html)
+        .one("li", class_="combat-fighter", id=_fighter_id(character))
+        .one("div", class_="combat-health")
+        .text()
+    )
+
+
+def _fighter_id(character) -> str:
+    return f"fighter-{character.combat_participations.get().pk}"
+
+
+def test_a_wound_without_a_state_reads_wounded_on_the_panel_as_on_the_sheet(
+    client, gm, player, stranger, combat, knight, bandit
+):
+    # One grave cortante on the torso: a wound, but no state (Hemorragia leve takes two).
+    character_apply_damage(
+        character=bandit, user=gm, damage=DamageInput(4, "cortante", part="torso")
+    )
+    for user in (gm, player):
+        client.force_login(user)
+        line = fighter_health(client.get(combat.get_absolute_url()).text, bandit)
+        assert line.startswith("Con heridas · Torso leve 0 · grave 1 · letal 0")
+        assert "Ileso" not in line
+        sheet = parse(client.get(bandit.get_absolute_url()).text)
+        assert sheet.one("strong", class_="health-state").text() == "Con heridas"
+    client.force_login(gm)
+    assert fighter_health(client.get(combat.get_absolute_url()).text, knight).startswith("Ileso")
+    client.force_login(stranger)
+    assert client.get(combat.get_absolute_url()).status_code == 404
+    # The scene's record of the ended fight says it too.
+    client.force_login(gm)
+    client.post(url("combat_end", combat))
+    scene = reverse("campaigns:scene", args=[combat.scene.campaign_id, combat.scene.pk])
+    for user in (gm, player):
+        client.force_login(user)
+        states = parse(client.get(scene).text).one("ul", class_="combat-summary-states").text()
+        assert "Bandido : Con heridas" in states
+    client.force_login(stranger)
+    assert client.get(scene).status_code == 404
+
+
 # --- Permissions and forged requests --------------------------------------------------------
 
 
