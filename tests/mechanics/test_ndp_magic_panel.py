@@ -113,11 +113,27 @@ def test_a_forged_cast_with_prana_the_character_does_not_have_is_refused_and_wri
     assert prana(maga) == 4
 
 
-def test_a_spell_uses_no_more_gestures_than_arcano_ndp(client, player, table):
+@pytest.mark.parametrize(
+    ("arcano", "extra", "message"),
+    [
+        # Poder 2 + Distancia 1 at Arcano 1: one gesture known, singular.
+        (1, {}, "Con Arcano 1 conoces 1 gesto como mucho; este conjuro usa 2."),
+        (
+            2,
+            {"gesture_precision": "1"},
+            "Con Arcano 2 conoces 2 gestos como mucho; este conjuro usa 3.",
+        ),
+    ],
+)
+def test_a_spell_uses_no_more_gestures_than_arcano_ndp(
+    client, player, table, arcano, extra, message
+):
     _, maga, _other = table
+    maga.traits.filter(key="arcano").update(rating=arcano)
     client.force_login(player)
-    response = client.post(roll_url(maga), {**SPELL, "gesture_precision": "1"})
-    assert "Con Arcano 2 conoces 2 gestos como mucho; este conjuro usa 3." in response.text
+    spell = {**SPELL, "gesture_poder": "2", "gesture_distancia": "1", **extra}
+    response = client.post(roll_url(maga), spell)
+    assert message in response.text
     assert not Roll.objects.exists()
 
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from campaigns.texts import Message
 from characters.models import Character, Item, Resource
@@ -181,17 +181,18 @@ class NdpMagicSetup(NdpSetup):
                 _("Put at least 1 Prana into a gesture to cast."), code="no_gesture"
             )
         arcano = sheet.rating("arcano")
-        if len(gestures) > equipment.max_gestures(arcano):
+        known = equipment.max_gestures(arcano)
+        if len(gestures) > known:
             raise ValidationError(
-                _(
+                # The plural follows the gestures known: "1 gesto" at Arcano 1.
+                ngettext(
+                    "With Arcano %(arcano)s you know at most %(count)s gesture; "
+                    "this spell uses %(used)s.",
                     "With Arcano %(arcano)s you know at most %(count)s gestures; "
-                    "this spell uses %(used)s."
+                    "this spell uses %(used)s.",
+                    known,
                 )
-                % {
-                    "arcano": arcano,
-                    "count": equipment.max_gestures(arcano),
-                    "used": len(gestures),
-                },
+                % {"arcano": arcano, "count": known, "used": len(gestures)},
                 code="gestures",
             )
         own = sheet.pool_current(PRANA)
