@@ -62,6 +62,20 @@ def test_an_ndp_card_shows_the_skill_the_dice_the_gracias_and_the_adversity(camp
     )
 
 
+def test_an_ndp_card_names_no_band_below_facils_4_even_for_a_roll_stored_with_one(campaign, gm):
+    spec = NdpSpec(level=2, adversity=3, skill="auxiliar")
+    roll = _stored(campaign, gm, ndp_check(spec, random.Random(2)), skill="Auxiliar")
+    assert _setup_line(roll) == "Auxiliar · 3d6 + NdP 2 · Hacía falta 4 o más"
+    # Rolls stored while an adversity under 4 was called Fácil.
+    record = ndp_check(spec, random.Random(2))
+    record.details["adversity_name"] = "Fácil"
+    roll = _stored(campaign, gm, record, skill="Auxiliar")
+    assert _setup_line(roll) == "Auxiliar · 3d6 + NdP 2 · Hacía falta 4 o más"
+    spec = NdpSpec(level=2, adversity=4, skill="auxiliar")
+    roll = _stored(campaign, gm, ndp_check(spec, random.Random(2)), skill="Auxiliar")
+    assert _setup_line(roll) == "Auxiliar · 3d6 + NdP 2 · Hacía falta 5 o más (Fácil)"
+
+
 def test_an_objetivo_card_shows_the_traits_the_bonus_and_the_difficulty(campaign, gm):
     spec = ObjetivoSpec(bonus=11, difficulty=12)
     record = objetivo_check(spec, random.Random(5))

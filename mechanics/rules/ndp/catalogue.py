@@ -196,15 +196,16 @@ ADVERSITY_LEVELS: tuple[AdversityLevel, ...] = (
 )
 
 
-def adversity_level(value: int) -> AdversityLevel:
-    """The named band of a numeric adversity.
+def adversity_level(value: int) -> AdversityLevel | None:
+    """The named band of a numeric adversity, or None below the table's first band.
 
-    Values below 4 (a 1–3 Prana spell, say) are reported as Fácil: the seed's lowest band.
+    Fácil is 4-8; an adversity of 0-3 (a 1-3 Prana spell, an Auxiliar at 3) is a roll, so
+    not Asegurada, and in no band: it has no name (docs/rules.md#ndp-low-adversity).
     """
     for level in reversed(ADVERSITY_LEVELS[1:]):
         if level.low is not None and value >= level.low:
             return level
-    return ADVERSITY_LEVELS[1]
+    return None
 
 
 # --- Combat -------------------------------------------------------------------------

@@ -177,7 +177,8 @@ _DESGRACIA = {v: Die(4, v, ("desgracia", "negative", "kept")) for v in range(1, 
 @lru_cache(maxsize=4_096)
 def _spec_facts(spec: NdpSpec) -> tuple[dict, int | None, int, str | None]:
     """Per-spec values every roll needs: spec dict, threshold, DP, adversity name."""
-    name = adversity_level(spec.adversity).name if spec.adversity is not None else None
+    level = adversity_level(spec.adversity) if spec.adversity is not None else None
+    name = level.name if level is not None else None  # none below Fácil's 4
     return spec.to_dict(), spec.threshold, min(DP_BASE + spec.level, DP_CAP), name
 
 

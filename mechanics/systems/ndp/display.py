@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from mechanics.rules.ndp.catalogue import adversity_level
 from mechanics.systems.base import RollWords
 from mechanics.templatetags.roll_panel import signed
 
@@ -40,7 +41,12 @@ class NdpWords(RollWords):
             return []
         line = _("Needed %(threshold)s or more") % {"threshold": threshold}
         if details.get("adversity_name"):
-            line += f" ({details['adversity_name']})"
+            # The band from the catalogue, not the stored name: rolls stored when an
+            # adversity under 4 was called Fácil say so no longer
+            # (docs/rules.md#ndp-low-adversity). A fixed adversity is the threshold - 1.
+            level = adversity_level(threshold - 1)
+            if level is not None:
+                line += f" ({level.name})"
         return [line]
 
     def damage_tier(self, record: dict) -> str:

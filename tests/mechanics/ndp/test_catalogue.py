@@ -81,7 +81,6 @@ def test_mastery_names_run_from_ignorante_to_leyenda_and_beyond():
 @pytest.mark.parametrize(
     ("value", "name"),
     [
-        (2, "Fácil"),
         (4, "Fácil"),
         (8, "Fácil"),
         (9, "Intermedia"),
@@ -96,6 +95,12 @@ def test_mastery_names_run_from_ignorante_to_leyenda_and_beyond():
 )
 def test_adversity_bands(value, name):
     assert cat.adversity_level(value).name == name
+
+
+@pytest.mark.parametrize("value", [0, 1, 2, 3])
+def test_an_adversity_below_facils_4_has_no_band(value):
+    # Fácil is 4-8 and Asegurada is no roll at all: 0-3 is in no band of the table.
+    assert cat.adversity_level(value) is None
 
 
 def test_asegurada_means_no_roll():

@@ -51,6 +51,17 @@ def test_check_sums_three_d6_and_the_level():
     assert record.details["adversity_name"] == "Intermedia"
 
 
+def test_a_check_against_an_adversity_below_4_names_no_band():
+    # An Auxiliar at 3, a 3-Prana spell: Fácil is 4-8 (docs/rules.md#ndp-low-adversity).
+    record = roll_check(NdpSpec(level=0, adversity=3), Scripted(1, 1, 1))
+    assert record.details["threshold"] == 4
+    assert "adversity_name" not in record.details
+    assert (
+        roll_check(NdpSpec(level=0, adversity=4), Scripted(1, 1, 1)).details["adversity_name"]
+        == "Fácil"
+    )
+
+
 def test_equal_to_a_fixed_adversity_is_not_enough():
     record = roll_check(NdpSpec(level=2, adversity=12), Scripted(3, 3, 4))
     assert record.result == 12
