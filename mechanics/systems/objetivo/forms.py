@@ -109,8 +109,8 @@ class ObjetivoRollForm(RollForm):
                 "specialization", _("The specialization only applies to a roll of its own skill.")
             )
         kind = data.get("kind")
-        if kind in ("skill", "attack") and not data.get("skill"):
-            self.add_error("skill", _("Choose a skill."))
+        # "No skill" in a skill roll or an attack is allowed: the seed's roll of a skill
+        # with no points in it (docs/rules.md#objetivo-no-skill).
         if kind == "attack":
             clean_ranges(self, data)
             # A typed Defensa wins; else the distance, the ranges and cover set it.

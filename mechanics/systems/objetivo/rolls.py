@@ -36,6 +36,10 @@ CUSTOM_WEAPON = "custom"
 
 DESTINY_POOL = "destiny_points"
 
+# The panel's kinds that are skill rolls: with "No skill" chosen they are rolled as a skill
+# the character has no points in, the lowest die (docs/rules.md#objetivo-no-skill).
+SKILL_KINDS = ("skill", "attack")
+
 
 def specialization_used(sheet: Sheet) -> bool:
     """Once per scene: used if it was marked for the scene the character is in now."""
@@ -78,7 +82,9 @@ class ObjetivoSetup(RollSetup):
             "incapacitated": sheet.health.penalty < 0,
         }
         steps = []
-        if not skill:
+        # No skill is an attribute roll only where the roll is not a skill roll (an
+        # opposed side's "No skill (attribute roll)").
+        if not skill and data.get("kind") not in SKILL_KINDS:
             steps.append((f"2 × {sheet.name(attribute)}", 2 * sheet.rating(attribute)))
             if modifier:
                 steps.append((_("Modifier"), modifier))
@@ -87,7 +93,7 @@ class ObjetivoSetup(RollSetup):
             )
             return spec, steps
         steps.append((sheet.name(attribute), sheet.rating(attribute)))
-        steps.append((sheet.name(skill), sheet.rating(skill)))
+        steps.append((sheet.name(skill), sheet.rating(skill)) if skill else (_("No skill"), 0))
         if modifier:
             steps.append((_("Modifier"), modifier))
         spec = engine.ObjetivoSpec(
@@ -141,8 +147,6 @@ class ObjetivoSetup(RollSetup):
         kind = data["kind"]
         if kind == "attribute":
             data = {**data, "skill": ""}
-        elif not data.get("skill"):
-            raise ValidationError(_("Choose a skill."), code="skill")
         if kind != "attack":
             spec, steps = self.spec(sheet, data, difficulty=data.get("difficulty"))
             return Plan(
