@@ -3,6 +3,7 @@ target's Defensa (or the range) as the attack's difficulty, exploding damage dic
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from django.core.exceptions import ValidationError
@@ -54,6 +55,8 @@ def _attack_data(data, defence: Defence) -> dict:
         "defensa": defence.value,
         "destiny_point": bool(data.get("destiny_point")),
     }
+    if skill == RANGED_SKILL:
+        plan_data["shot"] = shot_details(data)
     if weapon is None:
         plan_data.update(
             damage_count=data["damage_count"],
@@ -80,13 +83,17 @@ def check_ready(weapon_key: str, name: str, last_shots, round_: int) -> None:
     )
 
 
-def range_defence(data) -> Defence:
-    """The difficulty of a shot: from the distance typed, the weapon's ranges and cover
-    (docs/rules.md#objetivo-ranged); short range until a distance is typed."""
-    distance = data.get("distance")
-    if distance is None or data.get("defensa") is not None:
-        # No distance, or the GM's own number replaces the computed one.
-        return Defence(SHORT_RANGE, _("Short range"))
+RANGE_WORDS = {
+    "corta": gettext_lazy("short range"),
+    "media": gettext_lazy("medium range"),
+    "larga": gettext_lazy("long range"),
+}
+
+
+def shot_range(data) -> tuple[int, dict]:
+    """A shot's difficulty from the distance typed, the weapon's ranges and cover
+    (docs/rules.md#objetivo-ranged), and what its record keeps of them."""
+    distance = data["distance"]
     weapon = _weapon(data)
     ranges = weapon.ranges if weapon is not None else data.get("ranges")
     if not ranges:
@@ -98,11 +105,39 @@ def range_defence(data) -> Defence:
     band = next(
         b for b, limit in zip(catalogue.RANGE_BANDS, ranges, strict=True) if distance <= limit
     )
-    words = {"corta": _("short range"), "media": _("medium range"), "larga": _("long range")}
-    label = _("%(distance)s m, %(band)s") % {"distance": distance, "band": words[band.key]}
-    if cover:
+    return value, {"distance": distance, "band": band.key, "cover": cover}
+
+
+def range_words(shot: Mapping) -> str:
+    """A shot's range in words, "50 m, medium range, under cover", in the reader's
+    language; from a record that keeps only the band, the band alone."""
+    band = str(RANGE_WORDS[shot["band"]])
+    if "distance" not in shot:
+        return band
+    label = _("%(distance)s m, %(band)s") % {"distance": shot["distance"], "band": band}
+    if shot.get("cover"):
         label = _("%(range)s, under cover") % {"range": label}
-    return Defence(value, label)
+    return label
+
+
+def range_defence(data) -> Defence:
+    """The difficulty of a shot: from the distance typed, the weapon's ranges and cover
+    (docs/rules.md#objetivo-ranged); short range until a distance is typed."""
+    if data.get("distance") is None or data.get("defensa") is not None:
+        # No distance, or the GM's own number replaces the computed one.
+        return Defence(SHORT_RANGE, _("Short range"))
+    value, shot = shot_range(data)
+    return Defence(value, range_words(shot))
+
+
+def shot_details(data) -> dict:
+    """What the record of a shot keeps of its difficulty, so that its card names it as the
+    shot's and not as a Defensa: the range, or nothing when a number typed replaced it."""
+    if data.get("defensa") is not None:
+        return {}
+    if data.get("distance") is None:
+        return {"band": "corta"}
+    return shot_range(data)[1]
 
 
 class ObjetivoCombat(CombatRules):

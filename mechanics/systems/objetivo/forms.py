@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from mechanics.forms.roll import RollForm, SideForm, first_choice, parse_damage
 from mechanics.rules.errors import RuleError
 from mechanics.rules.objetivo.catalogue import WEAPONS
-from mechanics.systems.objetivo.combat import range_defence
+from mechanics.systems.objetivo.combat import RANGED_SKILL, shot_range
 from mechanics.systems.objetivo.combat_forms import clean_ranges, range_fields
 from mechanics.systems.objetivo.rolls import CUSTOM_WEAPON, DESTINY_POOL, specialization_used
 
@@ -119,6 +119,9 @@ class ObjetivoRollForm(RollForm):
                     self.add_error("defensa", _("An attack needs the target's Defensa."))
                 elif "ranges" not in self.errors:
                     self._shot_difficulty(data)
+            elif data.get("skill") == RANGED_SKILL or data.get("distance") is not None:
+                # A number typed for a shot is its difficulty: the target has no Defensa.
+                data["shot"] = {}
             if (data.get("weapon") or CUSTOM_WEAPON) == CUSTOM_WEAPON:
                 try:
                     count, sides, fixed = parse_damage(data.get("damage") or "")
@@ -134,7 +137,7 @@ class ObjetivoRollForm(RollForm):
         """The range's difficulty as the Defensa (docs/rules.md#objetivo-ranged); a shot
         beyond long range, or a weapon without ranges, is refused on the distance."""
         try:
-            data["defensa"] = range_defence(data).value
+            data["defensa"], data["shot"] = shot_range(data)
         except RuleError as error:
             self.add_error("distance", error.translated(gettext))
         except forms.ValidationError as error:

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from mechanics.rules.dice import RollRecord
 from mechanics.rules.objetivo import catalogue
 from mechanics.rules.objetivo import odds as engine_odds
 from mechanics.rules.objetivo import rolls as engine
@@ -163,10 +164,20 @@ class ObjetivoSetup(RollSetup):
         note = _(
             "Damage if it hits: %(damage)s, each die exploding on its maximum; ×2 on a crítico"
         ) % {"damage": str(damage)}
+        shot = data.get("shot")
+
+        def roll(rng=None) -> RollRecord:
+            record = engine.roll_attack(spec, defensa, damage, rng)
+            if shot is None:
+                return record
+            # A shot's difficulty comes from its range (and cover), not from a Defensa: the
+            # card says so (docs/rules.md#objetivo-shot-card).
+            return replace(record, details={**record.details, "shot": dict(shot)})
+
         return Plan(
             kind="attack",
             odds=replace(odds, notes=(*odds.notes, note)),
-            roll=single(sheet, lambda rng: engine.roll_attack(spec, defensa, damage, rng), data),
+            roll=single(sheet, roll, data),
         )
 
     def opposed(self, a: Sheet, data_a: Mapping, b: Sheet, data_b: Mapping) -> Plan:
