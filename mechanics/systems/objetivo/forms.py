@@ -85,9 +85,13 @@ class ObjetivoRollForm(RollForm):
                 self.fields["specialization"].help_text = _("Once per scene.")
         else:
             del self.fields["specialization"]
-        self.fields["destiny_point"].help_text = _("Destiny points: %(count)s") % {
-            "count": sheet.pool_current(DESTINY_POOL)
-        }
+        # The panel's heading shows the pool (its game term, in both languages); the box
+        # only says why it cannot be ticked, as Tinieblas does for Willpower.
+        if sheet.pool_current(DESTINY_POOL) < 1:
+            # Drawn greyed out, but still checked when sent (a page older than the spend).
+            destiny = self.fields["destiny_point"]
+            destiny.widget.attrs["disabled"] = True
+            destiny.help_text = _("No destiny points left.")
         self.fields["weapon"].choices = [
             (
                 w.key,
