@@ -399,6 +399,24 @@ def test_hitos_aspect_with_a_drama_point_or_by_exhausting_it(client, gm, player,
     assert Roll.objects.count() == 2
 
 
+@pytest.mark.parametrize("who", ["gm", "player", "stranger"])
+def test_hitos_panel_shows_the_drama_points_once_and_says_when_none_are_left(
+    request, client, gm, player, who
+):
+    _, pepa = game("hitos", gm, player, reflejos=4, combate=3)
+    Aspect.objects.create(character=pepa, kind="hito", text="Rápida como el rayo")
+    client.force_login(request.getfixturevalue(who))
+    response = client.get(roll_url(pepa), HTTP_HX_REQUEST="true")
+    if who == "stranger":
+        assert response.status_code == 404
+        return
+    assert response.text.count("Puntos dramáticos") == 1  # the heading's pools
+    assert "No quedan puntos dramáticos" not in response.text
+    Resource.objects.filter(character=pepa, key="drama_points").update(current=0)
+    response = client.get(roll_url(pepa), HTTP_HX_REQUEST="true")
+    assert "No quedan puntos dramáticos: agota el aspecto." in response.text
+
+
 def test_ndp_pdp_rise_and_the_sixth_becomes_one_ndp(client, gm, player, fixed_dice):
     _, pepa = game("ndp", gm, player, percibir=4)
     Trait.objects.filter(character=pepa, key="percibir").update(progress=5)

@@ -155,9 +155,9 @@ class HitosRollForm(RollForm):
         self.fields["aspect"].choices = aspect_choices(usable, others, situation)
         if len(usable) < len(sheet.aspects):
             self.fields["aspect"].help_text = _("Exhausted aspects cannot be activated.")
-        self.fields["pay"].help_text = _("Drama points: %(count)s") % {
-            "count": sheet.pool_current(DRAMA_POINTS_POOL)
-        }
+        # The panel's heading shows the pool; the choice only says when it cannot be paid.
+        if sheet.pool_current(DRAMA_POINTS_POOL) < 1:
+            self.fields["pay"].help_text = _("No drama points left: exhaust the aspect.")
         if not sheet.aspects and not others and not situation:
             del self.fields["aspect"]
             del self.fields["pay"]
