@@ -6,6 +6,7 @@ import re
 import secrets
 
 import pytest
+from django.urls import reverse
 
 
 class FixedDice:
@@ -47,3 +48,8 @@ def odds_values(html: str) -> dict[str, float]:
 
 def dice_values(roll) -> list[int]:
     return [die["value"] for die in roll.record["dice"]]
+
+
+def roll_url(character) -> str:
+    """The roll panel of a character."""
+    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])

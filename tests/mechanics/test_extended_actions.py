@@ -6,7 +6,6 @@ from dataclasses import replace
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.urls import reverse
 
 from campaigns.services.chronicle import scene_create, scene_update
 from characters.services import specialty_add, specialty_remove
@@ -16,7 +15,7 @@ from mechanics.services.rolls import RollSide, roll_perform
 from mechanics.setup import load_sheet
 from tests.factories import make_character
 from tests.mechanics import rolling
-from tests.mechanics.rolling import odds_values
+from tests.mechanics.rolling import odds_values, roll_url
 
 fixed_dice = rolling.fixed_dice
 
@@ -31,10 +30,6 @@ START = {
     "max_rolls": "2",
     "label": "Descifrar el diario",
 }
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 drama point, keeps the highest die, and the aspect's owner gains the point."""
 
 import pytest
-from django.urls import reverse
 
 from characters.models import Aspect, Resource
 from mechanics.models import Roll
@@ -11,7 +10,7 @@ from mechanics.rules.hitos.rolls import HitosSpec
 from tests.factories import CampaignFactory, UserFactory, campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
-from tests.mechanics.rolling import odds_values
+from tests.mechanics.rolling import odds_values, roll_url
 
 fixed_dice = rolling.fixed_dice
 
@@ -26,10 +25,6 @@ def table(gm, player):
     rival = make_character(campaign, rival_player, name="Rocco")
     aspect = Aspect.objects.create(character=rival, kind="complicacion", text="Confiado en exceso")
     return campaign, pepa, rival, aspect
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def drama(character) -> int:

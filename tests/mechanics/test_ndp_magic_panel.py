@@ -21,7 +21,7 @@ from mechanics.systems.registry import get_system
 from tests.factories import UserFactory, campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
-from tests.mechanics.rolling import odds_values
+from tests.mechanics.rolling import odds_values, roll_url
 
 fixed_dice = rolling.fixed_dice
 
@@ -41,10 +41,6 @@ def table(gm, player, observer):
         ratings={"voluntad": 2, "arcano": 2, "vitalidad": 1, "religion": 1},
     )
     return campaign, maga, other
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def prana(character) -> int:

@@ -2,13 +2,13 @@
 Carmen (Resistencia 5, 10 PV, as many as the threshold) rolls and shows as Sano at full PV."""
 
 import pytest
-from django.urls import reverse
 
 from characters.models import Character
 from mechanics.models import Roll
 from mechanics.systems.objetivo.demo import DEMO_CHARACTERS
 from tests.factories import CampaignFactory, MembershipFactory, make_character
 from tests.mechanics import rolling
+from tests.mechanics.rolling import roll_url
 
 fixed_dice = rolling.fixed_dice
 
@@ -26,10 +26,6 @@ def carmen(gm, player):
     return make_character(
         campaign, player, name=CARMEN["name"], ratings=CARMEN["ratings"], details={}
     )
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def test_carmen_at_full_pv_is_sano_and_rolls_the_middle_die(client, player, carmen, fixed_dice):

@@ -8,6 +8,7 @@ from characters.models import Aspect, Character
 from mechanics.models import Roll
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 from tests.mechanics import rolling
+from tests.mechanics.rolling import roll_url
 
 fixed_dice = rolling.fixed_dice
 
@@ -22,10 +23,6 @@ def pepa(gm, player):
     MembershipFactory(campaign=campaign, user=gm, role="gm")
     MembershipFactory(campaign=campaign, user=player, role="player")
     return make_character(campaign, player, name="Pepa", ratings={"reflejos": 4, "combate": 3})
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def aspect_url(character, roll):

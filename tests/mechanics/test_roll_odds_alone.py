@@ -9,7 +9,6 @@ import pytest
 from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
 
 from campaigns import services as campaign_services
 from campaigns.fragments import CACHE
@@ -18,16 +17,13 @@ from characters.models import Character, Resource
 from characters.services import specialty_add
 from tests.factories import campaign_with, make_character
 from tests.html import parse
+from tests.mechanics.rolling import roll_url
 from tests.mechanics_web.rolls import hitos_rooftop_fight
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 POOL = {"kind": "pool", "attribute": "inteligencia", "skill": "investigacion", "again": "10"}
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def shown(html: str) -> tuple[str, list[str]]:

@@ -24,7 +24,7 @@ from mechanics.rules.tinieblas.rolls import PoolSpec
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 from tests.html import parse
 from tests.mechanics import rolling
-from tests.mechanics.rolling import dice_values, odds_values
+from tests.mechanics.rolling import dice_values, odds_values, roll_url
 
 fixed_dice = rolling.fixed_dice
 
@@ -54,10 +54,6 @@ def other_player(campaign):
 @pytest.fixture
 def lucia(campaign, player):
     return make_character(campaign, player, name="Lucía", ratings=LUCIA)
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def willpower(character) -> int:

@@ -9,7 +9,6 @@ import pytest
 from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
 
 from campaigns import services as campaign_services
 from campaigns.htmx import SINCE_HEADER
@@ -21,6 +20,7 @@ from mechanics.systems.base import DamageInput
 from tests.factories import UserFactory, campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
+from tests.mechanics.rolling import roll_url
 from tests.mechanics_web.rolls import store_roll
 
 fixed_dice = rolling.fixed_dice
@@ -37,10 +37,6 @@ def lucia(campaign, player):
     return make_character(
         campaign, player, name="Lucía", ratings={"inteligencia": 3, "investigacion": 2}
     )
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def panel(client, character, **query):

@@ -3,12 +3,12 @@
 another campaign, saying why."""
 
 import pytest
-from django.urls import reverse
 
 from campaigns.models import Scene
 from mechanics.models import Roll
 from tests.factories import CampaignFactory, MembershipFactory, make_character
 from tests.html import parse
+from tests.mechanics.rolling import roll_url
 
 pytestmark = pytest.mark.django_db
 
@@ -29,10 +29,6 @@ def scenes(campaign, pepa):
     harbour = Scene.objects.create(campaign=campaign, title="El puerto")
     closed = Scene.objects.create(campaign=campaign, title="El prólogo", status="closed")
     return tavern, harbour, closed
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def scene_select(content):

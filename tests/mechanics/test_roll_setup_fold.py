@@ -5,7 +5,8 @@ import pytest
 
 from tests.factories import make_character
 from tests.html import parse
-from tests.mechanics.test_roll_panel import LUCIA, POOL, roll_url
+from tests.mechanics.rolling import roll_url
+from tests.mechanics.test_roll_panel import LUCIA, POOL
 
 pytestmark = pytest.mark.django_db
 

@@ -17,6 +17,7 @@ from mechanics.setup import OddsRow, OddsView, Plan, RollSetup, single
 from mechanics.systems.base import DamageInput, GameSystem, HealthView, TraitSpec
 from mechanics.systems.registry import get_system, register, unregister
 from tests.factories import CampaignFactory, MembershipFactory, make_character
+from tests.mechanics.rolling import roll_url
 
 pytestmark = pytest.mark.django_db
 
@@ -93,10 +94,6 @@ def table(system_key, gm, player):
     MembershipFactory(campaign=campaign, user=gm, role="gm")
     MembershipFactory(campaign=campaign, user=player, role="player")
     return campaign
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def hurt(character, damage: DamageInput) -> None:

@@ -12,7 +12,7 @@ from mechanics.rules.objetivo import odds as objetivo_odds
 from mechanics.rules.objetivo.rolls import ObjetivoSpec
 from tests.factories import CampaignFactory, MembershipFactory, make_character
 from tests.mechanics import rolling
-from tests.mechanics.rolling import dice_values, odds_values
+from tests.mechanics.rolling import dice_values, odds_values, roll_url
 
 fixed_dice = rolling.fixed_dice
 
@@ -24,10 +24,6 @@ def game(system: str, gm, player):
     MembershipFactory(campaign=campaign, user=gm, role="gm")
     MembershipFactory(campaign=campaign, user=player, role="player")
     return campaign
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def gm_url(campaign):

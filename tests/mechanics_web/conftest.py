@@ -9,3 +9,9 @@ def paula(campaign):
     user = UserFactory(username="paula")
     MembershipFactory(campaign=campaign, user=user, role="player")
     return user
+
+
+@pytest.fixture
+def dora():
+    """A user of no campaign, until a test makes her a member."""
+    return UserFactory(username="dora")

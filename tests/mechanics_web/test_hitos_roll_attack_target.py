@@ -17,9 +17,10 @@ from mechanics.rules.errors import RuleError
 from mechanics.services import combat as combat_services
 from mechanics.setup import load_sheets
 from mechanics.systems.registry import get_system
-from tests.factories import UserFactory, campaign_with, make_character
+from tests.factories import campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
+from tests.mechanics.rolling import roll_url
 from tests.mechanics_web.rolls import hitos_rooftop_fight
 
 fixed_dice = rolling.fixed_dice
@@ -28,19 +29,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def dora():
-    return UserFactory(username="dora")
-
-
-@pytest.fixture
 def rooftop(gm, player, dora, observer):
     campaign = campaign_with("hitos", gm, players=[player, dora], observers=[observer])
     # 4 points leave the Sicario Sano; armours never add: the highest RD, 2, counts.
     return hitos_rooftop_fight(campaign, gm, player, armours=(("Chaleco", 2), ("Casco", 1)))
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def apply_url(attack):

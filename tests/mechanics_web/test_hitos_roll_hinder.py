@@ -4,23 +4,18 @@ roller's; or exhausting its own aspect), in the roll's transaction
 (docs/rules.md#hitos-hindering). Only a GM names a hindering opponent."""
 
 import pytest
-from django.urls import reverse
 
 from characters.models import Aspect, Resource
 from characters.services import aspect_add
 from mechanics.models import Roll
-from tests.factories import UserFactory, campaign_with, make_character
+from tests.factories import campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
+from tests.mechanics.rolling import roll_url
 
 fixed_dice = rolling.fixed_dice
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def dora():
-    return UserFactory(username="dora")
 
 
 @pytest.fixture
@@ -31,10 +26,6 @@ def table(gm, player, dora, observer):
     aspect_add(character=pepa, user=gm, kind="complicacion", text="Cojo")
     aspect_add(character=rival, user=gm, kind="concepto", text="Rencoroso")
     return pepa, rival
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def points(character):

@@ -25,7 +25,7 @@ from mechanics.systems.registry import get_system
 from tests.factories import CampaignFactory, MembershipFactory, make_character
 from tests.html import parse
 from tests.mechanics import rolling
-from tests.mechanics.rolling import FixedDice, odds_values
+from tests.mechanics.rolling import FixedDice, odds_values, roll_url
 
 fixed_dice = rolling.fixed_dice
 
@@ -437,10 +437,6 @@ def test_an_attack_counted_before_the_fight_moved_on_is_refused_and_wears_nothin
 
 
 # --- Wounds on the roll panel's dice --------------------------------------------------------
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def hurt(character, part, times=1):

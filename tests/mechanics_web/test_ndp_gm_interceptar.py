@@ -9,18 +9,13 @@ from campaigns import services
 from characters.models import Item, SheetChange
 from mechanics.models import Roll
 from mechanics.services import combat as combat_services
-from tests.factories import UserFactory, campaign_with, make_character
+from tests.factories import campaign_with, make_character
 from tests.mechanics import rolling
 from tests.mechanics_web.test_ndp_combat import integrity, wear
 
 fixed_dice = rolling.fixed_dice
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def dora():
-    return UserFactory(username="dora")
 
 
 @pytest.fixture

@@ -7,17 +7,12 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from characters.models import Character
-from tests.factories import UserFactory, campaign_with, make_character
+from tests.factories import campaign_with, make_character
 from tests.html import lazy_panel, parse
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def dora():
-    return UserFactory(username="dora")
 
 
 @pytest.fixture

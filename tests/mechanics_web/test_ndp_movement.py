@@ -12,18 +12,13 @@ from mechanics import combat as rules
 from mechanics.models import Combat, CombatAttack, CombatParticipant, Roll
 from mechanics.services import combat as combat_services
 from mechanics.setup import load_sheets
-from tests.factories import UserFactory, campaign_with, make_character
+from tests.factories import campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
 
 fixed_dice = rolling.fixed_dice
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def dora():
-    return UserFactory(username="dora")
 
 
 @pytest.fixture

@@ -10,16 +10,11 @@ from campaigns import services
 from characters.models import Character
 from mechanics.models import Combat
 from mechanics.services import combat as combat_services
-from tests.factories import UserFactory, campaign_with, make_character
+from tests.factories import campaign_with, make_character
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def dora():
-    return UserFactory(username="dora")
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from mechanics.models import Roll
-from tests.factories import UserFactory, campaign_with, make_character
+from tests.factories import campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
 from tests.mechanics_web.test_ndp_combat import hurt
@@ -14,11 +14,6 @@ from tests.mechanics_web.test_ndp_combat import hurt
 fixed_dice = rolling.fixed_dice
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def dora():
-    return UserFactory(username="dora")
 
 
 @pytest.fixture

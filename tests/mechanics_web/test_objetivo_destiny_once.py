@@ -3,19 +3,14 @@ game term "Puntos de destino" in both languages (docs/rules.md#game-terms), and 
 beside the box that spends one; with none left the box says why it cannot be ticked."""
 
 import pytest
-from django.urls import reverse
 
 from characters.models import Resource
 from mechanics.models import Roll
-from tests.factories import UserFactory, campaign_with, make_character
+from tests.factories import campaign_with, make_character
 from tests.html import parse
+from tests.mechanics.rolling import roll_url
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def dora():
-    return UserFactory(username="dora")
 
 
 @pytest.fixture
@@ -27,10 +22,6 @@ def carmen(gm, player, observer, dora):
     )
     Resource.objects.filter(character=character, key="destiny_points").update(current=2)
     return character
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def panel(client, character, language: str):

@@ -8,10 +8,10 @@ from django.urls import reverse
 from mechanics.models import Roll
 from mechanics.rules.objetivo import odds as engine_odds
 from mechanics.rules.objetivo.rolls import ObjetivoSpec
-from tests.factories import UserFactory, campaign_with, make_character
+from tests.factories import campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
-from tests.mechanics.rolling import odds_values
+from tests.mechanics.rolling import odds_values, roll_url
 
 fixed_dice = rolling.fixed_dice
 
@@ -22,21 +22,12 @@ NO_SKILL = {"kind": "skill", "attribute": "percepcion", "skill": "", "difficulty
 
 
 @pytest.fixture
-def dora():
-    return UserFactory(username="dora")
-
-
-@pytest.fixture
 def carmen(gm, player, observer, dora):
     """Bob plays Carmen; Dora plays too."""
     campaign = campaign_with("objetivo", gm, players=[player, dora], observers=[observer])
     return make_character(
         campaign, player, name="Carmen", ratings={"percepcion": 7, "fuerza": 5, "resistencia": 8}
     )
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 @pytest.mark.parametrize("who", ["player", "gm"])

@@ -2,12 +2,12 @@
 typed, the weapon's ranges and cover, as in the combat panel (docs/rules.md#objetivo-ranged)."""
 
 import pytest
-from django.urls import reverse
 
 from mechanics.models import Roll
-from tests.factories import UserFactory, campaign_with, make_character
+from tests.factories import campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
+from tests.mechanics.rolling import roll_url
 
 fixed_dice = rolling.fixed_dice
 
@@ -17,21 +17,12 @@ SHOT = {"kind": "attack", "attribute": "destreza", "skill": "armas_dist", "weapo
 
 
 @pytest.fixture
-def dora():
-    return UserFactory(username="dora")
-
-
-@pytest.fixture
 def fred(gm, player, observer, dora):
     """Bob plays Fred, a gunman; Dora plays too."""
     campaign = campaign_with("objetivo", gm, players=[player, dora], observers=[observer])
     return make_character(
         campaign, player, name="Fred", ratings={"destreza": 8, "armas_dist": 4, "resistencia": 8}
     )
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def shoot(client, character, **extra):

@@ -9,9 +9,10 @@ from django.urls import reverse
 from campaigns import services
 from mechanics.models import Roll
 from mechanics.services import combat as combat_services
-from tests.factories import UserFactory, campaign_with, make_character
+from tests.factories import campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
+from tests.mechanics.rolling import roll_url
 
 fixed_dice = rolling.fixed_dice
 
@@ -19,11 +20,6 @@ pytestmark = pytest.mark.django_db
 
 REVOLVER = {"kind": "attack", "attribute": "destreza", "skill": "armas_dist", "weapon": "revolver"}
 SWORD = {"kind": "attack", "attribute": "fuerza", "skill": "armas_cc", "weapon": "espada"}
-
-
-@pytest.fixture
-def dora():
-    return UserFactory(username="dora")
 
 
 @pytest.fixture
@@ -45,10 +41,6 @@ def saloon(gm, player, observer, dora):
     )
     scene = services.scene_create(campaign=campaign, title="Saloon", participants=[fred, foe])
     return fred, foe, scene
-
-
-def roll_url(character):
-    return reverse("mechanics:roll", args=[character.campaign_id, character.pk])
 
 
 def log_url(character):

@@ -8,7 +8,7 @@ from django.urls import reverse
 from mechanics.models import HealthEvent, Roll
 from mechanics.services import health as health_services
 from mechanics.systems.base import DamageInput
-from tests.factories import UserFactory, campaign_with, make_character
+from tests.factories import campaign_with, make_character
 from tests.mechanics import rolling
 
 fixed_dice = rolling.fixed_dice
@@ -16,11 +16,6 @@ fixed_dice = rolling.fixed_dice
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def dora():
-    return UserFactory(username="dora")
 
 
 @pytest.fixture

@@ -16,7 +16,8 @@ from tests.characters.test_sheet_views import ndp_sheet
 from tests.characters.test_xp_views import CHUPI, award_url, rubric_post
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 from tests.html import parse
-from tests.mechanics.test_roll_panel import LUCIA, POOL, roll_url
+from tests.mechanics.rolling import roll_url
+from tests.mechanics.test_roll_panel import LUCIA, POOL
 
 pytestmark = pytest.mark.django_db
 
