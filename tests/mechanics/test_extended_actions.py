@@ -199,9 +199,10 @@ def test_an_extended_action_throws_the_pool_of_its_first_roll_whatever_the_panel
 
 
 def test_an_action_stored_before_its_choices_were_goes_on_with_its_attribute_and_skill(
-    campaign, player, lucia
+    campaign, player, lucia, fixed_dice
 ):
     """Rolls stored before `chosen` was: the attribute from its key, the skill by name."""
+    fixed_dice(1)  # no success: the action stays open
     setup = campaign.game_system.roll_setup
     sheet = load_sheet(lucia, campaign)
     plan = setup.plan(sheet, {**START, "again": 10, "target": 5, "max_rolls": 3}, open_actions={})
