@@ -141,6 +141,10 @@ class CombatRules:
         """The target's defence from its sheet (before any number the GM types instead)."""
         raise NotImplementedError
 
+    def typed_defence_label(self, data: Mapping) -> str:
+        """What the number the GM types instead of `computed_defence` is called."""
+        return _("Defensa set by the GM")
+
     def plan_attack(
         self, attacker: Sheet, target: Sheet, data: Mapping, defence: Defence
     ) -> AttackPlan:
@@ -238,7 +242,7 @@ def defence(attacker: Sheet, target: Sheet, data: Mapping) -> Defence:
     computed = target.system.combat.computed_defence(attacker, target, data)
     typed = data.get("defensa")
     if typed is not None and computed.value is not None:
-        return Defence(typed, _("Defensa set by the GM"))
+        return Defence(typed, target.system.combat.typed_defence_label(data))
     return computed
 
 

@@ -142,3 +142,28 @@ def test_members_read_the_shots_card_and_a_stranger_finds_nothing(
         assert "Dificultad del disparo 25" in card_setup(client.get(log_url(fred)).text, roll)
     client.force_login(stranger)
     assert client.get(log_url(fred)).status_code == 404
+
+
+@pytest.mark.parametrize("who", ["gm", "player", "stranger"])
+def test_a_typed_number_is_named_the_shots_difficulty_before_the_roll_too(
+    request, client, gm, saloon, who
+):
+    """The combat panel's odds, before anything is rolled: a number the GM types for a
+    shot is its difficulty; for a melee attack, the target's Defensa."""
+    fred, foe, scene = saloon
+    combat = combat_services.combat_start(scene=scene, user=gm)
+    url = reverse("mechanics:combat_attack", args=[scene.campaign_id, scene.pk, combat.pk])
+    client.force_login(request.getfixturevalue(who))
+    shot = {"attacker": fred.pk, "target": foe.pk, "weapon": "revolver", "defensa": "12"}
+    response = client.get(url, shot, HTTP_HX_REQUEST="true")
+    if who == "stranger":
+        assert response.status_code == 404
+        return
+    if who == "player":
+        assert response.status_code == 403  # the GM runs the combat panel
+        return
+    assert "Dificultad del disparo indicada por el máster" in response.text
+    assert "Defensa indicada por el máster" not in response.text
+    melee = {"attacker": foe.pk, "target": fred.pk, "weapon": "espada", "defensa": "12"}
+    response = client.get(url, melee, HTTP_HX_REQUEST="true")
+    assert "Defensa indicada por el máster" in response.text

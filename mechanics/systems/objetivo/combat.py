@@ -178,6 +178,13 @@ class ObjetivoCombat(CombatRules):
         record = rolls.roll_initiative(spec, rng)
         return Initiative(record, record.result, base)
 
+    def typed_defence_label(self, data) -> str:
+        # A shot's number is its difficulty: its target has no Defensa against it
+        # (docs/rules.md#objetivo-shot-card).
+        if _skill(data) == RANGED_SKILL:
+            return _("Shot difficulty set by the GM")
+        return super().typed_defence_label(data)
+
     def computed_defence(self, attacker, target, data) -> Defence:
         skill = _skill(data)
         if skill == RANGED_SKILL:
