@@ -15,6 +15,7 @@ from mechanics.systems.tinieblas.rolls import (
     POOL_ROLES,
     WILLPOWER_POOL,
     action_pool,
+    continued_action,
     finished_action_message,
 )
 
@@ -159,8 +160,7 @@ class TinieblasRollForm(RollForm):
         if willpower and self.sheet.pool_current(WILLPOWER_POOL) < 1:
             self.add_error("willpower", _("No Willpower points left."))
         attribute = data.get("attribute")
-        if data.get("kind") == "extended" and data.get("action") in self.open_actions:
-            last = self.open_actions[data["action"]]
+        if (last := continued_action(data, self.open_actions)) is not None:
             attribute = action_pool(self.sheet, last.record)["attribute"]  # what it throws
         if willpower == "resistance" and attribute not in RESISTANCE_ATTRIBUTES:
             self.add_error(

@@ -114,14 +114,13 @@ class TinieblasSetup(RollSetup):
         return SimpleLazyObject(lambda: cached_value(key, lambda: open_extended_actions(character)))
 
     def plan(self, sheet: Sheet, data: Mapping, *, open_actions=None) -> Plan:
-        last = None
-        if data["kind"] == "extended" and data.get("action"):
-            last = (open_actions or {}).get(data["action"])
-            if last is None:
-                raise ValidationError(_("That extended action is already over."), code="done")
+        last = continued_action(data, open_actions)
+        if last is not None:
             # One task: every roll of it throws the pool of its first (docs/rules.md
             # #tinieblas-extended-pool), whatever the hidden fields of the panel hold.
             data = {**data, **action_pool(sheet, last.record)}
+        elif data["kind"] == "extended" and data.get("action"):
+            raise ValidationError(_("That extended action is already over."), code="done")
         spec = self.spec(sheet, data)
         if data.get("specialty"):
             specialty = next(
@@ -387,6 +386,13 @@ def finished_action_message(character: Character, group: str) -> str | None:
 
 # The choices that make an extended action's pool, the same for each of its rolls.
 POOL_ROLES = ("attribute", "skill", "specialty")
+
+
+def continued_action(data: Mapping, open_actions) -> Roll | None:
+    """The latest roll of the open extended action a set-up goes on with, if any."""
+    if data.get("kind") != "extended" or not data.get("action"):
+        return None
+    return (open_actions or {}).get(data["action"])
 
 
 def action_pool(sheet: Sheet, record: Mapping) -> dict[str, str]:
