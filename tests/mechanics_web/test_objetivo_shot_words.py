@@ -43,6 +43,12 @@ def saloon(gm, player, observer, dora):
     return fred, foe, scene
 
 
+def attack_url(scene, gm) -> str:
+    """The attack panel of a fight the GM starts in the scene."""
+    combat = combat_services.combat_start(scene=scene, user=gm)
+    return reverse("mechanics:combat_attack", args=[scene.campaign_id, scene.pk, combat.pk])
+
+
 def log_url(character):
     return reverse("mechanics:log", args=[character.campaign_id])
 
@@ -100,8 +106,7 @@ def test_the_combat_panels_shot_and_melee_attack_read_apart_on_their_cards(
     client, gm, saloon, fixed_dice
 ):
     fred, foe, scene = saloon
-    combat = combat_services.combat_start(scene=scene, user=gm)
-    url = reverse("mechanics:combat_attack", args=[scene.campaign_id, scene.pk, combat.pk])
+    url = attack_url(scene, gm)
     client.force_login(gm)
     fixed_dice(5, 5, 5, 1)
     shot = {"attacker": fred.pk, "target": foe.pk, "weapon": "revolver", "distance": "100"}
@@ -119,8 +124,7 @@ def test_a_combat_shot_with_no_distance_is_at_short_range_on_its_card(
     client, gm, saloon, fixed_dice
 ):
     fred, foe, scene = saloon
-    combat = combat_services.combat_start(scene=scene, user=gm)
-    url = reverse("mechanics:combat_attack", args=[scene.campaign_id, scene.pk, combat.pk])
+    url = attack_url(scene, gm)
     client.force_login(gm)
     fixed_dice(5, 5, 5, 1)
     client.post(url, {"attacker": fred.pk, "target": foe.pk, "weapon": "revolver"})
@@ -151,8 +155,7 @@ def test_a_typed_number_is_named_the_shots_difficulty_before_the_roll_too(
     """The combat panel's odds, before anything is rolled: a number the GM types for a
     shot is its difficulty; for a melee attack, the target's Defensa."""
     fred, foe, scene = saloon
-    combat = combat_services.combat_start(scene=scene, user=gm)
-    url = reverse("mechanics:combat_attack", args=[scene.campaign_id, scene.pk, combat.pk])
+    url = attack_url(scene, gm)
     client.force_login(request.getfixturevalue(who))
     shot = {"attacker": fred.pk, "target": foe.pk, "weapon": "revolver", "defensa": "12"}
     response = client.get(url, shot, HTTP_HX_REQUEST="true")
