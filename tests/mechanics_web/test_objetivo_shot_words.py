@@ -134,6 +134,33 @@ def test_a_combat_shot_with_no_distance_is_at_short_range_on_its_card(
     )
 
 
+@pytest.mark.parametrize("who", ["gm", "player", "stranger"])
+def test_a_combat_shot_under_cover_with_no_distance_is_one_step_harder(
+    request, client, gm, saloon, fixed_dice, who
+):
+    """Cover raises a shot one step whether or not a distance was typed: short range under
+    cover is 20, before the roll and on its card."""
+    fred, foe, scene = saloon
+    url = attack_url(scene, gm)
+    shot = {"attacker": fred.pk, "target": foe.pk, "weapon": "revolver", "cover": "on"}
+    client.force_login(request.getfixturevalue(who))
+    before = client.get(url, shot, HTTP_HX_REQUEST="true")
+    fixed_dice(5, 5, 5, 1)
+    posted = client.post(url, shot)
+    if who != "gm":
+        # The GM runs the combat panel; a stranger does not learn the fight exists.
+        expected = 404 if who == "stranger" else 403
+        assert (before.status_code, posted.status_code) == (expected, expected)
+        assert not Roll.objects.filter(kind="attack").exists()
+        return
+    assert parse(before.text).one("strong", class_="combat-defence").text() == "20"
+    assert "Alcance corto, a cubierto" in before.text
+    roll = Roll.objects.get(kind="attack")
+    assert card_setup(client.get(log_url(fred)).text, roll).endswith(
+        "Dificultad del disparo 20 (alcance corto, a cubierto)"
+    )
+
+
 def test_members_read_the_shots_card_and_a_stranger_finds_nothing(
     client, player, gm, observer, dora, stranger, saloon, fixed_dice
 ):

@@ -20,8 +20,6 @@ from mechanics.systems.objetivo.rolls import CUSTOM_WEAPON, DESTINY_POOL
 
 MELEE_SKILLS = ("armas_cc", "pelea")
 RANGED_SKILL = "armas_dist"
-# Ranged attacks: the range sets the difficulty; short range unless the GM says more.
-SHORT_RANGE = 15
 
 
 def _at_least_one(sheet: Sheet, key: str) -> int:
@@ -110,11 +108,10 @@ def shot_range(data) -> tuple[int, dict]:
 
 def range_words(shot: Mapping) -> str:
     """A shot's range in words, "50 m, medium range, under cover", in the reader's
-    language; from a record that keeps only the band, the band alone."""
-    band = str(RANGE_WORDS[shot["band"]])
-    if "distance" not in shot:
-        return band
-    label = _("%(distance)s m, %(band)s") % {"distance": shot["distance"], "band": band}
+    language; from a record that keeps no distance, the band (and cover) alone."""
+    label = str(RANGE_WORDS[shot["band"]])
+    if "distance" in shot:
+        label = _("%(distance)s m, %(band)s") % {"distance": shot["distance"], "band": label}
     if shot.get("cover"):
         label = _("%(range)s, under cover") % {"range": label}
     return label
@@ -123,9 +120,14 @@ def range_words(shot: Mapping) -> str:
 def range_defence(data) -> Defence:
     """The difficulty of a shot: from the distance typed, the weapon's ranges and cover
     (docs/rules.md#objetivo-ranged); short range until a distance is typed."""
-    if data.get("distance") is None or data.get("defensa") is not None:
-        # No distance, or the GM's own number replaces the computed one.
-        return Defence(SHORT_RANGE, _("Short range"))
+    if data.get("defensa") is not None:
+        # The GM's own number replaces the computed one.
+        return Defence(data["defensa"], "")
+    if data.get("distance") is None:
+        short = catalogue.RANGE_BANDS[0]
+        cover = bool(data.get("cover"))
+        value = short.difficulty + (catalogue.COVER_STEP if cover else 0)
+        return Defence(value, range_words({"band": short.key, "cover": cover}))
     value, shot = shot_range(data)
     return Defence(value, range_words(shot))
 
@@ -136,7 +138,7 @@ def shot_details(data) -> dict:
     if data.get("defensa") is not None:
         return {}
     if data.get("distance") is None:
-        return {"band": "corta"}
+        return {"band": catalogue.RANGE_BANDS[0].key, "cover": bool(data.get("cover"))}
     return shot_range(data)[1]
 
 
