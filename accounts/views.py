@@ -80,3 +80,15 @@ class PasswordResetView(auth_views.PasswordResetView):
             )
             return self.render_to_response(self.get_context_data(form=form), status=429)
         return super().form_valid(form)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent from a page drawn before the user signed in again (in another tab, say):
+    nothing was saved. Say so in the user's words, with the way back to that page, which
+    offers again the long texts the browser kept (the page's `data-unsent-kept`: app.js)."""
+    back = request.headers.get("Referer")
+    if not back or not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = reverse("home")
+    return render(request, "403_csrf.html", {"back": back}, status=403)

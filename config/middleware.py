@@ -2,16 +2,18 @@ import gzip
 import secrets
 
 from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
 from django.core.cache import caches
 from django.core.exceptions import MiddlewareNotUsed
 from django.http import HttpResponse
 from django.middleware import gzip as django_gzip
 from django.middleware.locale import LocaleMiddleware
-from django.shortcuts import render
+from django.shortcuts import render, resolve_url
 from django.template.defaultfilters import filesizeformat
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
+from django_htmx.http import HttpResponseClientRedirect
 
 from campaigns.fragments import CACHE
 
@@ -92,6 +94,27 @@ class VaryOnHtmxMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         patch_vary_headers(response, ("HX-Request",))
+        return response
+
+
+class SignInAgainMiddleware:
+    """An htmx request whose session has ended (CRONICA_SESSION_DAYS after signing in) goes
+    to the login page as a whole page, and back to the page it came from: htmx would
+    otherwise follow login_required's redirect and draw the login page inside a panel."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (
+            request.htmx
+            and response.status_code == 302
+            and response["Location"].startswith(f"{resolve_url(settings.LOGIN_URL)}?")
+        ):
+            # The page the user is on, not the partial it asked for; only ours.
+            page = request.htmx.current_url_abs_path or "/"
+            return HttpResponseClientRedirect(redirect_to_login(page).url)
         return response
 
 

@@ -130,6 +130,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.VaryOnHtmxMiddleware",
+    "config.middleware.SignInAgainMiddleware",
     # Last, so it can replace the login page's answer with the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -345,6 +346,7 @@ if not 1 <= SESSION_DAYS <= 365:
     raise ImproperlyConfigured("CRONICA_SESSION_DAYS must be a number of days from 1 to 365.")
 SESSION_COOKIE_AGE = SESSION_DAYS * 24 * 60 * 60
 CSRF_COOKIE_HTTPONLY = True  # scripts never read it: htmx takes the token from hx-headers
+CSRF_FAILURE_VIEW = "accounts.views.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

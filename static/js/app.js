@@ -102,6 +102,37 @@
     if (event.target.matches(LIMITED)) showCount(event.target, true);
   });
 
+  // A request htmx makes that fails (no connection, an error answer, which htmx does not
+  // draw) says so instead of doing nothing; the live table's own refreshes retry by
+  // themselves and stay quiet (static/js/live.js).
+  var QUIET = { "sse:change": true, "cronica:poll": true };
+
+  function heard(detail) {
+    var trigger = detail.requestConfig && detail.requestConfig.triggeringEvent;
+    return !(trigger && QUIET[trigger.type]);
+  }
+
+  function trouble(detail, kind) {
+    var notice = document.getElementById("request-trouble");
+    if (!notice || !heard(detail)) return;
+    var text = notice.getAttribute(kind).replace("{status}", detail.xhr ? detail.xhr.status : "");
+    document.getElementById("request-trouble-text").textContent = text;
+    notice.hidden = false;
+  }
+  document.addEventListener("htmx:sendError", function (event) { trouble(event.detail, "data-offline"); });
+  document.addEventListener("htmx:responseError", function (event) { trouble(event.detail, "data-failed"); });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    // A request the user makes again that goes through ends the notice.
+    var notice = document.getElementById("request-trouble");
+    if (notice && event.detail.successful && heard(event.detail)) notice.hidden = true;
+  });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-trouble]");
+    if (!button) return;
+    if (button.getAttribute("data-trouble") === "reload") window.location.reload();
+    else document.getElementById("request-trouble").hidden = true;
+  });
+
   // Copy buttons: data-copy holds the text to copy.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy]");

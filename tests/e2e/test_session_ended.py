@@ -1,0 +1,66 @@
+"""What the table does when a request cannot go through: a session that ended while the
+sheet was open sends the player to sign in and back to the sheet (never the login page
+drawn inside the roll panel), and a lost connection says so instead of doing nothing."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from accounts.models import Session
+from mechanics.models import Roll
+from tests.e2e.test_roll import lucia
+from tests.factories import PASSWORD
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def open_sheet(page, campaign, character):
+    page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/")
+    panel = page.locator(f"#sheet-rolls #roll-panel-{character.pk}")
+    expect(panel.get_by_role("button", name="Tirar los dados")).to_be_visible()
+    return panel
+
+
+def test_a_roll_after_the_session_ended_signs_in_again_and_comes_back_to_the_sheet(
+    open_as, screenshot
+):
+    campaign, character = lucia()
+    page = open_as("jugadora", width=360, height=800)
+    panel = open_sheet(page, campaign, character)
+    Session.objects.all().delete()  # a week after signing in, the session ends
+
+    panel.get_by_role("button", name="Tirar los dados").click()
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next="))
+    assert not Roll.objects.exists()
+    screenshot(page, "login")
+    page.locator("#id_username").fill("jugadora")
+    page.locator("#id_password").fill(PASSWORD)
+    page.get_by_role("button", name="Iniciar sesión").click()
+
+    expect(page).to_have_url(re.compile(rf"/characters/{character.pk}/$"))
+    panel = open_sheet(page, campaign, character)
+    panel.get_by_role("button", name="Tirar los dados").click()
+    expect(page.locator(f"#roll-result-{character.pk} li.die")).not_to_have_count(0)
+    assert Roll.objects.count() == 1
+
+
+def test_a_roll_with_no_connection_says_so_and_goes_through_once_it_is_back(open_as, screenshot):
+    campaign, character = lucia()
+    page = open_as("jugadora", width=360, height=800)
+    panel = open_sheet(page, campaign, character)
+    roll_url = re.compile(rf"/characters/{character.pk}/roll/$")
+    page.route(roll_url, lambda route: route.abort("internetdisconnected"))
+
+    panel.get_by_role("button", name="Tirar los dados").click()
+    notice = page.get_by_role("alert").filter(has_text="Sin conexión con el sitio")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("no se ha enviado nada")
+    screenshot(page, "offline")
+    assert not Roll.objects.exists()
+
+    page.unroute(roll_url)
+    panel.get_by_role("button", name="Tirar los dados").click()
+    expect(page.locator(f"#roll-result-{character.pk} li.die")).not_to_have_count(0)
+    expect(notice).to_be_hidden()
+    assert Roll.objects.count() == 1
