@@ -104,7 +104,9 @@
 
   // A request htmx makes that fails (no connection, an error answer, which htmx does not
   // draw) says so instead of doing nothing; the live table's own refreshes retry by
-  // themselves and stay quiet (static/js/live.js).
+  // themselves and stay quiet (static/js/live.js). After the session ended, what the user
+  // asked for goes to sign in (config.middleware.SignInAgainMiddleware), but a refresh
+  // the live table asked for leaves the page (and what is being typed) where it is.
   var QUIET = { "sse:change": true, "cronica:poll": true };
 
   function heard(detail) {
@@ -112,15 +114,24 @@
     return !(trigger && QUIET[trigger.type]);
   }
 
-  function trouble(detail, kind) {
+  function trouble(kind, status) {
     var notice = document.getElementById("request-trouble");
-    if (!notice || !heard(detail)) return;
-    var text = notice.getAttribute(kind).replace("{status}", detail.xhr ? detail.xhr.status : "");
-    document.getElementById("request-trouble-text").textContent = text;
+    if (!notice) return;
+    document.getElementById("request-trouble-text").textContent =
+      notice.getAttribute(kind).replace("{status}", status);
     notice.hidden = false;
   }
-  document.addEventListener("htmx:sendError", function (event) { trouble(event.detail, "data-offline"); });
-  document.addEventListener("htmx:responseError", function (event) { trouble(event.detail, "data-failed"); });
+  document.addEventListener("htmx:sendError", function (event) {
+    if (heard(event.detail)) trouble("data-offline", "");
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    if (heard(event.detail)) trouble("data-failed", event.detail.xhr.status);
+  });
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    if (heard(event.detail) || !event.detail.xhr.getResponseHeader("HX-Redirect")) return;
+    event.preventDefault();
+    trouble("data-signed-out", "");
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     // A request the user makes again that goes through ends the notice.
     var notice = document.getElementById("request-trouble");

@@ -169,3 +169,32 @@ def asgi_server(django_db_setup):
         yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(10)
+
+
+@pytest.fixture
+def open_live(browser, asgi_server, screenshot):
+    """A logged-in page on the ASGI server, in a context of its own."""
+    contexts = []
+
+    def open_page(user, width=1280, height=900):
+        client = Client()
+        client.force_login(user)
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, locale="es-ES", base_url=asgi_server
+        )
+        context.set_default_timeout(WAIT_MS)
+        context.add_cookies(
+            [
+                {
+                    "name": settings.SESSION_COOKIE_NAME,
+                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                    "url": asgi_server,
+                }
+            ]
+        )
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()

@@ -5,47 +5,15 @@ the stream with no reload; the
 pages stop polling once the stream is up, and a secret roll reaches the GM alone."""
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import expect
 
 from campaigns.models import Scene
 from characters.models import DiaryEntry
 from mechanics.models import Roll
-from tests.e2e.conftest import WAIT_MS
 from tests.e2e.test_chronicle import write_diary
 from tests.factories import UserFactory, campaign_with, make_character
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def open_live(browser, asgi_server, screenshot):
-    """A logged-in page on the ASGI server, in a context of its own."""
-    contexts = []
-
-    def open_page(user, width=1280, height=900):
-        client = Client()
-        client.force_login(user)
-        context = browser.new_context(
-            viewport={"width": width, "height": height}, locale="es-ES", base_url=asgi_server
-        )
-        context.set_default_timeout(WAIT_MS)
-        context.add_cookies(
-            [
-                {
-                    "name": settings.SESSION_COOKIE_NAME,
-                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                    "url": asgi_server,
-                }
-            ]
-        )
-        contexts.append(context)
-        return context.new_page()
-
-    yield open_page
-    for context in contexts:
-        context.close()
 
 
 def live(page, url: str):

@@ -1,6 +1,7 @@
 """What the table does when a request cannot go through: a session that ended while the
-sheet was open sends the player to sign in and back to the sheet (never the login page
-drawn inside the roll panel), and a lost connection says so instead of doing nothing."""
+sheet was open sends the player to sign in and back to the sheet when she rolls (never the
+login page drawn inside the roll panel), while the live table's own refreshes leave the
+page where it is and say so; a lost connection says so instead of doing nothing."""
 
 import re
 
@@ -9,6 +10,7 @@ from playwright.sync_api import expect
 
 from accounts.models import Session
 from mechanics.models import Roll
+from tests.e2e.test_live_table import live, not_reloaded
 from tests.e2e.test_roll import lucia
 from tests.factories import PASSWORD
 
@@ -64,3 +66,17 @@ def test_a_roll_with_no_connection_says_so_and_goes_through_once_it_is_back(open
     expect(page.locator(f"#roll-result-{character.pk} li.die")).not_to_have_count(0)
     expect(notice).to_be_hidden()
     assert Roll.objects.count() == 1
+
+
+def test_a_live_refresh_after_the_session_ended_leaves_the_page_and_says_so(open_live):
+    _campaign, character = lucia()
+    page = open_live(character.owner, width=360, height=800)
+    live(page, character.get_absolute_url())
+    Session.objects.all().delete()
+
+    # The GM raises a trait: the pushed change finds the session gone.
+    character.traits.filter(key="investigacion").update(rating=4)
+    notice = page.get_by_role("alert").filter(has_text="Tu sesión ha terminado")
+    expect(notice).to_be_visible()
+    assert not_reloaded(page)
+    assert page.url.endswith(character.get_absolute_url())
