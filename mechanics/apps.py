@@ -19,6 +19,7 @@ class MechanicsConfig(AppConfig):
             roll_timeline,
             systems,
         )
+        from mechanics.services import combat  # noqa: F401 (refuses closing a scene mid-fight)
 
         # Each system package registers itself (mechanics.systems.registry) on import.
         for module in pkgutil.iter_modules(systems.__path__):

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, PlaySession, Scene, SceneNote, Story
+from campaigns.signals import scene_closing
 
 if TYPE_CHECKING:
     # Annotations only: characters sits above campaigns.
@@ -114,7 +115,11 @@ def scene_update(
 @transaction.atomic
 def scene_close(*, scene: Scene, user=None) -> Scene:
     """Close an open scene, and let its system expire what lasted the scene (Hitos
-    scene-long aspects); closing a closed scene changes nothing."""
+    scene-long aspects); closing a closed scene changes nothing. Raises ValidationError
+    when something in the scene refuses (`scene_closing`: a fight still going on)."""
+    locked = Scene.objects.select_for_update(no_key=True).get(pk=scene.pk)
+    if locked.status == Scene.Status.OPEN:
+        scene_closing.send(sender=Scene, scene=locked)
     closed = Scene.objects.filter(pk=scene.pk, status=Scene.Status.OPEN).update(
         status=Scene.Status.CLOSED, closed_at=timezone.now()
     )

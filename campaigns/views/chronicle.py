@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -308,33 +309,40 @@ def scene_detail(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpR
     if up_to_date := unchanged(request, access.live_seq):
         return up_to_date
     context = _scene_context(request, access, scene, cached=True)
-    return htmx_render(request, "campaigns/scene.html", "scene-timeline", context)
+    return htmx_render(request, "campaigns/scene.html", "scene-live", context)
 
 
 def _scene_status_change(request: HttpRequest, campaign_id: int, scene_id: int, close: bool):
     access = campaign_access(request.user, campaign_id)
     scene = scene_or_404(access, scene_id)
     require(access.can_run_scenes)
+    refusal = ""
     if close:
-        changed = services.scene_close(scene=scene, user=request.user)
+        try:
+            changed = services.scene_close(scene=scene, user=request.user)
+        except ValidationError as error:
+            changed, refusal = scene, " ".join(error.messages)
         message = _("Scene closed.")
     else:
         changed = services.scene_reopen(scene=scene)
         message = _("Scene reopened.")
     scene.status, scene.closed_at = changed.status, changed.closed_at
     if request.htmx:
-        response = render(
+        return render(
             request,
             "campaigns/scene.html#scene-header",
             {
                 "access": access,
                 "campaign": access.campaign,
                 "scene": scene,
-                "status_message": message,
+                "status_message": "" if refusal else message,
+                "status_refusal": refusal,
             },
         )
-        return response
-    messages.success(request, message)
+    if refusal:
+        messages.error(request, refusal)
+    else:
+        messages.success(request, message)
     return redirect(scene)
 
 

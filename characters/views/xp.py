@@ -256,8 +256,13 @@ def scene_xp(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRespo
                 if request.POST.get("close_scene") and scene.status == Scene.Status.OPEN:
                     # One step at the end of a scene: award, then close (what lasted the
                     # scene expires, as with the scene page's Close button).
-                    campaign_services.scene_close(scene=scene, user=request.user)
-                    messages.success(request, _("Scene closed."))
+                    try:
+                        campaign_services.scene_close(scene=scene, user=request.user)
+                    except ValidationError as error:
+                        # The XP stays given; the scene stays open (a fight going on).
+                        messages.error(request, " ".join(error.messages))
+                    else:
+                        messages.success(request, _("Scene closed."))
                     return redirect(scene.get_absolute_url())
                 return redirect("characters:scene_xp", campaign_id, scene.pk)
         else:

@@ -8,12 +8,14 @@ from dataclasses import asdict, replace
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from campaigns.models import Scene
 from campaigns.services.chronicle import participants_in
+from campaigns.signals import scene_closing
 from campaigns.texts import TEXTS, Message, codes, kept
 from characters.models import Character
 from mechanics import combat as rules
@@ -91,6 +93,17 @@ def combat_start(*, scene: Scene, user) -> Combat:
         for character in locked.participants.order_by("is_npc", "name", "pk")
     )
     return combat
+
+
+@receiver(scene_closing, dispatch_uid="combat_keeps_its_scene_open")
+def refuse_closing_a_scene_mid_fight(sender, scene: Scene, **kwargs) -> None:
+    """A scene with a fight going on stays open: its damage may still wait for the GM,
+    which ending the fight would discard; the GM ends the fight first."""
+    if Combat.objects.filter(scene=scene, status=Combat.Status.ACTIVE).exists():
+        raise ValidationError(
+            _("A combat is still going on in this scene: end it before closing the scene."),
+            code="combat",
+        )
 
 
 @transaction.atomic

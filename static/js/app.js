@@ -117,9 +117,13 @@
   function trouble(kind, status) {
     var notice = document.getElementById("request-trouble");
     if (!notice) return;
-    document.getElementById("request-trouble-text").textContent =
-      notice.getAttribute(kind).replace("{status}", status);
+    var text = notice.getAttribute(kind).replace("{status}", status);
+    document.getElementById("request-trouble-text").textContent = text;
     notice.hidden = false;
+    // Emptied first, so the same words a second time are still a change to announce.
+    var announcer = document.getElementById("request-trouble-announcer");
+    announcer.textContent = "";
+    window.setTimeout(function () { announcer.textContent = text; }, 50);
   }
   document.addEventListener("htmx:sendError", function (event) {
     if (heard(event.detail)) trouble("data-offline", "");

@@ -55,9 +55,11 @@ def test_a_roll_with_no_connection_says_so_and_goes_through_once_it_is_back(open
     page.route(roll_url, lambda route: route.abort("internetdisconnected"))
 
     panel.get_by_role("button", name="Tirar los dados").click()
-    notice = page.get_by_role("alert").filter(has_text="Sin conexión con el sitio")
+    notice = page.locator("#request-trouble")
+    expect(notice).to_contain_text("Sin conexión con el sitio")
     expect(notice).to_be_visible()
-    expect(notice).to_contain_text("no se ha enviado nada")
+    # Said at once to screen readers too.
+    expect(page.locator("#request-trouble-announcer")).to_contain_text("no se ha enviado nada")
     screenshot(page, "offline")
     assert not Roll.objects.exists()
 
@@ -76,7 +78,8 @@ def test_a_live_refresh_after_the_session_ended_leaves_the_page_and_says_so(open
 
     # The GM raises a trait: the pushed change finds the session gone.
     character.traits.filter(key="investigacion").update(rating=4)
-    notice = page.get_by_role("alert").filter(has_text="Tu sesión ha terminado")
+    notice = page.locator("#request-trouble")
+    expect(notice).to_contain_text("Tu sesión ha terminado")
     expect(notice).to_be_visible()
     assert not_reloaded(page)
     assert page.url.endswith(character.get_absolute_url())

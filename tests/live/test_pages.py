@@ -15,6 +15,7 @@ from campaigns.htmx import SINCE_HEADER
 from campaigns.models import Campaign
 from campaigns.permissions import campaign_access
 from tests.factories import CampaignFactory, MembershipFactory, make_character
+from tests.html import parse
 from tests.mechanics import rolling
 from tests.mechanics_web.rolls import CANARY, make_scene, store_roll
 
@@ -293,3 +294,29 @@ def test_an_up_to_date_refresh_of_the_campaign_page_or_a_roll_panel_reads_little
     # The session, the user, and the access check.
     with django_assert_max_num_queries(3):
         assert client.get(panel, **HTMX, **{SINCE: since}).status_code == 204
+
+
+@pytest.mark.parametrize("member", ["gm", "player", "stranger"])
+def test_a_scene_closed_reaches_an_open_scene_page_with_its_status_and_cast(
+    request, client, campaign, table, gm, member
+):
+    """The scene page's refresh swaps in its header and who takes part, not only its
+    timeline: a scene the GM closes says "Cerrada" on every member's open page."""
+    scene = table["scene"]
+    url = scene.get_absolute_url()
+    client.force_login(request.getfixturevalue(member))
+    page = client.get(url)
+    if member == "stranger":
+        assert page.status_code == 404
+        assert client.get(url, **HTMX, **{SINCE: "1"}).status_code == 404
+        return
+    _asked, version, parts = refresh(page.content.decode())
+    assert {"#scene-header", "#scene-side"} <= set(parts)
+    closer = client.__class__()
+    closer.force_login(gm)
+    closer.post(reverse("campaigns:scene_close", args=[campaign.pk, scene.pk]))
+    answer = client.get(url, **HTMX, **{SINCE: version})
+    assert answer.status_code == 200
+    header = parse(answer.content.decode()).one("header", id="scene-header")
+    assert "Cerrada" in header.text()
+    assert "Abierta" not in header.text()

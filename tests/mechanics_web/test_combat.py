@@ -10,15 +10,17 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns import chronicle, services
-from characters.models import Resource
+from characters.models import Resource, XpEntry
 from characters.services import ratings_of
 from mechanics.combat import AttackRoll, turn_order
 from mechanics.models import Combat, CombatAttack, CombatParticipant, HealthEvent, Roll
+from mechanics.rules.tinieblas.advancement import SceneAward
 from mechanics.services import combat as combat_services
 from mechanics.services.health import character_apply_damage
 from mechanics.systems.base import DamageInput
 from mechanics.systems.registry import get_system, register, unregister
 from mechanics.systems.tinieblas.system import TinieblasSystem
+from tests.characters.test_xp_views import rubric_post
 from tests.factories import CampaignFactory, MembershipFactory, make_character
 from tests.html import parse
 from tests.mechanics import rolling
@@ -1091,3 +1093,50 @@ def test_two_gms_confirming_one_attack_at_once_apply_it_once(gm):
     barman.refresh_from_db()
     assert barman.health["marks"] == "LL"
     assert HealthEvent.objects.filter(character=barman).count() == 1
+
+
+# --- A scene closed mid-fight --------------------------------------------------------------
+
+
+def test_a_scene_with_a_fight_going_on_cannot_be_closed_until_the_fight_ends(scene, combat, gm):
+    with refused("combat"):
+        services.scene_close(scene=scene, user=gm)
+    scene.refresh_from_db()
+    assert scene.status == scene.Status.OPEN
+    combat_services.combat_end(combat=combat, user=gm)
+    assert services.scene_close(scene=scene, user=gm).status == scene.Status.CLOSED
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+@pytest.mark.parametrize("who", ["gm", "player", "stranger"])
+def test_the_scene_pages_close_button_says_why_the_scene_stays_open_mid_fight(
+    request, client, scene, combat, who, htmx
+):
+    client.force_login(request.getfixturevalue(who))
+    close = reverse("campaigns:scene_close", args=[scene.campaign_id, scene.pk])
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = client.post(close, follow=not htmx, **headers)
+    scene.refresh_from_db()
+    assert scene.status == scene.Status.OPEN
+    if who != "gm":
+        assert response.status_code == (404 if who == "stranger" else 403)
+        return
+    assert response.status_code == 200
+    page = parse(response.content.decode())
+    # Said in the header htmx swaps in, or among the messages of the page reloaded.
+    where = page.one("header", id="scene-header") if htmx else page.one(class_="messages")
+    assert "Hay un combate en curso en esta escena" in where.one(class_="alert-danger").text()
+    assert "Escena cerrada" not in response.content.decode()
+
+
+def test_awarding_xp_and_closing_mid_fight_keeps_the_xp_and_the_scene_open(
+    client, scene, combat, gm, lucia
+):
+    client.force_login(gm)
+    award = reverse("characters:scene_xp", args=[scene.campaign_id, scene.pk])
+    data = {**rubric_post((lucia, SceneAward(interpretacion=2, ideas=1))), "close_scene": "1"}
+    response = client.post(award, data, follow=True)
+    scene.refresh_from_db()
+    assert scene.status == scene.Status.OPEN
+    assert "Hay un combate en curso en esta escena" in response.content.decode()
+    assert XpEntry.objects.filter(character=lucia).exists()
