@@ -57,13 +57,20 @@ class LongTextarea(forms.Textarea):
     """A textarea without `maxlength`, which Django's CharField sets from its max_length:
     a browser cuts a longer paste without a word, whereas the form refuses it with a
     message and shows the whole text again. The limit goes to static/js/app.js instead,
-    which counts the characters under the field."""
+    which counts the characters under the field.
+
+    app.js also keeps what is typed in the browser until the form's send goes through (an
+    expired session or a stale CSRF token must not lose a long diary) and offers it back;
+    its words come from here, in the page's language."""
 
     def build_attrs(self, base_attrs, extra_attrs=None):
         attrs = super().build_attrs(base_attrs, extra_attrs)
         if (limit := attrs.pop("maxlength", None)) is not None:
             attrs["data-limit"] = limit
             attrs["data-limit-text"] = gettext_lazy("{count} of {limit} characters")
+        attrs["data-unsent-text"] = gettext_lazy("You have unsent text, written here on {time}.")
+        attrs["data-unsent-restore"] = gettext_lazy("Restore the text")
+        attrs["data-unsent-discard"] = gettext_lazy("Discard it")
         return attrs
 
 

@@ -1,6 +1,8 @@
 """The browser never cuts a long text short: no textarea of the site has a maxlength, which
 would drop what a paste has beyond it without a word. The form refuses an over-long text
-with a message and shows all of it again (campaigns.texts.LongTextarea)."""
+with a message and shows all of it again (campaigns.texts.LongTextarea). Nor does a send
+that never arrives lose it: the browser keeps it, and every long text carries the words
+that offer it back (static/js/app.js; tests/e2e/test_unsent_text.py drives it)."""
 
 from importlib import import_module
 
@@ -18,6 +20,24 @@ from tests.factories import CampaignFactory, MembershipFactory, make_character
 from tests.html import parse
 
 pytestmark = pytest.mark.django_db
+
+# What static/js/app.js needs to offer an unsent text back, by language.
+UNSENT = {
+    "es": {
+        "data-unsent-text": "Tienes un texto sin enviar, escrito aquí el {time}.",
+        "data-unsent-restore": "Recuperar el texto",
+        "data-unsent-discard": "Descartarlo",
+    },
+    "en": {
+        "data-unsent-text": "You have unsent text, written here on {time}.",
+        "data-unsent-restore": "Restore the text",
+        "data-unsent-discard": "Discard it",
+    },
+}
+
+
+def _unsent_words(attrs) -> dict:
+    return {name: attrs.get(name) for name in UNSENT["es"]}
 
 
 def _subclasses(cls):
@@ -45,6 +65,7 @@ def test_no_textarea_of_the_sites_forms_has_a_maxlength():
                 attrs = field.widget.get_context(name, "", {})["widget"]["attrs"]
                 textareas.append((f"{form.__name__}.{name}", attrs.get("maxlength")))
                 assert attrs.get("data-limit") == str(field.max_length), (form, name)
+                assert _unsent_words(attrs) == UNSENT["es"], (form, name)
     assert len(textareas) >= 14
     assert [(name, limit) for name, limit in textareas if limit is not None] == []
 
@@ -66,6 +87,7 @@ def _textareas(response) -> dict[str, dict]:
     }
 
 
+@pytest.mark.parametrize("language", ["es", "en"])
 @pytest.mark.parametrize(
     ("page", "user"),
     [
@@ -78,8 +100,8 @@ def _textareas(response) -> dict[str, dict]:
         ("creation", "gm"),
     ],
 )
-def test_the_pages_long_texts_have_a_limit_to_count_and_no_maxlength(
-    client, campaign, scene, lucia, page, user, request
+def test_the_pages_long_texts_have_a_limit_to_count_no_maxlength_and_words_to_offer_back(
+    client, campaign, scene, lucia, page, user, language, request
 ):
     urls = {
         "diary": reverse("characters:diary", args=[campaign.pk, lucia.pk, scene.pk]),
@@ -91,25 +113,51 @@ def test_the_pages_long_texts_have_a_limit_to_count_and_no_maxlength(
         "creation": reverse("characters:create", args=[campaign.pk]),
     }
     client.force_login(request.getfixturevalue(user))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     textareas = _textareas(client.get(urls[page]))
     assert textareas
     for attrs in textareas.values():
         assert "maxlength" not in attrs
         assert int(attrs["data-limit"]) >= 300
-        assert attrs["data-limit-text"] == "{count} de {limit} caracteres"
+        counted = {"es": "{count} de {limit} caracteres", "en": "{count} of {limit} characters"}
+        assert attrs["data-limit-text"] == counted[language]
+        assert _unsent_words(attrs) == UNSENT[language]
 
 
-def test_the_trait_lists_descriptions_have_a_limit_to_count_and_no_maxlength(client, gm):
+@pytest.mark.parametrize("language", ["es", "en"])
+def test_the_trait_lists_descriptions_have_a_limit_to_count_no_maxlength_and_words_to_offer_back(
+    client, gm, language
+):
     campaign = CampaignFactory(system="objetivo", created_by=gm)
     MembershipFactory(campaign=campaign, user=gm, role="gm")
     client.force_login(gm)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     response = client.get(reverse("characters:trait_lists", args=[campaign.pk]))
     textareas = parse(response.text).find_all("textarea")
     assert textareas
     for textarea in textareas:
         assert "maxlength" not in textarea.attrs
         assert textarea.attrs["data-limit"] == "300"
-        assert textarea.attrs["data-limit-text"] == "{count} de {limit} caracteres"
+        counted = {"es": "{count} de {limit} caracteres", "en": "{count} of {limit} characters"}
+        assert textarea.attrs["data-limit-text"] == counted[language]
+        assert _unsent_words(textarea.attrs) == UNSENT[language]
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+def test_the_login_page_says_a_send_that_lands_on_it_did_not_go_through(client, language):
+    """A form sent with an expired session is redirected here: app.js keeps its texts."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    response = client.get(reverse("login") + "?next=/campaigns/")
+    assert parse(response.text).one("main").attrs.get("data-unsent-kept") == ""
+
+
+def test_the_pages_that_follow_a_send_do_not_say_it_did_not_go_through(
+    client, player, scene, lucia
+):
+    client.force_login(player)
+    response = client.get(reverse("campaigns:scene", args=[scene.campaign_id, scene.pk]))
+    assert response.status_code == 200
+    assert "data-unsent-kept" not in response.text
 
 
 # An over-long diary: refused with a message, all of it shown again -----------------------
