@@ -148,6 +148,208 @@
     else document.getElementById("request-trouble").hidden = true;
   });
 
+  // Unsent long texts. A send can fail after all was typed: an expired session sends the
+  // form's POST to the login page, a token renewed in another tab gets a 403. So the
+  // browser keeps what is typed in a long text until a send goes through, and a page that
+  // draws the field again offers it back. A copy is {text, time, sent}, kept by page path
+  // and field name; `sent` marks one whose send has not been answered yet.
+  var UNSENT = "cronica:unsent:";
+  var typing = null;
+  var typingPause = null;
+
+  // Private modes and full quotas throw: the page goes on without keeping anything.
+  function readCopy(key) {
+    try {
+      var copy = JSON.parse(window.localStorage.getItem(key));
+      return copy && typeof copy.text === "string" && typeof copy.time === "number" ? copy : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function writeCopy(key, copy) {
+    try {
+      window.localStorage.setItem(key, JSON.stringify(copy));
+    } catch (error) {
+      // Not kept: the field still holds the text.
+    }
+  }
+
+  function removeCopy(key) {
+    try {
+      window.localStorage.removeItem(key);
+    } catch (error) {
+      // Nothing could have been kept either.
+    }
+  }
+
+  function copyKeys() {
+    var keys = [];
+    try {
+      for (var i = 0; i < window.localStorage.length; i++) {
+        var key = window.localStorage.key(i);
+        if (key.indexOf(UNSENT) === 0) keys.push(key);
+      }
+    } catch (error) {
+      // No storage, no copies.
+    }
+    return keys;
+  }
+
+  function copyKey(textarea) {
+    return UNSENT + window.location.pathname + "#" + textarea.name;
+  }
+
+  // The server trims a text and a form sends CRLF: neither makes two texts different.
+  function sameText(one, other) {
+    return one.replace(/\r\n?/g, "\n").trim() === other.replace(/\r\n?/g, "\n").trim();
+  }
+
+  function keepText(textarea, sent) {
+    var key = copyKey(textarea);
+    // What the page drew, or a field emptied, is nothing to lose.
+    if (!textarea.value.trim() || sameText(textarea.value, textarea.defaultValue)) {
+      removeCopy(key);
+      return key;
+    }
+    var copy = readCopy(key);
+    var time = copy && copy.text === textarea.value ? copy.time : Date.now();
+    writeCopy(key, { text: textarea.value, time: time, sent: sent });
+    return key;
+  }
+
+  function keepTyped() {
+    window.clearTimeout(typingPause);
+    if (typing) keepText(typing, false);
+    typing = null;
+  }
+
+  document.addEventListener("input", function (event) {
+    if (!event.target.matches(LIMITED)) return;
+    if (typing && typing !== event.target) keepText(typing, false);
+    typing = event.target;
+    window.clearTimeout(typingPause);
+    typingPause = window.setTimeout(keepTyped, 500);
+  });
+  window.addEventListener("pagehide", keepTyped);
+
+  // Keys marked sent by a form's submit, for an htmx form to settle when its answer comes.
+  var sending = new WeakMap();
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    keepTyped();
+    var keys = Array.prototype.filter.call(form.elements, function (field) {
+      return field.matches(LIMITED);
+    }).map(function (textarea) { return keepText(textarea, true); });
+    if (keys.length) sending.set(form, keys);
+  });
+
+  function settle(key, delivered) {
+    var copy = readCopy(key);
+    if (!copy || !copy.sent) return;
+    if (delivered) {
+      removeCopy(key);
+    } else {
+      copy.sent = false;
+      writeCopy(key, copy);
+    }
+  }
+
+  // The page a form's send led to (its POST/redirect/GET comes from the form's page, the
+  // referrer) settles the copies of that page: the send went through, unless this page
+  // says it did not (the login page, the CSRF failure page), and the copy stays. A copy
+  // of this page's own path still marked sent had no answer that ran this file (a browser
+  // error page): it is unsent again.
+  function answeredPath() {
+    var navigation = window.performance.getEntriesByType("navigation")[0];
+    if (!document.referrer || (navigation && navigation.type !== "navigate")) return null;
+    var from = new URL(document.referrer);
+    return from.origin === window.location.origin ? from.pathname : null;
+  }
+
+  function settleSentCopies(answered) {
+    var kept = document.querySelector("[data-unsent-kept]") !== null;
+    copyKeys().forEach(function (key) {
+      var path = key.slice(UNSENT.length, key.indexOf("#", UNSENT.length));
+      if (path === answered) settle(key, !kept);
+      else if (path === window.location.pathname) settle(key, false);
+    });
+  }
+  // A page shown again from the back/forward cache answers no send.
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) settleSentCopies(null);
+  });
+
+  // An htmx form's send is answered in the page: a 2xx answer went through, unless it
+  // sends the page to sign in (an expired session: SignInAgainMiddleware) or is a page
+  // that says the send did not go through.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var keys = form && sending.get(form);
+    if (!keys) return;
+    sending.delete(form);
+    var xhr = event.detail.xhr;
+    var delivered = xhr.status >= 200 && xhr.status < 300 && !xhr.getResponseHeader("HX-Redirect") &&
+      xhr.responseText.indexOf("data-unsent-kept") === -1;
+    keys.forEach(function (key) { settle(key, delivered); });
+  });
+
+  function formatTime(time) {
+    var options = { dateStyle: "medium", timeStyle: "short" };
+    return new Date(time).toLocaleString(document.documentElement.lang || undefined, options);
+  }
+
+  function offerCopy(textarea) {
+    var shown = textarea.previousElementSibling;
+    if (!textarea.hasAttribute("data-unsent-text") || (shown && shown.hasAttribute("data-unsent-alert"))) return;
+    var key = copyKey(textarea);
+    var copy = readCopy(key);
+    if (!copy || copy.sent) return;
+    if (sameText(copy.text, textarea.value)) {
+      keepText(textarea, false);
+      return;
+    }
+    var alert = document.createElement("div");
+    alert.className = "alert alert-info d-flex flex-wrap align-items-center gap-2 py-2";
+    alert.setAttribute("role", "status");
+    alert.setAttribute("data-unsent-alert", "");
+    var words = document.createElement("span");
+    words.className = "me-auto";
+    words.textContent = textarea.getAttribute("data-unsent-text").replace("{time}", formatTime(copy.time));
+    var restore = document.createElement("button");
+    restore.type = "button";
+    restore.className = "btn btn-primary btn-sm btn-touch";
+    restore.textContent = textarea.getAttribute("data-unsent-restore");
+    var discard = document.createElement("button");
+    discard.type = "button";
+    discard.className = "btn btn-outline-secondary btn-sm btn-touch";
+    discard.textContent = textarea.getAttribute("data-unsent-discard");
+    alert.append(words, restore, discard);
+    restore.addEventListener("click", function () {
+      alert.remove();
+      textarea.value = copy.text;
+      // The count follows, and the copy stays until this text is sent.
+      textarea.dispatchEvent(new Event("input", { bubbles: true }));
+      textarea.focus();
+    });
+    discard.addEventListener("click", function () {
+      alert.remove();
+      removeCopy(key);
+      textarea.focus();
+    });
+    textarea.insertAdjacentElement("beforebegin", alert);
+  }
+
+  function offerCopies(root) {
+    if (root.matches && root.matches(LIMITED)) offerCopy(root);
+    root.querySelectorAll(LIMITED).forEach(offerCopy);
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    settleSentCopies(answeredPath());
+    offerCopies(document);
+  });
+  document.addEventListener("htmx:load", function (event) { offerCopies(event.target); });
+
   // Copy buttons: data-copy holds the text to copy.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy]");
