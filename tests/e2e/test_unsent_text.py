@@ -140,3 +140,50 @@ def test_a_gm_note_saved_through_htmx_is_not_offered_back(open_as):
 
     page.goto(url)
     expect(page.get_by_role("status").filter(has_text=ALERT)).to_have_count(0)
+
+
+def test_a_gm_note_sent_through_htmx_after_the_session_ended_is_offered_back(open_as):
+    """htmx's send goes to sign in (SignInAgainMiddleware), and back to the scene, where
+    the note typed is offered again."""
+    scene, _url = _diary("pablo")
+    page = open_as("narradora")
+    url = scene.get_absolute_url()
+    page.goto(url)
+    page.get_by_label("Nota del máster").focus()
+    page.keyboard.insert_text("El conde miente sobre la carta.")
+    page.context.clear_cookies(name=settings.SESSION_COOKIE_NAME)
+    page.get_by_role("button", name="Añadir nota").click()
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next="))
+    page.locator("#id_username").fill("narradora")
+    page.locator("#id_password").fill(PASSWORD)
+    page.get_by_role("button", name="Iniciar sesión").click()
+
+    expect(page).to_have_url(re.compile(re.escape(url) + "$"))
+    alert = page.get_by_role("status").filter(has_text=ALERT)
+    alert.get_by_role("button", name="Recuperar el texto").click()
+    expect(page.get_by_label("Nota del máster")).to_have_value("El conde miente sobre la carta.")
+    page.get_by_role("button", name="Añadir nota").click()
+    expect(page.locator("#gm-notes")).to_contain_text("El conde miente sobre la carta.")
+    assert SceneNote.objects.get().body == "El conde miente sobre la carta."
+
+
+def test_a_diary_refused_for_an_old_token_says_why_and_is_offered_back(open_as, screenshot):
+    """Signed in again in another tab: the form's token is old, Django refuses the send
+    (accounts.views.csrf_failure), and the way back offers the text again."""
+    _scene, url = _diary("pablo")
+    page = open_as("pablo", width=360, height=780)
+    page.goto(url)
+    page.get_by_label("Entrada de diario").focus()
+    page.keyboard.insert_text(TEXT)
+    page.context.clear_cookies(name=settings.CSRF_COOKIE_NAME)
+    page.get_by_role("button", name="Publicar").click()
+
+    expect(page.get_by_role("heading", name="La página había caducado")).to_be_visible()
+    assert not DiaryEntry.objects.exists()
+    screenshot(page, "old-token-360")
+    page.get_by_role("link", name="Volver a la página").click()
+    expect(page).to_have_url(re.compile(re.escape(url) + "$"))
+    page.get_by_role("status").filter(has_text=ALERT).get_by_role(
+        "button", name="Recuperar el texto"
+    ).click()
+    expect(page.get_by_label("Entrada de diario")).to_have_value(TEXT)
