@@ -131,6 +131,12 @@ class CharacterAccess:
         return self.access.is_gm
 
     @property
+    def can_recover_aspects(self) -> bool:
+        """An exhausted Hitos aspect comes back at the next session or story, as the GM
+        decides: exhausting one is the owner's cost, giving it back only the GM's."""
+        return self.access.is_gm
+
+    @property
     def can_raise_open_pools(self) -> bool:
         """Pools with no maximum (drama, destiny points) grow only by the GM's hand or by a
         rule: a player may spend them, never add to them (RULES section 6)."""

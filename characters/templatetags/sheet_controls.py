@@ -152,6 +152,27 @@ def specialty_row(context, specialty, skill_name) -> SafeString:
     )
 
 
+def _aspect_toggle(context, aspect) -> str:
+    """The toggle of whoever acts for the character: anyone of them exhausts an aspect, a
+    GM alone recovers it, marking the next session or story (docs/rules.md#hitos-sessions);
+    the owner is told who will."""
+    pk = aspect.pk
+    if aspect.exhausted and not context.get("can_recover_aspects"):
+        waiting = escape(_("until the GM recovers it"))
+        return f'<span class="small text-body-secondary">{waiting}</span> '
+    url = escape(_address(context, "characters:aspect_exhausted", pk))
+    if aspect.exhausted:
+        button = ("btn-outline-success", "0", _("Recover"))
+    else:
+        button = ("btn-outline-secondary", "1", _("Exhaust"))
+    return (
+        f'<form method="post" action="{url}" hx-post="{url}" hx-target="#aspect-{pk}" '
+        f'hx-swap="outerHTML"> {csrf_input(context)} <button class="btn btn-sm '
+        f'{button[0]} btn-touch" type="submit" name="exhausted" value="{button[1]}" '
+        f'id="aspect-{pk}-toggle">{escape(button[2])}</button> </form> '
+    )
+
+
 @register.simple_tag(takes_context=True)
 def aspect_row(context, aspect, kind_name) -> SafeString:
     """A Hitos aspect's row: its kind (and how long it lasts), its text, whether it is
@@ -172,17 +193,7 @@ def aspect_row(context, aspect, kind_name) -> SafeString:
         '<div class="d-flex align-items-center d-print-none"> '
     ]
     if context.get("can_edit_story"):
-        url = escape(_address(context, "characters:aspect_exhausted", pk))
-        if aspect.exhausted:
-            button = ("btn-outline-success", "0", _("Recover"))
-        else:
-            button = ("btn-outline-secondary", "1", _("Exhaust"))
-        html.append(
-            f'<form method="post" action="{url}" hx-post="{url}" hx-target="#aspect-{pk}" '
-            f'hx-swap="outerHTML"> {csrf_input(context)} <button class="btn btn-sm '
-            f'{button[0]} btn-touch" type="submit" name="exhausted" value="{button[1]}" '
-            f'id="aspect-{pk}-toggle">{escape(button[2])}</button> </form> '
-        )
+        html.append(_aspect_toggle(context, aspect))
     if context.get("can_edit_traits"):
         url = _address(context, "characters:aspect_remove", pk)
         html.append(f"{remove_button(context, url, '#sheet-aspects', aspect.text)} ")

@@ -290,6 +290,7 @@ def sheet_context(
         "full": access.can_view_full,
         "can_edit_story": access.can_edit_story,
         "can_edit_traits": access.can_edit_traits,
+        "can_recover_aspects": access.can_recover_aspects,
     }
     cached = request is not None and not extra
     if cached:
@@ -367,6 +368,7 @@ def sheet_context_base(access: CharacterAccess) -> dict[str, Any]:
         "campaign": access.character.campaign,
         "can_edit_story": access.can_edit_story,
         "can_edit_traits": access.can_edit_traits,
+        "can_recover_aspects": access.can_recover_aspects,
     }
 
 

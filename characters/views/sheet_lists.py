@@ -132,13 +132,15 @@ def _list_remove(
 def aspect_exhausted(
     request: HttpRequest, campaign_id: int, character_id: int, aspect_id: int
 ) -> HttpResponse:
-    """The owner (or a GM) marks an aspect as exhausted, or available again."""
+    """The owner (or a GM) marks an aspect as exhausted; only a GM makes it available
+    again (docs/rules.md#hitos-sessions)."""
     access = character_access(request.user, campaign_id, character_id)
     require(access.can_edit_story)
     section = _section(access, "aspects")
     aspect = get_object_or_404(Aspect, pk=aspect_id, character=access.character)
     form = AspectExhaustedForm(request.POST)
     if form.is_valid():
+        require(form.cleaned_data["exhausted"] or access.can_recover_aspects)
         aspect.character = access.character
         services.aspect_set_exhausted(
             aspect=aspect, user=request.user, exhausted=form.cleaned_data["exhausted"]

@@ -1,6 +1,7 @@
 """A Hitos aspect's row built as a string (`{% aspect_row %}`) is the markup its template
-gave, its blanks made one: for the owner, a GM and a reader who may not change it, each
-duration, exhausted or not, in both languages, with a text from users."""
+gave, its blanks made one: for the owner (who exhausts, and waits for the GM to recover),
+a GM and a reader who may not change it, each duration, exhausted or not, in both
+languages, with a text from users."""
 
 import re
 
@@ -29,7 +30,9 @@ TEMPLATE = Template(
     {% if aspect.exhausted %}<span class="badge text-bg-secondary">{% translate "exhausted" %}</span>{% endif %}
   </div>
   <div class="d-flex align-items-center d-print-none">
-    {% if can_edit_story %}
+    {% if can_edit_story and aspect.exhausted and not can_recover_aspects %}
+      <span class="small text-body-secondary">{% translate "until the GM recovers it" %}</span>
+    {% elif can_edit_story %}
       <form method="post" action="{% url 'characters:aspect_exhausted' campaign.pk character.pk aspect.pk %}"
             hx-post="{% url 'characters:aspect_exhausted' campaign.pk character.pk aspect.pk %}" hx-target="#aspect-{{ aspect.pk }}" hx-swap="outerHTML">
         {% csrf_token %}
@@ -77,9 +80,9 @@ def test_each_row_is_the_templates_markup(gm, player, language, rights):
     services.aspect_set_exhausted(aspect=first, user=gm, exhausted=True)
     user = gm if rights == "gm" else player
     flags = {
-        "owner": {"can_edit_story": True, "can_edit_traits": False},
-        "gm": {"can_edit_story": True, "can_edit_traits": True},
-        "reader": {"can_edit_story": False, "can_edit_traits": False},
+        "owner": {"can_edit_story": True, "can_edit_traits": False, "can_recover_aspects": False},
+        "gm": {"can_edit_story": True, "can_edit_traits": True, "can_recover_aspects": True},
+        "reader": {"can_edit_story": False, "can_edit_traits": False, "can_recover_aspects": False},
     }[rights]
     aspects = list(Aspect.objects.filter(character=character).order_by("pk"))
     assert {a.duration for a in aspects} >= {"", "scene", "session"}

@@ -666,7 +666,7 @@ def test_ndp_skills_have_steppers_for_the_gm(client, gm, player):
 # Aspects (Hitos)
 
 
-def test_owner_exhausts_an_aspect_and_recovers_it(client, gm, player):
+def test_owner_exhausts_an_aspect(client, gm, player):
     character = hitos_sheet(gm, player)
     aspect = character.aspects.get(kind="concepto")
     client.force_login(player)
@@ -677,10 +677,6 @@ def test_owner_exhausts_an_aspect_and_recovers_it(client, gm, player):
     assert "agotado" in response.text
     aspect.refresh_from_db()
     assert aspect.exhausted
-    response = client.post(url(character, "aspect_exhausted", aspect.pk), {"exhausted": "0"})
-    assert response.status_code == 302
-    aspect.refresh_from_db()
-    assert not aspect.exhausted
 
 
 def test_another_player_cannot_exhaust_my_aspect(client, gm, player):
