@@ -45,7 +45,9 @@ def test_player_attacks_an_npc_from_her_sheet_and_the_gm_applies_the_damage(
     panel = page.locator(f"#roll-panel-{hero.pk}")
     expect(page.locator(f"#roll-dock-{hero.pk}")).to_have_attribute("role", "dialog")
     panel.get_by_text("Ataque", exact=True).click()
-    panel.get_by_label("Habilidad", exact=True).select_option("combate")
+    # An attack is always Reflejos + Combate: the check's choices step aside.
+    expect(panel.get_by_label("Habilidad", exact=True)).to_be_hidden()
+    expect(panel.get_by_label("Característica", exact=True)).to_be_hidden()
     panel.get_by_label("Objetivo", exact=True).select_option(label="Sicario")
     odds = page.locator(f"#roll-odds-{hero.pk}")
     expect(odds).to_contain_text("Defensa de Sicario: 7, la dificultad.")

@@ -53,6 +53,10 @@ SKILLS: tuple[TraitDef, ...] = tuple(
     )
 )
 
+# An attack is "una acción normal usando siempre Reflejos más combate": no other pair.
+ATTACK_CHARACTERISTIC = "reflejos"
+ATTACK_SKILL = "combate"
+
 
 def custom_skill(name: str) -> TraitDef:
     """A campaign-specific skill with the generic skills' range."""

@@ -50,8 +50,6 @@ def _attack_data(data, target: Sheet, defence: Defence, aspects: dict) -> dict:
     typed_rd = data.get("target_rd")
     return {
         "kind": "attack",
-        "characteristic": data["characteristic"],
-        "skill": data.get("skill") or "",
         "difficulty": defence.value,
         "modifier": data.get("modifier") or 0,
         "weapon": data.get("weapon") or "central",

@@ -6,7 +6,6 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from characters.models import Aspect
-from mechanics.forms.combat import choice_key, trait_choices
 from mechanics.rules.hitos.catalogue import DAMAGE_CATEGORIES
 from mechanics.setup import Sheet
 from mechanics.systems.hitos.rolls import SITUATION_PREFIX, situation_aspects
@@ -21,20 +20,9 @@ TARGET_STATE_LABELS = {
 
 
 def attack_fields(sheet: Sheet | None) -> dict[str, forms.Field]:
-    characteristics = trait_choices(sheet, "characteristic")
-    skills = trait_choices(sheet, "skill")
+    """The attack rolls Reflejos + Combate, always (docs/rules.md#hitos-attack-traits):
+    no characteristic or skill to choose."""
     return {
-        "characteristic": forms.ChoiceField(
-            label=_("Characteristic"),
-            choices=characteristics,
-            initial=choice_key(characteristics, "reflejos"),
-        ),
-        "skill": forms.ChoiceField(
-            label=_("Skill"),
-            choices=[("", _("No skill")), *skills],
-            initial=choice_key(skills, "combate"),
-            required=False,
-        ),
         "weapon": forms.ChoiceField(
             label=_("Weapon category"),
             choices=[(c.key, f"{c.name} ({c.label})") for c in DAMAGE_CATEGORIES],

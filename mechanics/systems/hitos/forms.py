@@ -3,6 +3,8 @@ that keep the highest or the lowest die, and attacks with a weapon category."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -59,6 +61,10 @@ class HitosRollForm(RollForm):
     compact = frozenset({"modifier"})
     # The target's names and what choosing one does read across the row.
     wide = RollForm.wide | {"target"}
+    # An attack rolls Reflejos + Combate whatever they say (`rolled_traits`): hidden then.
+    cell_classes = MappingProxyType(
+        {"characteristic": "for-kind k-check", "skill": "for-kind k-check"}
+    )
 
     characteristic = forms.ChoiceField(label=_("Characteristic"))
     skill = forms.ChoiceField(label=_("Skill"), required=False)

@@ -18,7 +18,11 @@ from mechanics.models import SituationAspect
 from mechanics.rules.hitos import odds as engine_odds
 from mechanics.rules.hitos import rolls as engine
 from mechanics.rules.hitos import traits
-from mechanics.rules.hitos.catalogue import DAMAGE_CATEGORIES_BY_KEY
+from mechanics.rules.hitos.catalogue import (
+    ATTACK_CHARACTERISTIC,
+    ATTACK_SKILL,
+    DAMAGE_CATEGORIES_BY_KEY,
+)
 from mechanics.services.combat import scene_fight
 from mechanics.setup import (
     OddsRow,
@@ -242,6 +246,14 @@ def attack_target(sheet: Sheet, data: Mapping) -> Sheet | None:
     return load_sheets([target], sheet.character.campaign, with_scene=False)[target.pk]
 
 
+def rolled_traits(data: Mapping) -> Mapping:
+    """The set-up with the traits it rolls: an attack always Reflejos + Combate, whatever
+    else was sent (docs/rules.md#hitos-attack-traits)."""
+    if data.get("kind") != "attack":
+        return data
+    return {**data, "characteristic": ATTACK_CHARACTERISTIC, "skill": ATTACK_SKILL}
+
+
 def _aimed(plan_roll, target: Sheet, defence: int):
     """The roll's record names its target and its Defensa, as the combat panel's do."""
     return lambda rng=None: [stamp_target(side, target, defence) for side in plan_roll(rng)]
@@ -255,7 +267,7 @@ class HitosSetup(RollSetup):
     reads_scene = True
 
     def spec(self, sheet: Sheet, data: Mapping) -> engine.HitosSpec:
-        return self._spec(sheet, data)[0]
+        return self._spec(sheet, rolled_traits(data))[0]
 
     def _hindering(self, sheet: Sheet, data: Mapping) -> dict | None:
         """The roll panel's opponent activating an aspect against the roll, with what it
@@ -353,6 +365,7 @@ class HitosSetup(RollSetup):
         return OddsView(rows=rows, summary=summary, steps=tuple(steps), notes=notes)
 
     def plan(self, sheet: Sheet, data: Mapping, **kwargs) -> Plan:
+        data = rolled_traits(data)
         # An attack on a character: its Defensa is the difficulty, its armour the RD.
         target = attack_target(sheet, data)
         defence = None
@@ -399,6 +412,7 @@ class HitosSetup(RollSetup):
         odds = self.odds(spec, attack=True, names=trait_names(sheet, data))
         shifted = engine.shift_category(category, shift + (damage_activation is not None))
         weapon = shifted.name + (f"{constant:+d}" if constant else "")
+        notes = (*notes, _("An attack always rolls Reflejos + Combate."))
         note = _(
             "Damage if it hits: %(weapon)s + %(bonus)s (damage bonus) − RD %(rd)s, "
             "from the same dice"
