@@ -7,6 +7,7 @@ from django.urls import reverse
 from characters.models import Character, SheetChange
 from mechanics.rules.tinieblas import catalogue
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.html import parse
 
 MENTAL = [skill.key for skill in catalogue.skills_in("mental")]
 PHYSICAL = [skill.key for skill in catalogue.skills_in("physical")]
@@ -506,7 +507,7 @@ def test_hitos_character_with_aspects(client, campaign_of, player):
         "trait_voluntad": "2",
         "trait_intelecto": "3",
         "trait_combate": "2",
-        "aspect_concepto_0": "Periodista sin miedo",
+        "concept": "Periodista sin miedo",
         "aspect_cita_0": "«La verdad primero»",
         "aspect_hito_0": "Sobrevivió al incendio",
         "aspect_complicacion_0": "Deudas",
@@ -524,6 +525,68 @@ def test_hitos_character_with_aspects(client, campaign_of, player):
         ("complicacion", "Deudas"),
     ]
     assert character.resources.get(key="drama_points").current == 3
+
+
+def test_hitos_creation_asks_the_concept_once_and_it_is_the_concepto_aspect(
+    client, campaign_of, player
+):
+    campaign = campaign_of("hitos")
+    client.force_login(player)
+    page = parse(client.get(create_url(campaign)).text)
+    concepts = [field for field in page.find_all("input") if "concept" in field.attrs["name"]]
+    assert [field.attrs["name"] for field in concepts] == ["concept"]
+    help_text = page.one(id="id_concept_helptext").text()
+    assert "También es el aspecto Concepto" in help_text
+    data = {"name": "Irene", "concept": "Periodista sin miedo", "aspect_hito_0": "Sobrevivió"}
+    assert client.post(create_url(campaign), data).status_code == 302
+    character = Character.objects.get()
+    assert character.concept == "Periodista sin miedo"
+    assert list(character.aspects.values_list("kind", "text")) == [
+        ("concepto", "Periodista sin miedo"),
+        ("hito", "Sobrevivió"),
+    ]
+
+
+def test_hitos_creation_without_a_concept_has_no_concepto_aspect(client, campaign_of, player):
+    campaign = campaign_of("hitos")
+    client.force_login(player)
+    data = {"name": "Irene", "aspect_cita_0": "«La verdad primero»"}
+    assert client.post(create_url(campaign), data).status_code == 302
+    character = Character.objects.get()
+    assert (character.concept, list(character.aspects.values_list("kind", flat=True))) == (
+        "",
+        ["cita"],
+    )
+
+
+def test_a_refused_hitos_creation_keeps_the_concept_and_the_aspects_typed(
+    client, campaign_of, player
+):
+    campaign = campaign_of("hitos")
+    client.force_login(player)
+    data = {
+        "name": "Irene",
+        "concept": "Periodista sin miedo",
+        "aspect_cita_0": "«La verdad primero»",
+        "trait_fortaleza": "14",
+    }
+    response = client.post(create_url(campaign), data)
+    assert response.status_code == 200
+    assert not Character.objects.exists()
+    page = parse(response.text)
+    assert page.one("input", name="concept").attrs["value"] == "Periodista sin miedo"
+    assert page.one("input", name="aspect_cita_0").attrs["value"] == "«La verdad primero»"
+
+
+def test_other_systems_keep_the_concept_without_an_aspect(client, campaign_of, player):
+    campaign = campaign_of("objetivo")
+    client.force_login(player)
+    data = {"name": "Fred", "concept": "Piloto", "specialization": "pelea"}
+    assert client.post(create_url(campaign), data).status_code == 302
+    character = Character.objects.get()
+    assert character.concept == "Piloto"
+    assert not character.aspects.exists()
+    assert "aspecto Concepto" not in client.get(create_url(campaign)).text
 
 
 def test_hitos_rating_out_of_range_is_a_form_error_and_keeps_the_input(client, campaign_of, player):

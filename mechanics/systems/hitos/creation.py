@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from campaigns.limits import limit
 from characters.forms.creation import TraitsCreationForm
 from characters.models import Aspect
 from mechanics.rules.hitos import catalogue
+
+# The Concepto aspect is the character's concept: asked once, by the form's own field.
+CONCEPT_ASPECT = "concepto"
 
 
 class HitosCreationForm(TraitsCreationForm):
@@ -17,9 +21,12 @@ class HitosCreationForm(TraitsCreationForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["concept"].help_text = _(
+            "A few words: who this character is. It is also the Concepto aspect."
+        )
         self.aspect_fields: list[tuple[str, str]] = []
         for kind in catalogue.ASPECT_KINDS:
-            if kind.slots is None:
+            if kind.slots is None or kind.key == CONCEPT_ASPECT:
                 continue
             for index in range(kind.slots):
                 name = f"aspect_{kind.key}_{index}"
@@ -34,6 +41,6 @@ class HitosCreationForm(TraitsCreationForm):
 
     def aspects(self) -> list[tuple[str, str]]:
         data = self.cleaned_data
-        return [
-            (kind, data[name].strip()) for kind, name in self.aspect_fields if data[name].strip()
-        ]
+        typed = [(CONCEPT_ASPECT, data["concept"])]
+        typed += [(kind, data[name]) for kind, name in self.aspect_fields]
+        return [(kind, text.strip()) for kind, text in typed if text.strip()]
