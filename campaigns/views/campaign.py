@@ -71,14 +71,31 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     return render(request, "campaigns/campaign_form.html", {"form": form, "creating": True})
 
 
+def _purchases_waiting(access: CampaignAccess) -> int:
+    """The XP purchases waiting for a GM's approval (none to show to others), kept until
+    anything but a roll changes in the campaign."""
+    if not access.can_award_xp:
+        return 0
+    campaign = access.campaign
+    return cached_value(
+        fragment_key("purchases-waiting", campaign.pk, campaign.nonroll_seq),
+        # Through the characters' relation: the purchases are the characters app's rows.
+        lambda: campaign.characters.filter(xp_purchases__status="pending").count(),
+    )
+
+
 def _page_key(
-    request: HttpRequest, access: CampaignAccess, latest_scenes: list, invitations: list
+    request: HttpRequest,
+    access: CampaignAccess,
+    latest_scenes: list,
+    invitations: list,
+    waiting: int,
 ) -> str:
     """The cache key of the campaign page's body (all but the live roll feed): the
     campaign's version (its members, characters, scenes and invitations: see
     `campaigns.versions`), the viewer, the counts of the latest scenes, and the host the
     invitation links are written for. An invitation's status also depends on the time,
-    so the key holds the statuses of those shown."""
+    so the key holds the statuses of those shown; and the XP purchases waiting for a GM."""
     campaign = access.campaign
     return fragment_key(
         "campaign-page",
@@ -91,6 +108,7 @@ def _page_key(
             for scene in latest_scenes
         ],
         [(row.pk, row.status) for row in invitations],
+        waiting,
     )
 
 
@@ -108,12 +126,13 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     invitations = (
         list(campaign.invitations.filter(revoked_at__isnull=True)[:20]) if access.can_manage else []
     )
-    key = _page_key(request, access, latest_scenes, invitations)
+    waiting = _purchases_waiting(access)
+    key = _page_key(request, access, latest_scenes, invitations, waiting)
     # The page's live refresh follows its key, not each change of the campaign: a roll
     # (the feed's, refreshed apart) leaves it up to date.
     if up_to_date := unchanged(request, key):
         return up_to_date
-    context = {"access": access, "campaign": campaign, "page_key": key}
+    context = {"access": access, "campaign": campaign, "page_key": key, "waiting": waiting}
     # The body is rendered once per key, in two parts around the roll feed (cached apart,
     # by the rolls it shows); its rows are loaded only when a part is not cached.
     keys = {part: f"{key}:{part}" for part in ("top", "bottom")}

@@ -781,3 +781,38 @@ def test_the_xp_logs_chart_ends_at_the_hour_it_is_read(client, gm, lucia, monkey
     assert last_tick(later) == date_format(timezone.localtime(later), "H:i")
     even_later = later + timedelta(hours=2)
     assert last_tick(even_later) == date_format(timezone.localtime(even_later), "H:i")
+
+
+@pytest.mark.parametrize("who", ["gm", "player", "stranger"])
+def test_the_campaign_page_tells_the_gm_of_purchases_waiting_for_approval(
+    request, client, gm, player, campaign, lucia, who
+):
+    """The GM lands on the campaign page: a purchase waiting for approval says so there,
+    and stops saying so once decided; players are not told of it there."""
+    Campaign.objects.filter(pk=campaign.pk).update(xp_purchases_need_approval=True)
+    give(lucia, gm, 10)
+    page_url = reverse("campaigns:detail", args=[campaign.pk])
+    reader = request.getfixturevalue(who)
+
+    def waiting_notice():
+        client.force_login(reader)
+        response = client.get(page_url)
+        if who == "stranger":
+            assert response.status_code == 404
+            return None
+        found = parse(response.text).find_all("p", class_="xp-waiting")
+        return found[0].text() if found else ""
+
+    assert waiting_notice() in ("", None)  # nothing waits yet (and the page is cached)
+    client.force_login(player)
+    client.post(buy_url(lucia), {"kind": "skill", "key": "sigilo", "expected_cost": "6"})
+    notice = waiting_notice()
+    if who == "gm":
+        assert "Una compra de PX espera tu aprobación." in notice
+    else:
+        assert notice in ("", None)
+    purchase = XpPurchase.objects.get()
+    client.force_login(gm)
+    decide = reverse("characters:xp_purchase_decide", args=[campaign.pk, lucia.pk, purchase.pk])
+    client.post(decide, {"action": "approve", "back": "log"})
+    assert waiting_notice() in ("", None)
