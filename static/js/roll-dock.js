@@ -68,7 +68,9 @@
     }
     var target = panelOf(dock);
     var panel = target.matches(".roll-panel") ? target : undefined;
-    if (panel) htmx.trigger(panel, "htmx:abort");
+    // The slot's first load still on its way would come after and draw the panel without
+    // the trait: the trait's answer draws the panel instead.
+    htmx.trigger(target, "htmx:abort");
     // Sent as the panel's own reload: the panel's choices go along (hx-include), so the
     // trait changes only what it sets, and a roll tapped meanwhile cancels it.
     htmx.ajax("GET", dock.getAttribute("data-roll-url"), {
