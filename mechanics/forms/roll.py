@@ -169,6 +169,10 @@ class RollForm(forms.Form):
         return self.cleaned_data.get(name)
 
 
+def _single_select(field: forms.Field) -> bool:
+    return isinstance(field.widget, forms.Select) and not field.widget.allow_multiple_selected
+
+
 def _shown(value) -> str:
     """A field's value as the set-up shows it: empty, zero and unticked all read as unset."""
     return "" if value in (None, "", 0, "0", False, "False") else str(value)
@@ -180,13 +184,18 @@ def default_data(form: forms.Form) -> dict:
     for name, field in form.fields.items():
         value = form.initial.get(name, field.initial)
         choices = getattr(field, "choices", None)
-        if value is None and choices and field.required:
+        if value is None and choices:
             flat = [
                 key
                 for key, label in choices
                 for key in ([k for k, _name in label] if isinstance(label, list | tuple) else [key])
             ]
-            value = next((key for key in flat if key not in ("", None)), None)
+            # A select with no empty choice shows, and a browser posts, its first one even
+            # when not required: drawn with none marked selected, the open page would take
+            # it for a choice the user changed and hold back its live reload (live.js).
+            shows_first = _single_select(field) and "" not in flat
+            if field.required or shows_first:
+                value = next((key for key in flat if key not in ("", None)), None)
         if value is None or value is False:
             continue
         data[name] = "on" if value is True else str(value)

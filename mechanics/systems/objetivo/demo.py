@@ -74,8 +74,8 @@ DEMO_CHRONICLE: dict = {
         ),
     },
     "note": "El segundo hombre de gabardina es de la PIDE y quiere desertar.",
-    "kinds": {"attack": {"attribute": "destreza", "skill": "armas_dist", "defensa": "12",
-                         "damage": "1d8"}},
+    "kinds": {"attack": {"attribute": "destreza", "skill": "armas_dist", "weapon": "custom",
+                         "defensa": "12", "damage": "1d8"}},
     # The GM's two-sided rolls (mechanics/demo.py: _two_sided_rolls).
     "two_sided": [
         ("opposed", "Un pulso por la llave de consigna", {
