@@ -80,6 +80,8 @@ class ObjetivoRollForm(RollForm):
             }
             self.fields["specialization"].label = label
             if specialization_used(sheet):
+                # Drawn greyed out, but still checked when sent (a page older than the use).
+                self.fields["specialization"].widget.attrs["disabled"] = True
                 self.fields["specialization"].help_text = _("Already used in this scene.")
             else:
                 self.fields["specialization"].help_text = _("Once per scene.")
