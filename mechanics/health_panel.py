@@ -181,7 +181,8 @@ def _state_text(shown: HealthView, system: GameSystem) -> str:
     extra = []
     if condition := condition_word(shown, label):
         extra.append(condition)
-    if shown.penalty and (penalty := system.state_penalty(shown.penalty)):
+    # A penalty to rolls says nothing of one who cannot roll (unconscious, dead).
+    if shown.penalty and not shown.cannot_act and (penalty := system.state_penalty(shown.penalty)):
         extra.append(penalty)
     return " · ".join([label, *extra])
 
@@ -475,7 +476,11 @@ def health_context(
         "health_track": track_html(health, system),
         "health_state_text": _state_text(health, system),
         "health_label": state_label(health, system),
-        "health_penalty": system.penalty_words(health.penalty) if health.penalty else "",
+        "health_penalty": (
+            system.penalty_words(health.penalty)
+            if health.penalty and not health.cannot_act
+            else ""
+        ),
         "health_notes": system.health_notes(
             character.health, ratings, character.details, campaign.rules
         ),

@@ -247,6 +247,9 @@ def _scene_form(sheet: Sheet, data) -> RollSceneForm:
 
 def _plan(sheet: Sheet, form, open_actions: dict, scene_form: RollSceneForm | None):
     """The plan of a valid form, or None with the problem added to the form."""
+    if sheet.cannot_act:
+        # The panel's alert says so once: no error of the set-up repeats it.
+        return None
     if not form.is_valid():
         return None
     if scene_form is not None and scene_form.is_bound and not scene_form.is_valid():
@@ -385,7 +388,7 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
         scene_form = _scene_form(sheet, data)
         form = _panel_form(sheet, data, is_gm=is_gm, open_actions=open_actions)
         plan = _plan(sheet, form, open_actions, scene_form)
-        if plan is None and saved is not None:
+        if plan is None and saved is not None and not sheet.cannot_act:
             form.add_error(None, _no_longer_fits(saved))
         if plan is not None:
             try:
