@@ -41,6 +41,19 @@ def _skill(data) -> str:
     return data.get("skill") or (weapon.skill if weapon else "armas_cc")
 
 
+def attack_traits(data) -> tuple[str, tuple[str, ...]]:
+    """The attribute an attack adds and the skills it may add, by the seed's formulas: a
+    shot is Destreza + Armas Dist, any other attack Fuerza + Armas CC or Pelea. A shot is
+    one with a ranged weapon of the catalogue or, with another weapon, one with Armas Dist
+    or a distance typed (docs/rules.md#objetivo-attack-traits)."""
+    weapon = _weapon(data)
+    if weapon is not None:
+        ranged = weapon.ranges is not None
+    else:
+        ranged = data.get("skill") == RANGED_SKILL or data.get("distance") is not None
+    return ("destreza", (RANGED_SKILL,)) if ranged else ("fuerza", MELEE_SKILLS)
+
+
 def _attack_data(data, defence: Defence) -> dict:
     skill = _skill(data)
     weapon = _weapon(data)

@@ -3,6 +3,8 @@ specialization and destiny points; and one side of an opposed roll."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from django import forms
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -10,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from mechanics.forms.roll import RollForm, SideForm, first_choice, parse_damage
 from mechanics.rules.errors import RuleError
 from mechanics.rules.objetivo.catalogue import WEAPONS
-from mechanics.systems.objetivo.combat import RANGED_SKILL, shot_range
+from mechanics.systems.objetivo.combat import RANGED_SKILL, attack_traits, shot_range
 from mechanics.systems.objetivo.combat_forms import clean_ranges, range_fields
 from mechanics.systems.objetivo.rolls import CUSTOM_WEAPON, DESTINY_POOL, specialization_used
 
@@ -34,6 +36,8 @@ class ObjetivoRollForm(RollForm):
     )
     spends = ("destiny_point", "specialization")
     compact = frozenset({"modifier"})
+    # An attack's attribute follows from its weapon and skill: its list hides (objetivo.css).
+    cell_classes = MappingProxyType({"attribute": "roll-cell-not-attack"})
 
     attribute = forms.ChoiceField(label=_("Attribute"))
     skill = forms.ChoiceField(label=_("Skill"), required=False)
@@ -51,7 +55,11 @@ class ObjetivoRollForm(RollForm):
     destiny_point = forms.BooleanField(
         label=_("Spend a destiny point (keep the highest die)"), required=False
     )
-    weapon = forms.ChoiceField(label=_("Weapon"), required=False)
+    weapon = forms.ChoiceField(
+        label=_("Weapon"),
+        help_text=_("Melee: Fuerza + Armas CC or Pelea. Ranged: Destreza + Armas Dist."),
+        required=False,
+    )
     damage = forms.CharField(
         label=_("Damage of another weapon"),
         help_text=_("Only for «Other weapon»: like 1d10 or 2d6+1."),
@@ -119,6 +127,7 @@ class ObjetivoRollForm(RollForm):
         # with no points in it (docs/rules.md#objetivo-no-skill).
         if kind == "attack":
             clean_ranges(self, data)
+            self._attack_traits(data)
             # A typed Defensa wins; else the distance, the ranges and cover set it.
             if not data.get("defensa"):
                 if data.get("distance") is None:
@@ -138,6 +147,28 @@ class ObjetivoRollForm(RollForm):
                         self.add_error("damage", _("Roll at least one damage die."))
                     data.update(damage_count=count, damage_sides=sides, damage_fixed=fixed)
         return data
+
+    def _attack_traits(self, data: dict) -> None:
+        """The rule's attribute, whatever the set-up sent; a skill that is not the rule's
+        is refused (docs/rules.md#objetivo-attack-traits)."""
+        attribute, skills = attack_traits(data)
+        data["attribute"] = attribute
+        skill = data.get("skill")
+        if not skill or skill in skills:
+            return
+        name = self.sheet.name
+        if len(skills) == 1:
+            message = _("A shot is rolled with %(attribute)s + %(skill)s, or with no skill.")
+        else:
+            message = _(
+                "A melee attack is rolled with %(attribute)s + %(skill)s or %(other)s, or "
+                "with no skill."
+            )
+        self.add_error(
+            "skill",
+            message
+            % {"attribute": name(attribute), "skill": name(skills[0]), "other": name(skills[-1])},
+        )
 
     def _shot_difficulty(self, data: dict) -> None:
         """The range's difficulty as the Defensa (docs/rules.md#objetivo-ranged); a shot
