@@ -96,15 +96,24 @@ def attack_fields(sheet: Sheet | None) -> dict[str, forms.Field]:
     }
 
 
-def clean_attack(form: forms.Form, data: dict) -> None:
-    clean_ranges(form, data)
-    if data.get("weapon") != CUSTOM_WEAPON:
-        return
+def clean_damage(form: forms.Form, data: dict) -> None:
+    """Another weapon's damage: its dice and a bonus. A number alone is no weapon's damage
+    (seed: "se tira el daño correspondiente al arma utilizada (por ejemplo 1d10 si fuera
+    una espada)"), so the message asks for dice as the help does."""
     try:
         count, sides, fixed = parse_damage(data.get("damage") or "")
-    except forms.ValidationError as error:
-        form.add_error("damage", error)
-    else:
-        if not sides:
-            form.add_error("damage", _("Roll at least one damage die."))
-        data.update(damage_count=count, damage_sides=sides, damage_fixed=fixed)
+    except forms.ValidationError:
+        sides = 0
+    if not sides:
+        form.add_error(
+            "damage",
+            _("A weapon's damage is rolled with dice: write, for example, 1d10 or 2d6+1."),
+        )
+        return
+    data.update(damage_count=count, damage_sides=sides, damage_fixed=fixed)
+
+
+def clean_attack(form: forms.Form, data: dict) -> None:
+    clean_ranges(form, data)
+    if data.get("weapon") == CUSTOM_WEAPON:
+        clean_damage(form, data)

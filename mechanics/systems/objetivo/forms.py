@@ -9,11 +9,11 @@ from django import forms
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from mechanics.forms.roll import RollForm, SideForm, first_choice, parse_damage
+from mechanics.forms.roll import RollForm, SideForm, first_choice
 from mechanics.rules.errors import RuleError
 from mechanics.rules.objetivo.catalogue import WEAPONS
 from mechanics.systems.objetivo.combat import RANGED_SKILL, attack_traits, shot_range
-from mechanics.systems.objetivo.combat_forms import clean_ranges, range_fields
+from mechanics.systems.objetivo.combat_forms import clean_damage, clean_ranges, range_fields
 from mechanics.systems.objetivo.rolls import CUSTOM_WEAPON, DESTINY_POOL, specialization_used
 
 
@@ -138,14 +138,7 @@ class ObjetivoRollForm(RollForm):
                 # A number typed for a shot is its difficulty: the target has no Defensa.
                 data["shot"] = {}
             if (data.get("weapon") or CUSTOM_WEAPON) == CUSTOM_WEAPON:
-                try:
-                    count, sides, fixed = parse_damage(data.get("damage") or "")
-                except forms.ValidationError as error:
-                    self.add_error("damage", error)
-                else:
-                    if not sides:
-                        self.add_error("damage", _("Roll at least one damage die."))
-                    data.update(damage_count=count, damage_sides=sides, damage_fixed=fixed)
+                clean_damage(self, data)
         return data
 
     def _attack_traits(self, data: dict) -> None:

@@ -1,0 +1,81 @@
+"""Dado objetivo: «Other weapon» takes its damage as dice, as its help says ("por ejemplo
+1d10 o 2d6+1"): the seed's damage is always rolled ("se tira el daño correspondiente al
+arma utilizada"), so a number alone is refused with a message that asks for dice, in the
+roll panel and the combat panel alike (docs/rules.md#objetivo-damage)."""
+
+import pytest
+from django.urls import reverse
+
+from campaigns import services
+from mechanics.models import CombatAttack, Roll
+from mechanics.services import combat as combat_services
+from tests.factories import campaign_with, make_character
+from tests.html import parse
+from tests.mechanics.rolling import roll_url
+
+pytestmark = pytest.mark.django_db
+
+SPANISH = "El daño de un arma se tira con dados: escribe, por ejemplo, 1d10 o 2d6+1."
+ENGLISH = "A weapon's damage is rolled with dice: write, for example, 1d10 or 2d6+1."
+HELP = "Solo para «Otra arma»: por ejemplo 1d10 o 2d6+1."
+SWING = {"kind": "attack", "attribute": "fuerza", "skill": "armas_cc", "defensa": "10"}
+
+
+@pytest.fixture
+def table(gm, player):
+    campaign = campaign_with("objetivo", gm, players=[player])
+    ratings = {"fuerza": 5, "armas_cc": 6, "resistencia": 8}
+    fred = make_character(campaign, player, name="Fred", ratings=ratings)
+    foe = make_character(campaign, None, user=gm, name="Forajido", ratings={"resistencia": 8})
+    scene = services.scene_create(campaign=campaign, title="Saloon", participants=[fred, foe])
+    combat = combat_services.combat_start(scene=scene, user=gm)
+    return fred, foe, combat
+
+
+def swing(client, fred, damage):
+    data = {**SWING, "weapon": "custom", "damage": damage}
+    return client.post(roll_url(fred), data, HTTP_HX_REQUEST="true")
+
+
+def field_errors(html: str) -> str:
+    return " ".join(e.text() for e in parse(html).find_all(class_="invalid-feedback"))
+
+
+@pytest.mark.parametrize("who", ["player", "gm"])
+@pytest.mark.parametrize("damage", ["3", "", "tres", "0d6"])
+def test_other_weapon_damage_without_dice_asks_for_dice_as_the_help_says(
+    client, request, table, who, damage
+):
+    fred, _foe, _combat = table
+    client.force_login(request.getfixturevalue(who))
+    response = swing(client, fred, damage)
+    assert SPANISH in field_errors(response.text)
+    assert HELP in response.text
+    assert " o 3" not in response.text
+    client.cookies["django_language"] = "en"
+    assert ENGLISH in field_errors(swing(client, fred, damage).text)
+    assert not Roll.objects.exists()
+
+
+def test_other_weapon_damage_with_dice_and_a_bonus_is_rolled(client, player, table):
+    fred, _foe, _combat = table
+    client.force_login(player)
+    assert swing(client, fred, "2d6+1").status_code == 200
+    assert Roll.objects.get().record["kind"] == "attack"
+
+
+def test_the_combat_panel_asks_for_dice_too(client, gm, table):
+    fred, foe, combat = table
+    client.force_login(gm)
+    scene = combat.scene
+    url = reverse("mechanics:combat_attack", args=[scene.campaign_id, scene.pk, combat.pk])
+    data = {"attacker": fred.pk, "target": foe.pk, "weapon": "custom", "damage": "3"}
+    response = client.post(url, data, HTTP_HX_REQUEST="true")
+    assert SPANISH in response.text
+    assert not CombatAttack.objects.exists()
+
+
+def test_a_stranger_finds_no_panel(client, stranger, table):
+    fred, _foe, _combat = table
+    client.force_login(stranger)
+    assert swing(client, fred, "3").status_code == 404
