@@ -322,6 +322,7 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
             )[:20]
         ),
         "xp_sections": access.campaign.game_system.xp_sections,
+        "xp_without_purchases": access.campaign.game_system.xp_without_purchases,
         "quote": None,
         "quote_error": "",
         "xp_url": _xp_url(character),

@@ -487,6 +487,9 @@ class GameSystem:
     advancement: Advancement | None = None
     # Parts of the XP page only this system has.
     xp_sections: tuple[XpSection, ...] = ()
+    # One sentence on the XP page of a system whose XP buys nothing, saying so: a balance
+    # with no way to spend it and no word why reads as a fault.
+    xp_without_purchases: str = ""
     # The pool a character regains a point of when, at a scene's end, the GM says they
     # acted by their nature; None: no such award.
     scene_end_pool: str | None = None

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from mechanics.rules.objetivo import catalogue, health, traits
 from mechanics.rules.objetivo.settings import SETTINGS
@@ -53,6 +54,10 @@ class ObjetivoSystem(GameSystem):
     detail_labels = sheet.DETAIL_LABELS
     detail_fields = sheet.detail_fields
     specialization_once_per_scene = True
+    # The seed has no advancement (docs/rules.md#objetivo-advancement).
+    xp_without_purchases = gettext_lazy(
+        "In Dado objetivo XP is a record and buys nothing: the GM raises traits on the sheet."
+    )
 
     def trait_roll(self, spec: TraitSpec) -> TraitRoll | None:
         """An attribute roll of the clicked attribute, or a skill roll of the clicked skill
