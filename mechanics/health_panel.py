@@ -477,9 +477,7 @@ def health_context(
         "health_state_text": _state_text(health, system),
         "health_label": state_label(health, system),
         "health_penalty": (
-            system.penalty_words(health.penalty)
-            if health.penalty and not health.cannot_act
-            else ""
+            system.penalty_words(health.penalty) if health.penalty and not health.cannot_act else ""
         ),
         "health_notes": system.health_notes(
             character.health, ratings, character.details, campaign.rules

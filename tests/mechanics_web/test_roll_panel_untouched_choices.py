@@ -76,4 +76,6 @@ def test_an_untouched_objetivo_panel_reloads_with_the_point_handed_back(client, 
     assert reload.status_code == 200
     panel = parse(reload.text)
     assert panel.one("li", data_pool="destiny_points").one(class_="roll-pool-value").text() == "3"
-    assert "Se devolvió un punto de destino: un nivel abajo." in panel.one(class_="roll-odds").text()
+    assert (
+        "Se devolvió un punto de destino: un nivel abajo." in panel.one(class_="roll-odds").text()
+    )
