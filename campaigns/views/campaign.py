@@ -15,7 +15,7 @@ from campaigns import services
 from campaigns.append_only import chained_models, checkpoint
 from campaigns.confirm import ask_first
 from campaigns.forms.campaign import CampaignForm, InvitationForm, MemberRoleForm
-from campaigns.fragments import cached_htmls, cached_value, fragment_key, viewer
+from campaigns.fragments import cached_htmls, cached_pieces, fragment_key, viewer
 from campaigns.htmx import htmx_render, unchanged
 from campaigns.images import SIZES, image_response
 from campaigns.models import Campaign, Invitation, Membership, Role, all_characters
@@ -71,19 +71,6 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     return render(request, "campaigns/campaign_form.html", {"form": form, "creating": True})
 
 
-def _purchases_waiting(access: CampaignAccess) -> int:
-    """The XP purchases waiting for a GM's approval (none to show to others), kept until
-    anything but a roll changes in the campaign."""
-    if not access.can_award_xp:
-        return 0
-    campaign = access.campaign
-    return cached_value(
-        fragment_key("purchases-waiting", campaign.pk, campaign.nonroll_seq),
-        # Through the characters' relation: the purchases are the characters app's rows.
-        lambda: campaign.characters.filter(xp_purchases__status="pending").count(),
-    )
-
-
 def _page_key(
     request: HttpRequest,
     access: CampaignAccess,
@@ -118,15 +105,30 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = access.campaign
     # The latest scenes, and the counts this member may see of those alone, kept until
     # anything in the campaign changes (the change sequence: a diary bumps no version
-    # of the campaign's own, and a player's draft counts for its author alone).
-    latest_scenes = cached_value(
-        fragment_key("latest-scenes", viewer(access), campaign.pk, campaign.change_seq),
-        lambda: with_counts(access, scenes_for(access)[:LATEST_SCENES], names=LATEST_SCENE_COUNTS),
+    # of the campaign's own, and a player's draft counts for its author alone); for a GM,
+    # the XP purchases waiting for approval, until anything but a roll changes. Both read
+    # in one round trip.
+    keys = {
+        "latest": fragment_key("latest-scenes", viewer(access), campaign.pk, campaign.change_seq)
+    }
+    compute = {
+        "latest": lambda: with_counts(
+            access, scenes_for(access)[:LATEST_SCENES], names=LATEST_SCENE_COUNTS
+        )
+    }
+    if access.can_award_xp:
+        keys["waiting"] = fragment_key("purchases-waiting", campaign.pk, campaign.nonroll_seq)
+        # Through the characters' relation: the purchases are the characters app's rows.
+        compute["waiting"] = lambda: campaign.characters.filter(
+            xp_purchases__status="pending"
+        ).count()
+    found = cached_pieces(
+        keys, lambda missing: {item: compute[item]() for item in missing}, timeout=3600
     )
+    latest_scenes, waiting = found["latest"], found.get("waiting", 0)
     invitations = (
         list(campaign.invitations.filter(revoked_at__isnull=True)[:20]) if access.can_manage else []
     )
-    waiting = _purchases_waiting(access)
     key = _page_key(request, access, latest_scenes, invitations, waiting)
     # The page's live refresh follows its key, not each change of the campaign: a roll
     # (the feed's, refreshed apart) leaves it up to date.
