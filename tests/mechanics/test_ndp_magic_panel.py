@@ -222,7 +222,7 @@ def test_a_forged_divine_roll_with_more_faith_than_the_pool_is_refused(client, p
     worship(client, maga)
     Resource.objects.filter(character=maga, key="fe_sol_invicto").update(current=1)
     response = client.post(roll_url(maga), {"kind": "divine", "deity": "sol_invicto", "faith": "3"})
-    assert "Sol Invicto: quedan 1 puntos de fe; esto necesita 3." in response.text
+    assert "Sol Invicto: queda 1 punto de fe; esto necesita 3." in response.text
     assert not Roll.objects.exists()
 
 

@@ -243,7 +243,11 @@ class NdpMagicSetup(NdpSetup):
         available = sheet.pool_current(faith_pool(deity))
         if faith > available:
             raise ValidationError(
-                _("%(deity)s: %(available)s faith points left; this needs %(needed)s.")
+                ngettext(
+                    "%(deity)s: %(available)s faith point left; this needs %(needed)s.",
+                    "%(deity)s: %(available)s faith points left; this needs %(needed)s.",
+                    available,
+                )
                 % {"deity": deities.get(deity, deity), "available": available, "needed": faith},
                 code="faith",
             )

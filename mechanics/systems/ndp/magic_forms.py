@@ -79,6 +79,9 @@ class NdpMagicRollForm(NdpRollForm):
     )
     layout = _magic_layout(NdpRollForm.layout, tuple(key for key, _label in NdpRollForm.kinds))
     compact = NdpRollForm.compact | {"faith", "creature_voluntad"}
+    # The wounds and integrity sacrificed for extra Prana are paid by one roll: the panel
+    # forgets them after it, so the next cast never repeats the sacrifice unasked.
+    spends = (*NdpRollForm.spends, "extra_wounds", "extra_item", "extra_integrity")
 
     original_adversity = forms.IntegerField(
         label=_("Original adversity of the spell"),
