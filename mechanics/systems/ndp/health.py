@@ -42,7 +42,7 @@ MAX_DAMAGE = 1000
 DAMAGE_LABEL = gettext_lazy("Weapon roll or net damage")
 # A blow that does not exceed the RD leaves no wound: 0 is a damage roll too.
 DAMAGE_RANGE = (0, MAX_DAMAGE)
-PART_LABEL = "Parte del cuerpo"
+PART_LABEL = gettext_lazy("Body part")
 
 
 def _parts() -> list[tuple[str, str]]:

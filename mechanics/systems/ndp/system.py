@@ -1,8 +1,11 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
+from campaigns.texts import Message
 from mechanics.rules.ndp import catalogue, equipment, health, rolls
 from mechanics.rules.ndp.settings import SETTINGS
 from mechanics.systems.base import (
@@ -87,16 +90,22 @@ class NdpSystem(GameSystem):
         fortitud = ratings.get("fortitud", 0)
         weight = float(sum(item.weight_kg for item in items))
         load = equipment.load_state(weight, fortitud)
-        load_text = f"{weight:g} / {equipment.max_load(fortitud)} kg"
+        # Written as the sheet's equipment section writes weights (floatformat:"-2").
+        load_text = f"{floatformat(weight, -2)} / {equipment.max_load(fortitud)} kg"
         if load.immobile:
-            load_text += " · inmóvil"
+            load_text += " · " + _("immobile")
         elif load.overloaded:
-            load_text += f" · mitad de velocidad, {load.athletic_desgracias} Desgracia(s)"
+            # Desgracia is the seed's word: a game term, Spanish in every language.
+            load_text += " · " + ngettext(
+                "half speed, %(count)s Desgracia",
+                "half speed, %(count)s Desgracias",
+                load.athletic_desgracias,
+            ) % {"count": load.athletic_desgracias}
         return [
-            ("Carga", load_text),
-            ("Prana máximo", str(equipment.max_prana(ratings.get("vitalidad", 0)))),
-            ("Gestos conocidos (máx.)", str(equipment.max_gestures(ratings.get("arcano", 0)))),
-            ("Divinidades (máx.)", str(equipment.max_deities(ratings.get("religion", 0)))),
+            (_("Load"), load_text),
+            (_("Maximum Prana"), str(equipment.max_prana(ratings.get("vitalidad", 0)))),
+            (_("Gestures known (max.)"), str(equipment.max_gestures(ratings.get("arcano", 0)))),
+            (_("Deities (max.)"), str(equipment.max_deities(ratings.get("religion", 0)))),
         ]
 
     def rating_label(self, spec: TraitSpec, rating: int) -> str:
@@ -194,8 +203,14 @@ class NdpSystem(GameSystem):
         if result.tier is not None:
             state = health.apply_wound(state, damage.part, result.tier, damage.damage_type)
         part = catalogue.body_part(damage.part).name
-        tier = result.tier or "sin herida"
-        return HealthChange(state.to_dict(), f"{part}: {result.net} → {tier}", result)
+        if result.tier is None:
+            # Stored in the history: translated when read (campaigns.texts.Message).
+            summary = Message(
+                gettext_noop("%(part)s: %(net)s → no wound"), part=part, net=result.net
+            )
+        else:
+            summary = f"{part}: {result.net} → {result.tier}"
+        return HealthChange(state.to_dict(), summary, result)
 
     def advance_time(self, stored, ratings, details, rules, hours, rested=True) -> HealthChange:
         return HealthChange(health.heal(self.state(stored), hours).to_dict(), f"{hours} h")
