@@ -17,12 +17,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from campaigns.permissions import character_access, require
-from characters.models import Character
+from characters.models import Character, Resource
 from characters.services.sheet import character_set_details, ratings_of
 from characters.views.sheet_context import first_error, section_answer
 from mechanics.rules.ndp import equipment
 from mechanics.systems.base import SheetSection
-from mechanics.systems.ndp.magic import CREATURES, bound_creatures, max_creatures
+from mechanics.systems.ndp.magic import CREATURES, bound_creatures, faith_pool, max_creatures
 
 TEMPLATE = "systems/ndp/sheet_magic.html"
 MAX_DEITY_NAME = 80
@@ -47,7 +47,7 @@ class MagicSection(SheetSection):
         deities = sorted(character.details.get("deities", {}).items(), key=lambda kv: kv[1])
         return {
             "magic": {
-                "deities": [name for _key, name in deities],
+                "deities": [{"key": key, "name": name} for key, name in deities],
                 "max_deities": equipment.max_deities(ratings.get("religion", 0)),
                 "creatures": bound_creatures(character),
                 "max_creatures": max_creatures(ratings.get("voluntad", 0)),
@@ -84,6 +84,22 @@ def deity_add(*, character: Character, user, name: str) -> Character:
     return character_set_details(
         character=locked, user=user, values={"deities": {**deities, key: name}}
     )
+
+
+@transaction.atomic
+def deity_remove(*, character: Character, user, key: str) -> str:
+    """Stop worshipping a deity (a typo, a lost faith): its faith pool goes with it and its
+    slot under Religión NdP is free again; returns its name."""
+    locked = Character.objects.select_for_update().get(pk=character.pk)
+    deities = dict(locked.details.get("deities", {}))
+    name = deities.pop(key, None)
+    if name is None:
+        raise ValidationError(
+            _("%(name)s worships no such deity.") % {"name": locked.name}, code="no_deity"
+        )
+    character_set_details(character=locked, user=user, values={"deities": deities})
+    Resource.objects.filter(character=locked, key=faith_pool(key)).delete()
+    return name
 
 
 @transaction.atomic
@@ -180,6 +196,20 @@ def deity_add_view(request: HttpRequest, campaign_id: int, character_id: int) ->
 
 @login_required
 @require_POST
+def deity_remove_view(
+    request: HttpRequest, campaign_id: int, character_id: int, key: str
+) -> HttpResponse:
+    access = character_access(request.user, campaign_id, character_id)
+    require(access.can_keep_bonds)
+    try:
+        name = deity_remove(character=access.character, user=request.user, key=key)
+    except ValidationError as error:
+        return _answer(request, access, error=" ".join(error.messages))
+    return _answer(request, access, done=_("%(deity)s removed.") % {"deity": name})
+
+
+@login_required
+@require_POST
 def creature_release_view(
     request: HttpRequest, campaign_id: int, character_id: int, creature_id: str
 ) -> HttpResponse:
@@ -226,6 +256,11 @@ URLS = (
         "characters/<id:character_id>/deities/",
         deity_add_view,
         name="deity_add",
+    ),
+    path(
+        "characters/<id:character_id>/deities/<slug:key>/remove/",
+        deity_remove_view,
+        name="deity_remove",
     ),
     path(
         "characters/<id:character_id>/creatures/<slug:creature_id>/release/",
