@@ -20,7 +20,9 @@ names a system.
   the attacker used it}) and `round`.
 - `refuse_attack(...)`: refuses an attack the fight's past forbids, checked again when
   the attack is stored.
-- `write_back(...)`: what the attack changes on the sheets besides the damage.
+- `write_back(...)`: what the attack changes on the sheets besides the damage: its
+  `writes` when it is stored, its `with_damage` when the GM applies the damage (never
+  when discarded); `pending_notes(...)`: what those will do, for the waiting card.
 - `attack_from_roll(side)`: an attack rolled from a sheet's roll panel at a target, to
   store in the fight of its scene like the panel's.
 - `move(...)`, `refuse_attack_after_move(...)`: with `moves`, how far a fighter gets in a
@@ -79,6 +81,9 @@ class AttackRoll:
     # The attacker's attacks and the target's defences this round the roll counted on
     # (`attacks_made`, `defences_made`); the fight must not have moved on when it is stored.
     counted: tuple[int, int] | None = None
+    # What it changes only with its damage: written when the GM applies it, dropped when
+    # the damage is discarded (docs/rules.md#ndp-write-back-when).
+    with_damage: tuple[Mapping, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -195,9 +200,16 @@ class CombatRules:
     def refuse_attack_after_move(self, sheet: Sheet, moved: int) -> None:
         """Raise ValidationError when `moved` metres this round leave no attack."""
 
-    def write_back(self, attack: AttackRoll, user, scene) -> None:
-        """Write what an attack changes beyond the target's damage (`attack.writes`: worn
-        weapons, the attacker's own wound), in the transaction that stores it."""
+    def write_back(self, writes: Iterable[Mapping], user, scene) -> list[str]:
+        """Write what an attack changes beyond the target's damage (an `AttackRoll`'s
+        `writes` or `with_damage`: worn weapons, the attacker's own wound), in the caller's
+        transaction; returns the notes saying what was written."""
+        return []
+
+    def pending_notes(self, writes: Iterable[Mapping], sheets: Mapping[int, Sheet]) -> list[str]:
+        """What an attack's `with_damage` will write if the GM applies its damage now,
+        read from the fighters' `sheets` (by character id) as they are."""
+        return []
 
     def new_round(self, combat: Combat, participants: list[CombatParticipant], user) -> list[str]:
         """What a new round does to the fighters (in its transaction); the names of

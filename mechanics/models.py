@@ -273,6 +273,9 @@ class CombatAttack(models.Model):
     # The codes of the texts the site wrote ({"damage_text": code}, campaigns/texts.py).
     texts = models.JSONField(_("texts"), default=dict, blank=True)
     notes = models.JSONField(_("notes"), default=list, blank=True)
+    # What the system writes on the sheets with the damage (`AttackRoll.with_damage`): only
+    # when the GM applies it, never when it is discarded.
+    with_damage = models.JSONField(_("written with the damage"), default=list, blank=True)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices)
     health_event = models.ForeignKey(
         "HealthEvent",

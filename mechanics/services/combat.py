@@ -421,8 +421,10 @@ def combat_attack_record(
         ],
         group=attack.group,
     )
-    combat_rules.write_back(attack, user, locked.scene)
     pending = attack.damage is not None
+    # Without damage to wait for, what would come with it is written now.
+    now = attack.writes if pending else (*attack.writes, *attack.with_damage)
+    written = combat_rules.write_back(now, user, locked.scene)
     created = CombatAttack.objects.create(
         combat=locked,
         round=locked.round,
@@ -437,7 +439,8 @@ def combat_attack_record(
         damage_text=attack.damage_text[:120],
         # A text the site wrote keeps its code beside its words (campaigns/texts.py).
         texts=codes(damage_text=attack.damage_text),
-        notes=[kept(note) for note in attack.notes],
+        notes=[kept(note) for note in (*attack.notes, *written)],
+        with_damage=list(attack.with_damage) if pending else [],
         status=CombatAttack.Status.PENDING if pending else CombatAttack.Status.NO_DAMAGE,
         created_by=user,
     )
@@ -505,7 +508,8 @@ def _settle(attack: CombatAttack, user, status: str) -> Combat:
 @transaction.atomic
 def combat_attack_apply(*, attack: CombatAttack, user, rng=None) -> HealthEvent:
     """The GM confirms: the damage goes to the target through its system's rules
-    (`mechanics.services.health.character_apply_damage`), recorded with the scene."""
+    (`mechanics.services.health.character_apply_damage`), recorded with the scene, and
+    what the system writes with it (`AttackRoll.with_damage`) is written now."""
 
     locked = _settle(attack, user, CombatAttack.Status.APPLIED)
     target = Character.objects.filter(pk=attack.target_id).first()
@@ -519,14 +523,16 @@ def combat_attack_apply(*, attack: CombatAttack, user, rng=None) -> HealthEvent:
         scene=locked.scene,
         rng=rng,
     )
-    CombatAttack.objects.filter(pk=attack.pk).update(health_event=event)
-    attack.status, attack.health_event = CombatAttack.Status.APPLIED, event
+    written = _rules(locked.scene.campaign).write_back(attack.with_damage, user, locked.scene)
+    notes = [*attack.notes, *(kept(note) for note in written)]
+    CombatAttack.objects.filter(pk=attack.pk).update(health_event=event, notes=notes)
+    attack.status, attack.health_event, attack.notes = CombatAttack.Status.APPLIED, event, notes
     return event
 
 
 @transaction.atomic
 def combat_attack_discard(*, attack: CombatAttack, user) -> CombatAttack:
-    """The GM drops an attack's damage: nothing is applied."""
+    """The GM drops an attack's damage: nothing is applied, nor written with it."""
     _settle(attack, user, CombatAttack.Status.DISCARDED)
     attack.status = CombatAttack.Status.DISCARDED
     return attack

@@ -287,6 +287,8 @@ def _panel_context(
         # Damage is health information: shown to those who may see the target's sheet.
         owner = next((c.owner_id for c in characters if c.pk == attack.target_id), None)
         attack.damage_visible = sees_full_sheet(access, owner)
+    for attack in pending:
+        attack.waiting_notes = combat_rules.pending_notes(attack.with_damage, sheets)
     spend = combat_rules.initiative_spend
     # Who may spend on the initiative about to be rolled: fighters still to roll who hold
     # some of the pool.

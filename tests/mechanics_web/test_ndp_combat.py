@@ -254,15 +254,83 @@ def test_example_espada_larga_vs_rd_4_through_the_combat_panel(
         "critical": "",
     }
     assert "grave" in second.damage_text
-    assert integrity(helmet) == 5
+    assert integrity(helmet) == 6  # worn with the wound, when the GM applies it
     assert integrity(weapon(knight)) == 9
     combat_services.combat_attack_apply(attack=second, user=gm)
+    assert integrity(helmet) == 5
     assert (
         "Contusionado (Cabeza)"
         in get_system("ndp")
         .health_view(type(bandit).objects.get(pk=bandit.pk).health, {}, {}, {})
         .states
     )
+
+
+def two_waiting_hits(client, gm, combat, knight, bandit, fixed_dice) -> tuple[Item, list]:
+    """The knight's sword gets twice through the bandit's Cota de malla (RD 2, integrity
+    10): two grave wounds wait for the GM."""
+    mail = wear(bandit, "armour", "Cota de malla", part="torso", rd=2, integrity=10)
+    client.force_login(gm)
+    data = sword(knight, bandit, defence="", adversity="5")
+    fixed_dice(5, 5, 5, 8)
+    client.post(url("combat_attack", combat), data)
+    fixed_dice(5, 5, 5, 1, 8)  # the second attack throws its Desgracia d4 first
+    client.post(url("combat_attack", combat), data)
+    return mail, list(CombatAttack.objects.order_by("pk"))
+
+
+def card(html: str, attack: CombatAttack) -> str:
+    [pending] = parse(html).find_all(id="combat-pending")
+    [found] = pending.find_all(id=f"attack-{attack.pk}")
+    return found.text()
+
+
+def test_waiting_hits_wear_the_armour_only_when_applied_and_say_what_would_be_left(
+    client, gm, combat, knight, bandit, fixed_dice
+):
+    """RULES 3: the armour loses 1 integrity when the damage exceeds its RD, for a blow the
+    GM applies; a discarded one wears nothing (docs/rules.md#ndp-write-back-when)."""
+    mail, (first, second) = two_waiting_hits(client, gm, combat, knight, bandit, fixed_dice)
+    assert [a.status for a in (first, second)] == ["pending", "pending"]
+    assert integrity(mail) == 10
+    page = client.get(url("combat_detail", combat)).text
+    waiting = "Cota de malla pierde 1 de integridad al aplicar el daño (le quedan 9)."
+    assert waiting in card(page, first)
+    assert waiting in card(page, second)
+
+    client.post(url("combat_apply", combat, first.pk))
+    assert integrity(mail) == 9
+    first.refresh_from_db()
+    assert "Cota de malla pierde 1 de integridad (le quedan 9)." in first.notes_text
+    page = client.get(url("combat_detail", combat)).text
+    assert "al aplicar el daño (le quedan 8)." in card(page, second)
+
+    response = client.post(url("combat_discard", combat, second.pk), follow=True)
+    assert "no se ha aplicado nada" in response.text.lower()
+    assert integrity(mail) == 9
+    second.refresh_from_db()
+    assert not any("Cota de malla" in note for note in second.notes_text)
+
+
+def test_ending_the_fight_with_hits_waiting_wears_no_armour(
+    client, gm, combat, knight, bandit, fixed_dice
+):
+    mail, _attacks = two_waiting_hits(client, gm, combat, knight, bandit, fixed_dice)
+    client.post(url("combat_end", combat))
+    assert set(CombatAttack.objects.values_list("status", flat=True)) == {"discarded"}
+    assert integrity(mail) == 10
+
+
+@pytest.mark.parametrize(("who", "status"), [("player", 403), ("stranger", 404)])
+def test_only_the_gm_applies_a_waiting_hit_and_wears_the_armour(
+    request, client, gm, combat, knight, bandit, fixed_dice, who, status
+):
+    mail, (first, _second) = two_waiting_hits(client, gm, combat, knight, bandit, fixed_dice)
+    client.force_login(request.getfixturevalue(who))
+    assert client.post(url("combat_apply", combat, first.pk)).status_code == status
+    assert integrity(mail) == 10
+    first.refresh_from_db()
+    assert first.status == "pending"
 
 
 def test_a_pelea_blow_stopped_by_armour_wounds_the_attackers_limb(

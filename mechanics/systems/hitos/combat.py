@@ -179,10 +179,10 @@ class HitosCombat(CombatRules):
         # The roll panel's aspects and hindering are paid when its roll is stored.
         return _outcome(side, (), ())
 
-    def write_back(self, attack, user, scene) -> None:
+    def write_back(self, writes, user, scene) -> list[str]:
         """The target pays for the aspect it activated against the attack: a drama point
         (handed to the attacker when the aspect was theirs) or exhausting its own."""
-        for write in attack.writes:
+        for write in writes:
             pay_activation(
                 payer_id=write["character"],
                 user=user,
@@ -190,3 +190,4 @@ class HitosCombat(CombatRules):
                 aspect_id=write["aspect"],
                 owner_id=write["owner"],
             )
+        return []

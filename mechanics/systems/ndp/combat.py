@@ -160,11 +160,9 @@ def _wear(item, owner: Sheet) -> dict:
     return {"kind": "wear", "item": item.pk, "character": owner.character.pk}
 
 
-def _wear_note(item, stats) -> str:
+def _wear_note(item, left: int) -> str:
     return Message(
-        gettext_noop("%(item)s loses 1 integrity (%(left)s left)."),
-        item=item.name,
-        left=max(0, stats.integrity - 1),
+        gettext_noop("%(item)s loses 1 integrity (%(left)s left)."), item=item.name, left=left
     )
 
 
@@ -255,19 +253,18 @@ class NdpCombat(CombatRules):
         sides.append(stamp_target(side, target, None))
         details = side.record.details
         if not details.get("hit"):
-            notes, writes = (), ()
+            writes = ()
             used = interceptor(target) if group and data.get("defence") == "interceptar" else None
             if used:
-                # Interceptar: the object used to defend takes the blow.
-                notes, writes = (_wear_note(*used),), (_wear(used[0], target),)
-            return AttackRoll(sides, False, None, "", notes, group, writes, counted)
+                # Interceptar: the object used to defend takes the blow (`write_back` says so).
+                writes = (_wear(used[0], target),)
+            return AttackRoll(sides, False, None, "", (), group, writes, counted)
         result = details["damage_roll"]
-        notes, writes = [], []
+        notes, writes, with_damage = [], [], []
         weapon = _weapon(attacker, data)
         armour = _armour(target, data.get("part") or "torso")
         if result.get("weapon_integrity_loss"):
             if weapon:
-                notes.append(_wear_note(*weapon))
                 writes.append(_wear(weapon[0], attacker))
             else:
                 notes.append(
@@ -278,8 +275,9 @@ class NdpCombat(CombatRules):
                     )
                 )
         if result.get("armour_integrity_loss") and armour:
-            notes.append(_wear_note(*armour))
-            writes.append(_wear(armour[0], target))
+            # The armour is worn by a blow that gets through it: with the wound, when the
+            # GM applies it (docs/rules.md#ndp-write-back-when).
+            with_damage.append(_wear(armour[0], target))
         if result.get("attacker_wound"):
             limb = (wounds.limbs(data.get("limb") or "") or ("brazo_derecho",))[0]
             notes.append(
@@ -294,7 +292,7 @@ class NdpCombat(CombatRules):
             writes.append({"kind": "wound", "character": attacker.character.pk, "part": limb})
         part = data.get("part") or "torso"
         part_name = catalogue.body_part(part).name
-        rest = (tuple(notes), group, tuple(writes), counted)
+        rest = (tuple(notes), group, tuple(writes), counted, tuple(with_damage))
         if not result.get("tier"):
             return AttackRoll(sides, True, None, Message(gettext_noop("no wound")), *rest)
         damage = DamageInput(
@@ -357,15 +355,17 @@ class NdpCombat(CombatRules):
                 code="moved",
             )
 
-    def write_back(self, attack, user, scene) -> None:
+    def write_back(self, writes, user, scene) -> list[str]:
         """Worn weapons, armour and intercepting objects lose their integrity, and a Pelea
-        attacker takes its own wound, with the roll (docs/rules.md#ndp-write-back)."""
-        for write in attack.writes:
+        attacker takes its own wound (docs/rules.md#ndp-write-back); the notes give the
+        integrity left as written."""
+        notes = []
+        for write in writes:
             character = Character.objects.filter(pk=write["character"]).first()
             if write["kind"] == "wear":
                 item = Item.objects.filter(pk=write["item"], character=character).first()
                 if item is not None:  # removed from the sheet meanwhile: nothing to wear
-                    item_wear(item=item, user=user)
+                    notes.append(_wear_note(item, item_wear(item=item, user=user)))
             elif character is not None:
                 character_wound(
                     character=character,
@@ -376,6 +376,21 @@ class NdpCombat(CombatRules):
                     reason=Message(gettext_noop("Pelea blow against armour")),
                     scene=scene,
                 )
+        return notes
+
+    def pending_notes(self, writes, sheets) -> list[str]:
+        """The wear a waiting attack brings with its damage, with the integrity that
+        applying it now would leave (earlier attacks applied meanwhile count)."""
+        notes = []
+        for write in writes:
+            sheet = sheets.get(write["character"])
+            item = next((i for i in sheet.items if i.pk == write["item"]), None) if sheet else None
+            if item is not None and isinstance(item.data.get("integrity"), int):
+                notes.append(
+                    _("%(item)s loses 1 integrity when the damage is applied (%(left)s left).")
+                    % {"item": item.name, "left": max(0, item.data["integrity"] - 1)}
+                )
+        return notes
 
     def new_round(self, combat, participants, user) -> list[str]:
         """Hemorragia: everyone in the fight who is bleeding takes a wound per round; who
