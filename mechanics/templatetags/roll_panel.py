@@ -37,8 +37,10 @@ def percent(p: float) -> str:
 
 
 @register.filter
-def signed(value: int) -> str:
-    """+3 / −2 / 0, with a real minus sign."""
+def signed(value: int | str) -> str:
+    """+3 / −2 / 0, with a real minus sign; words (a step of dice, "−1d4") as they are."""
+    if isinstance(value, str):
+        return value
     if not value:
         return "0"
     return f"{value:+d}".replace("-", "−")

@@ -63,8 +63,8 @@ def test_ndp_interceptar_with_a_shield_and_a_second_attack(open_as, screenshot, 
         "Escudo redondo pierde 1 de integridad (le quedan 7)."
     )
     # The next attack of the knight this round carries its Desgracia by itself.
-    expect(odds).to_contain_text("Segundo ataque del turno +1")
-    expect(odds).to_contain_text("Defensas anteriores en este asalto +1")
+    expect(odds).to_contain_text("Segundo ataque del turno −1d4")
+    expect(odds).to_contain_text("Defensas anteriores en este asalto −1d4")
     screenshot(page, "ndp-interceptar-after")
     assert Item.objects.get(name="Escudo redondo").data["integrity"] == 7
 

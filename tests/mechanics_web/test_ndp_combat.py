@@ -126,7 +126,7 @@ def test_the_second_attack_in_a_turn_takes_a_desgracia_by_itself(
     first = CombatAttack.objects.get()
     assert spec_of(first.roll)["desgracias"] == 0
     response = client.get(url("combat_attack", combat), sword(knight, bandit))
-    assert "Segundo ataque del turno +1" in response.text
+    assert "Segundo ataque del turno −1d4" in response.text
     fixed_dice(1, 1, 1, 1, 1, 1, 1)
     assert client.post(url("combat_attack", combat), sword(knight, bandit)).status_code == 302
     second = CombatAttack.objects.latest("pk")
@@ -144,6 +144,47 @@ def test_each_extra_defence_and_a_feint_add_desgracias_to_the_defence(
     client.post(url("combat_attack", combat), sword(knight, bandit, feint="on"))
     # One earlier defence this round, and the feint.
     assert spec_of(CombatAttack.objects.latest("pk").defence_roll)["desgracias"] == 2
+
+
+def test_desgracias_in_the_odds_read_as_dice_taken_away_never_as_bonuses(
+    client, gm, combat, knight, bandit, fixed_dice
+):
+    """A second attack against a second defence after a feint: every Desgracia step says
+    the d4 it takes away, as the roll's summary does ("− 1d4"), and none reads "+1"."""
+    wear(bandit, "shield", "Rodela", gdc=2, integrity=5)
+    client.force_login(gm)
+    fixed_dice(1)
+    client.post(url("combat_attack", combat), sword(knight, bandit))
+    data = sword(knight, bandit, defence="interceptar", feint="on")
+    [odds] = parse(client.get(url("combat_attack", combat), data).text).find_all(id="combat-odds")
+    shown = odds.text()
+    for step in (
+        "Segundo ataque del turno −1d4",
+        "Defensas anteriores en este asalto −1d4",
+        "Finta −1d4",
+        "Rodela (GdC 2) +1",
+    ):
+        assert step in shown
+    for bonus in ("Segundo ataque del turno +1", "Finta +1", "asalto +1"):
+        assert bonus not in shown
+
+
+def test_fracturado_and_the_load_show_their_desgracias_as_dice_on_the_players_panel(
+    client, player, stranger, bandit
+):
+    hurt(bandit, "brazo_derecho", times=2)
+    wear(bandit, "armour", "Lingotes", part="torso", rd=0, integrity=1)
+    Item.objects.filter(name="Lingotes").update(weight_kg=31)  # 11 kg over 20 kg: 2 Desgracias
+    data = {"kind": "check", "skill": "correr", "dice": "3", "limb": "brazo_derecho"}
+    client.force_login(player)
+    shown = parse(
+        client.get(roll_url(bandit), {**data, "part": "odds"}, HTTP_HX_REQUEST="true").text
+    )
+    assert "Desgracias por Fracturado −2d4" in shown.text()
+    assert "Desgracias por la carga −2d4" in shown.text()
+    assert "+2" not in shown.text()
+    client.force_login(stranger)
+    assert client.get(roll_url(bandit), data).status_code == 404
 
 
 def test_a_feint_needs_a_defence_roll(client, gm, combat, knight, bandit):

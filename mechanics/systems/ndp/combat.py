@@ -40,6 +40,7 @@ from mechanics.systems.ndp.health import (
 )
 from mechanics.systems.ndp.magic import bound_creatures
 from mechanics.systems.ndp.magic_sheet import creatures_strain_leash
+from mechanics.systems.ndp.rolls import step_words
 from mechanics.systems.registry import get_system
 
 
@@ -232,8 +233,7 @@ class NdpCombat(CombatRules):
             )
         )
         _spec, steps = setup.spec(target, defence_data)
-        words = " · ".join(f"{label} {value:+d}" for label, value in steps)
-        notes = (f"{target.character.name}: {words}", *_armour_notes(target, data))
+        notes = (f"{target.character.name}: {step_words(steps)}", *_armour_notes(target, data))
         return AttackPlan(replace(plan.odds, rows=rows), (), defence, notes)
 
     def roll_attack(self, attacker, target, data, defence, rng) -> AttackRoll:

@@ -30,6 +30,18 @@ from mechanics.setup import (
 )
 from mechanics.systems.ndp import wounds
 from mechanics.systems.ndp.gear import intercepting
+from mechanics.templatetags.roll_panel import signed
+
+
+def desgracia_dice(count: int) -> str:
+    """A step of Desgracias as the dice it takes away ("−2d4"), as the roll's summary
+    writes them, so it never reads as a bonus."""
+    return f"−{count}d4"
+
+
+def step_words(steps) -> str:
+    """A side's steps in one line, for the other side's odds."""
+    return " · ".join(f"{label} {signed(value)}" for label, value in steps)
 
 
 class NdpSetup(RollSetup):
@@ -49,13 +61,13 @@ class NdpSetup(RollSetup):
         steps = [(sheet.name(skill), sheet.rating(skill))]
         load = self.load_desgracias(sheet, skill)
         if load:
-            steps.append((_("Desgracias for the load carried"), load))
+            steps.append((_("Desgracias for the load carried"), desgracia_dice(load)))
         # Desgracias the combat panel adds by rule (a second attack, a feint...).
         added = [(label, count) for label, count in data.get("added_desgracias", ()) if count]
         fractured = wounds.fracture_desgracias(sheet, data.get("limb") or "")
         if fractured:
             added.append((_("Desgracias for Fracturado"), fractured))
-        steps += added
+        steps += [(label, desgracia_dice(count)) for label, count in added]
         bonus = data.get("bonus") or 0
         for label, value in data.get("bonus_steps", ()):
             steps.append((label, value))
@@ -216,8 +228,7 @@ class NdpSetup(RollSetup):
             if used
         )
         if used_b:
-            words = " · ".join(f"{label} {value:+d}" for label, value in steps_b)
-            notes = (f"{b.character.name}: {words}", *notes)
+            notes = (f"{b.character.name}: {step_words(steps_b)}", *notes)
         return Plan(
             kind="opposed",
             odds=OddsView(rows=rows, summary=summary, steps=tuple(steps_a), notes=notes),
