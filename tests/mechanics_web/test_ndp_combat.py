@@ -2,6 +2,7 @@
 Desgracias, feint, Interceptar, armour from the sheet, integrity and wounds written back,
 overload; and wounds acting on the roll panel's dice."""
 
+import re
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -555,6 +556,29 @@ def hurt(character, part, times=1):
             user=character.campaign.created_by,
             damage=DamageInput(5, "contundente", part=part),
         )
+
+
+def words_of(html: str) -> str:
+    """The page's words as a reader sees them, spaces between elements included."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+
+
+def test_the_fighter_cards_space_each_wounded_part_before_and_after_the_fight(
+    client, gm, player, stranger, combat, knight, bandit
+):
+    hurt(bandit, "brazo_izquierdo")
+    hurt(bandit, "brazo_derecho")
+    parts = "Brazo izquierdo leve 0 · grave 1 · letal 0 · Brazo derecho leve 0"
+    for user in (gm, player):
+        client.force_login(user)
+        assert parts in words_of(client.get(url("combat_detail", combat)).text)
+    client.force_login(gm)
+    client.post(url("combat_end", combat))
+    for user in (gm, player):
+        client.force_login(user)
+        assert "letal 0·" not in words_of(client.get(url("combat_detail", combat)).text)
+    client.force_login(stranger)
+    assert client.get(url("combat_detail", combat)).status_code == 404
 
 
 def test_an_unhurt_roller_is_not_asked_for_a_limb_or_a_quick_action(client, player, bandit):
