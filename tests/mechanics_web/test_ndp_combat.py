@@ -581,6 +581,29 @@ def test_the_fighter_cards_space_each_wounded_part_before_and_after_the_fight(
     assert client.get(url("combat_detail", combat)).status_code == 404
 
 
+def test_a_letal_wound_moved_to_the_torso_is_logged_there_and_death_heads_the_state(
+    client, gm, player, stranger, bandit
+):
+    """Two letal (9, RD 0) on the left arm: the second moves to the torso and kills
+    (docs/rules.md#ndp-states); the history names the torso and the headline says death."""
+    for _blow in range(2):
+        character_apply_damage(
+            character=bandit, user=gm, damage=DamageInput(9, "cortante", part="brazo_izquierdo")
+        )
+    latest = HealthEvent.objects.filter(character=bandit).latest("pk")
+    assert latest.summary == "Brazo izquierdo: 9 → letal, herida trasladada a Torso"
+    address = reverse("mechanics:health", args=[bandit.campaign_id, bandit.pk])
+    history = reverse("mechanics:health_history", args=[bandit.campaign_id, bandit.pk])
+    for user in (gm, player):
+        client.force_login(user)
+        page = client.get(address, HTTP_HX_REQUEST="true").text
+        [headline] = parse(page).find_all(class_="health-state")
+        assert headline.text() == "Muerte"
+        assert "herida trasladada a Torso" in client.get(history).text
+    client.force_login(stranger)
+    assert client.get(address).status_code == 404
+
+
 def test_an_unhurt_roller_is_not_asked_for_a_limb_or_a_quick_action(client, player, bandit):
     client.force_login(player)
     page = client.get(roll_url(bandit)).text

@@ -160,14 +160,12 @@ class NdpHealth:
 
     @property
     def states(self) -> tuple[tuple[str, str | None], ...]:
-        """(state key, part key or None) pairs, body parts in catalogue order."""
-        found: list[tuple[str, str | None]] = [
-            (state, p.part) for p in self.parts for state in p.states
-        ]
+        """(state key, part key or None) pairs: Muerte first, as the one that says most
+        (the sheet's headline is the first), then body parts in catalogue order."""
+        found: list[tuple[str, str | None]] = [("muerte", None)] if self.dead else []
+        found += [(state, p.part) for p in self.parts for state in p.states]
         if self.unconscious:
             found.append(("inconsciencia", None))
-        if self.dead:
-            found.append(("muerte", None))
         return tuple(found)
 
     @property
@@ -236,6 +234,14 @@ def _with_part(health: NdpHealth, part: PartHealth) -> NdpHealth:
     return replace(health, parts=parts)
 
 
+def wound_part(health: NdpHealth, part: str, tier: str) -> str:
+    """Where a wound of `tier` aimed at `part` lands: a letal on a limb that already holds
+    one moves to the part nearest the torso."""
+    if tier == "letal" and health.part(part).is_limb and health.part(part).has_letal:
+        return BODY_PARTS_BY_KEY[part].nearer_to_torso
+    return part
+
+
 def apply_wound(
     health: NdpHealth, part: str, tier: str, damage_type: str | None = None
 ) -> NdpHealth:
@@ -250,9 +256,7 @@ def apply_wound(
     if tier not in WOUND_TIER_KEYS:
         raise RuleError(gettext_noop("unknown wound tier %(key)s"), key=tier)
     check_damage_type(damage_type, allow_none=True)
-    target = health.part(part)
-    if tier == "letal" and target.is_limb and target.has_letal:
-        target = health.part(BODY_PARTS_BY_KEY[part].nearer_to_torso)
+    target = health.part(wound_part(health, part, tier))
     wounded = replace(target, wounds=(*target.wounds, Wound(tier, damage_type)))
     if tier == "letal" and wounded.is_limb:
         wounded = replace(wounded, bleeding="hemorragia_grave")

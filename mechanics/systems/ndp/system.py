@@ -200,8 +200,6 @@ class NdpSystem(GameSystem):
             armour_integrity=damage.armour_integrity,
         )
         state = self.state(stored)
-        if result.tier is not None:
-            state = health.apply_wound(state, damage.part, result.tier, damage.damage_type)
         part = catalogue.body_part(damage.part).name
         if result.tier is None:
             # Stored in the history: translated when read (campaigns.texts.Message).
@@ -210,6 +208,14 @@ class NdpSystem(GameSystem):
             )
         else:
             summary = f"{part}: {result.net} → {result.tier}"
+            landed = health.wound_part(state, damage.part, result.tier)
+            state = health.apply_wound(state, damage.part, result.tier, damage.damage_type)
+            if landed != damage.part:
+                summary = Message(
+                    gettext_noop("%(wound)s, moved to %(part)s"),
+                    wound=summary,
+                    part=catalogue.body_part(landed).name,
+                )
         return HealthChange(state.to_dict(), summary, result)
 
     def advance_time(self, stored, ratings, details, rules, hours, rested=True) -> HealthChange:
