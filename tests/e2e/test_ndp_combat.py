@@ -16,6 +16,16 @@ fixed_dice = rolling.fixed_dice
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
+def start_fight(page, scene, fixed_dice):
+    """The GM starts a fight in the scene: the first side rolls 6s for initiative, the
+    other 1s."""
+    page.goto(f"/campaigns/{scene.campaign_id}/scenes/{scene.pk}/combat/")
+    page.get_by_role("button", name="Empezar un combate").click()
+    fixed_dice(6, 6, 6, 1, 1, 1)
+    page.get_by_role("button", name="Tirar iniciativa").click()
+    expect(page.locator("#combat-round")).to_have_text("Asalto 1")
+
+
 def test_ndp_interceptar_with_a_shield_and_a_second_attack(open_as, screenshot, fixed_dice):
     gm = UserFactory(username="narradora")
     campaign = CampaignFactory(name="Reinos", system="ndp", created_by=gm)
@@ -42,11 +52,7 @@ def test_ndp_interceptar_with_a_shield_and_a_second_attack(open_as, screenshot, 
     )
     scene = services.scene_create(campaign=campaign, title="Puerta", participants=[knight, guard])
     page = open_as(gm, width=1280)
-    page.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/combat/")
-    page.get_by_role("button", name="Empezar un combate").click()
-    fixed_dice(6, 6, 6, 1, 1, 1)
-    page.get_by_role("button", name="Tirar iniciativa").click()
-    expect(page.locator("#combat-round")).to_have_text("Asalto 1")
+    start_fight(page, scene, fixed_dice)
 
     attack = page.locator("#combat-attack")
     attack.get_by_label("Atacante", exact=True).select_option(label="Caballero")

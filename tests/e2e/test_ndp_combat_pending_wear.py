@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 
 from campaigns import services
 from characters.services import item_add
+from tests.e2e.test_ndp_combat import start_fight
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 from tests.mechanics import rolling
 
@@ -43,11 +44,7 @@ def test_ndp_two_waiting_hits_one_applied_one_discarded_wear_the_armour_once(
     )
     scene = services.scene_create(campaign=campaign, title="Vado", participants=[archer, soldier])
     page = open_as(gm, width=1280)
-    page.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/combat/")
-    page.get_by_role("button", name="Empezar un combate").click()
-    fixed_dice(6, 6, 6, 1, 1, 1)
-    page.get_by_role("button", name="Tirar iniciativa").click()
-    expect(page.locator("#combat-round")).to_have_text("Asalto 1")
+    start_fight(page, scene, fixed_dice)
 
     attack = page.locator("#combat-attack")
     attack.get_by_label("Atacante", exact=True).select_option(label="Sigrid")
