@@ -178,6 +178,11 @@ class CombatRules:
     def clean_attack(self, form: forms.Form, data: dict) -> None:
         """Checks across the attack form's fields; adds errors to `form`, fills `data`."""
 
+    def follow_attack_choices(self, form: forms.Form, sheet: Sheet | None) -> None:
+        """Redraw the fields another choice of `form` (bound or not) decides, so the panel
+        never shows a choice the attack does not use (a weapon's own skill); the roll
+        still reads the choices alone."""
+
     def refuse_attack(self, attack: AttackRoll, last_shots: Mapping[str, int], round_: int) -> None:
         """Raise ValidationError for an attack the fight's past forbids (a weapon still
         reloading); called with the combat locked, before anything is stored."""

@@ -114,6 +114,7 @@ class AttackForm(forms.Form):
         own = rules.attack_fields(sheet)
         self.system_fields = tuple(own)
         self.fields.update(own)
+        rules.follow_attack_choices(self, sheet)
         _style(self)
 
     def fieldsets(self) -> list:

@@ -184,6 +184,7 @@ class NdpCombat(CombatRules):
     default_phase = engine.DEFAULT_PHASE
     attack_fields = staticmethod(combat_forms.attack_fields)
     clean_attack = staticmethod(combat_forms.clean_attack)
+    follow_attack_choices = staticmethod(combat_forms.follow_attack_choices)
 
     def initiative_rule(self) -> str:
         return _(

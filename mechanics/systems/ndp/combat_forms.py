@@ -126,6 +126,23 @@ def attack_fields(sheet: Sheet | None) -> dict[str, forms.Field]:
     }
 
 
+def follow_attack_choices(form: forms.Form, sheet: Sheet | None) -> None:
+    """A sheet weapon is rolled with its own skill (`_attack_data`): the skill select then
+    shows that skill, disabled, and says why, so no other choice seems to count."""
+    chosen = str(form["weapon"].value() or "")
+    item = next((item for item in weapon_items(sheet) if str(item.pk) == chosen), None)
+    if item is None:
+        return
+    try:
+        weapon = Weapon.from_dict({**item.data, "name": item.name})
+    except (RuleError, TypeError):
+        return
+    field = form.fields["skill"]
+    field.disabled = True
+    field.initial = weapon.skill
+    field.help_text = _("%(weapon)s: the weapon rolls its own skill.") % {"weapon": item.name}
+
+
 def clean_attack(form: forms.Form, data: dict) -> None:
     if not data.get("weapon") and "weapon" not in form.errors:
         try:
