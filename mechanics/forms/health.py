@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from mechanics.setup import OddsView
 from mechanics.systems.base import DamageInput, GameSystem
 
 MAX_RD = 99
@@ -119,12 +120,19 @@ class TreatmentForm(forms.Form):
     is what its service takes besides the patient, the user and the scene. A treatment
     without inputs (one button) uses it as it is."""
 
+    # A form that sets up a roll shows its exact odds before it is given (`odds()`).
+    has_odds = False
+
     def __init__(self, *args, character, **kwargs):
         super().__init__(*args, **kwargs)
         self.character = character
 
     def arguments(self) -> dict[str, Any]:
         return dict(self.cleaned_data)
+
+    def odds(self) -> tuple[OddsView | None, str]:
+        """The odds of the roll set up so far, or None and what is missing."""
+        return None, ""
 
 
 def healer_choices(character):

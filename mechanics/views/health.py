@@ -333,10 +333,17 @@ def treatment(request: HttpRequest, campaign_id: int, character_id: int, key: st
     chosen = _treatment_of(access, key)
     require(getattr(access, chosen.permission))
     if request.method == "GET":
-        controls = treatment_controls(access, bound={}, opened=key)
+        # With the form's choices (its odds following them, or "Update the odds" without
+        # JavaScript) the form is bound to them.
+        bound = {}
+        if set(request.GET) - {"part"}:
+            bound[f"{key}_form"] = chosen.form(request.GET, character=access.character)
+        controls = treatment_controls(access, bound=bound, opened=key)
         offered = [c for c in controls if c.treatment.key == key]
         if not offered or chosen.button:
             raise Http404
+        if request.htmx and request.GET.get("part") == "odds":
+            return render(request, f"{TEMPLATE}#treatment_odds", {"control": offered[0]})
         return _tool(request, access, "treatment_form", label=chosen.label, control=offered[0])
     form = chosen.form(request.POST, character=access.character)
     events: list[HealthEvent] = []

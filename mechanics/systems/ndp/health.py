@@ -36,6 +36,7 @@ from mechanics.services.health import (
     rule_refusal,
     treatment_roll_store,
 )
+from mechanics.setup import OddsView
 from mechanics.systems.base import GameSystem, HealthView, Treatment, hours_in_words
 
 MAX_DAMAGE = 1000
@@ -160,6 +161,30 @@ class AuxiliarForm(HealerForm):
     )
     reason = reason_field()
 
+    has_odds = True
+
+    def odds(self) -> tuple[OddsView | None, str]:
+        """The exact odds of the roll `character_auxiliar` makes with these choices."""
+        if not self.is_bound or not self.is_valid():
+            return None, _("Choose who treats and the adversity to see the odds.")
+        healer = self.cleaned_data["healer"]
+        try:
+            healer_penalty(healer=healer)
+            spec = auxiliar_spec(healer, self.cleaned_data["adversity"])
+        except ValidationError as error:
+            return None, error.messages[0]
+        except RuleError as error:
+            return None, rule_refusal(error).messages[0]
+        steps = [(catalogue.skill("auxiliar").name, spec.level)]
+        return healer.campaign.game_system.roll_setup.odds(spec, steps), ""
+
+
+def auxiliar_spec(healer: Character, adversity: int) -> NdpSpec:
+    """The healer's Auxiliar against the adversity: the roll, and so its odds."""
+    return NdpSpec(
+        level=ratings_of(healer).get("auxiliar", 0), adversity=adversity, skill="auxiliar"
+    )
+
 
 class UnconsciousForm(TreatmentForm):
     """Which way the GM's button goes: falls unconscious ("1") or comes round ("0")."""
@@ -195,9 +220,7 @@ def character_auxiliar(
         state = _state(patient)
         if part:
             state.part(part)
-        spec = NdpSpec(
-            level=ratings_of(healer).get("auxiliar", 0), adversity=adversity, skill="auxiliar"
-        )
+        spec = auxiliar_spec(healer, adversity)
     except RuleError as error:
         raise rule_refusal(error) from error
     bleeding = [p for p in state.bleeding_parts if not part or p == part]

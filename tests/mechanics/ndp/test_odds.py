@@ -220,3 +220,14 @@ def test_seeded_opposed_and_divine_rolls_agree_with_the_exact_odds():
     hits = sum(roll_divine(spec, rng).outcome == "success" for _ in range(n))
     p = divine_odds(spec).p_success
     assert abs(hits / n - p) <= 4 * math.sqrt(p * (1 - p) / n)
+
+
+def test_auxiliar_odds_match_a_hand_count_of_3d6():
+    """Auxiliar NdP 2 must exceed 9: 3d6 ≥ 8, all but the 35 of 216 throws summing 3..7
+    (1 + 3 + 6 + 10 + 15); against 15, 3d6 ≥ 14: 15 + 10 + 6 + 3 + 1 = 35 throws."""
+    assert odds(NdpSpec(level=2, adversity=9, skill="auxiliar")).p_success == pytest.approx(
+        181 / 216
+    )
+    assert odds(NdpSpec(level=2, adversity=15, skill="auxiliar")).p_success == pytest.approx(
+        35 / 216
+    )
