@@ -515,6 +515,8 @@ def roll_apply_effects(*, character: Character, user, record, scene=None) -> lis
             raise ValidationError(_("There are no points left to spend."), code="empty")
         if resource.maximum is not None:
             new = min(new, resource.maximum)
+        if new == resource.current:
+            continue  # a regain at full: nothing changes, so nothing to log
         Resource.objects.filter(pk=resource.pk).update(current=new)
         _record(locked, user, f"resource:{key}", resource.current, new)
         applied.append(

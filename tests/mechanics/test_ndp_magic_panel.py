@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from characters.models import Character, Item, Resource
+from characters.models import Character, Item, Resource, SheetChange
 from mechanics.models import HealthEvent, Roll
 from mechanics.rules.ndp import odds as ndp_odds
 from mechanics.rules.ndp.reference import reference_divine_odds
@@ -152,6 +152,20 @@ def test_a_successful_dispel_regains_one_prana(client, player, table, fixed_dice
     client.post(roll_url(maga), {"kind": "dispel", "dice": "3", "original_adversity": "7"})
     assert Roll.objects.get(character=maga).kind == "dispel"
     assert prana(maga) == 4
+
+
+def test_a_successful_dispel_at_full_prana_logs_no_prana_change(client, player, table, fixed_dice):
+    _, maga, _other = table
+    full = Resource.objects.get(character=maga, key="prana").maximum
+    set_prana(maga, full)
+    fixed_dice(6)
+    client.force_login(player)
+    client.post(roll_url(maga), {"kind": "dispel", "dice": "3", "original_adversity": "7"})
+    roll = Roll.objects.get(character=maga)
+    assert roll.outcome == "success"
+    assert [e["what"] for e in roll.record["details"].get("applied", [])] == ["pdp"]
+    assert not SheetChange.objects.filter(character=maga, field="resource:prana").exists()
+    assert prana(maga) == full
 
 
 @pytest.mark.parametrize(("artefact", "adversity"), [("bengala", 11), ("ariete_portatil", 13)])
