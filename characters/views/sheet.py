@@ -19,6 +19,7 @@ from django.urls import path
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from campaigns.htmx import unchanged
 from campaigns.images import SIZES, image_response
@@ -75,9 +76,13 @@ def story_edit(request: HttpRequest, campaign_id: int, character_id: int) -> Htt
             )
         for name in (*services.STORY_FIELDS, "portrait", "portrait_thumb"):
             setattr(character, name, getattr(updated, name))
-        if request.htmx:
+        # Inline on the sheet the section swaps back; from the edit page itself the
+        # browser goes to the sheet, as a plain POST would (POST/redirect/GET).
+        if request.htmx and request.htmx.current_url_abs_path != request.path:
             return render(request, f"{TEMPLATE}#story", sheet_context(access))
         messages.success(request, _("Sheet saved."))
+        if request.htmx:
+            return HttpResponseClientRedirect(access.character.get_absolute_url())
         return back_to_sheet(access)
     return _render(request, "story_form", sheet_context(access, story_form=form))
 
