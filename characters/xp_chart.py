@@ -304,11 +304,11 @@ def build_chart(
     zone = timezone.get_current_timezone()
     start = _wall(min(m.first for m in values.values()), zone)
     end = _wall(max(m.moments[-1] for m in values.values()), zone)
-    # Entries of one evening still get an hour's width; a margin keeps the first and last
-    # steps off the axes.
-    missing = max(MIN_SPAN - (end - start).total_seconds(), 0)
-    margin = timedelta(seconds=missing / 2 + max((end - start).total_seconds(), MIN_SPAN) * 0.04)
-    start, end = start - margin, end + margin
+    # Entries of one evening still get an hour's width, taken before them (a chart never
+    # reaches into the future); a margin keeps the first and last steps off the axes.
+    missing = timedelta(seconds=max(MIN_SPAN - (end - start).total_seconds(), 0))
+    margin = timedelta(seconds=max((end - start).total_seconds(), MIN_SPAN) * 0.04)
+    start, end = start - missing - margin, end + margin
     end = max(end, timezone.localtime(now or timezone.now()))
     span = (end - start).total_seconds()
     # Every value a line reaches: its points' and its groups' lowest and highest.

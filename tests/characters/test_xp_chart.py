@@ -123,6 +123,18 @@ def test_entries_of_this_evening_keep_an_axis_of_the_evening():
     assert chart.x_ticks[-1].label.count(":") == 1  # hours, not days
 
 
+def test_an_evening_shorter_than_an_hour_takes_its_hour_before_and_never_reaches_the_future():
+    """Entries minutes old: the axis spans the hour before them, and no tick lies after
+    now (the QA pass saw ticks a quarter and half an hour ahead)."""
+    minutes_old = {LUCIA: [entry(0, "award", 9, 9), entry(2, "spend", -6, 3)]}
+    now = START + timedelta(minutes=5)
+    chart = build_chart(chart_marks(minutes_old), now=now)
+    with translation.override("es"):
+        labels = [tick.label for tick in chart.x_ticks]
+    assert labels[-1] <= "20:05", labels
+    assert labels[0] <= "19:15", labels  # the hour before the first entry
+
+
 def test_each_point_has_a_circle_whose_tooltip_escapes_the_name():
     sly = Named("<b>Sly</b>")
     with translation.override("en"):
