@@ -43,7 +43,9 @@ def test_faith_past_the_maximum_is_still_refused_by_the_server(client, gm, sigri
     assert Resource.objects.get(character=sigrid, key="fe_odinn").current == 4
 
 
-def test_faith_minus_is_disabled_at_zero_and_the_server_still_refuses_below(client, player, sigrid):
+def test_faith_minus_is_disabled_at_zero_and_the_server_still_refuses_below(
+    client, player, sigrid
+):
     Resource.objects.filter(character=sigrid, key="fe_odinn").update(current=0)
     client.force_login(player)
     page = parse(client.get(sigrid.get_absolute_url()).content)
