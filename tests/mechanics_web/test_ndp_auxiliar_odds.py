@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from mechanics.models import Roll
-from tests.factories import CampaignFactory, MembershipFactory, make_character
+from tests.factories import campaign_with, make_character
 from tests.html import parse
 
 pytestmark = pytest.mark.django_db
@@ -15,10 +15,7 @@ HTMX = {"HX-Request": "true"}
 
 @pytest.fixture
 def campaign(gm, player):
-    campaign = CampaignFactory(system="ndp", created_by=gm)
-    MembershipFactory(campaign=campaign, user=gm, role="gm")
-    MembershipFactory(campaign=campaign, user=player, role="player")
-    return campaign
+    return campaign_with("ndp", gm, players=[player])
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from characters.models import Item
 from characters.services import item_add
 from mechanics.models import Roll
 from mechanics.services import combat as combat_services
-from tests.factories import CampaignFactory, MembershipFactory, make_character
+from tests.factories import campaign_with, make_character
 from tests.html import parse
 
 pytestmark = pytest.mark.django_db
@@ -17,10 +17,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def campaign(gm, player):
-    campaign = CampaignFactory(system="ndp", created_by=gm)
-    MembershipFactory(campaign=campaign, user=gm, role="gm")
-    MembershipFactory(campaign=campaign, user=player, role="player")
-    return campaign
+    return campaign_with("ndp", gm, players=[player])
 
 
 @pytest.fixture
