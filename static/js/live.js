@@ -11,7 +11,8 @@
 // - A region where a field is being filled in (focused, or changed and not sent) is left
 //   as it is: a refresh never takes what the user typed.
 // - Pages refresh their parts through one hidden element ({% live_refresh %}) that swaps
-//   in the parts it names; each part is spared the same way.
+//   in the parts it names; each part is spared the same way, and the page's version then
+//   stays behind, so that the part is drawn once the user has left it.
 // - A panel with a form (the roll panel) reloads itself with its choices through a hidden
 //   element in it ({% live_reload %}), spared the same way.
 // - htmx drops a request for a region still waiting for an answer (hx-sync): a change heard
@@ -42,7 +43,8 @@
   }, POLL_MS);
 
   function isLive(detail) {
-    var trigger = detail.triggeringEvent;
+    // htmx:confirm carries the triggering event; the later events, in their requestConfig.
+    var trigger = detail.triggeringEvent || (detail.requestConfig && detail.requestConfig.triggeringEvent);
     return Boolean(trigger && LIVE[trigger.type]);
   }
 
@@ -50,8 +52,10 @@
     if (field.type === "hidden" || field.type === "submit" || field.type === "button") return false;
     if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
     if (field.tagName === "SELECT") {
-      return Array.prototype.some.call(field.options, function (option) {
-        return option.selected !== option.defaultSelected;
+      // With no option marked, a single select shows its first.
+      var marked = Array.prototype.some.call(field.options, function (option) { return option.defaultSelected; });
+      return Array.prototype.some.call(field.options, function (option, index) {
+        return option.selected !== (marked ? option.defaultSelected : !field.multiple && index === 0);
       });
     }
     return field.value !== field.defaultValue;
@@ -65,17 +69,26 @@
     return Array.prototype.some.call(region.querySelectorAll("input, select, textarea"), changed);
   }
 
+  // Asks again once the user has left `region` with nothing in it unsent.
+  var watched = new WeakSet();
+  function askWhenLeft(region) {
+    if (watched.has(region)) return;
+    watched.add(region);
+    region.addEventListener("focusout", function later() {
+      if (editing(region)) return;
+      region.removeEventListener("focusout", later);
+      watched.delete(region);
+      htmx.trigger(document.body, "cronica:poll");
+    });
+  }
+
   document.addEventListener("htmx:confirm", function (event) {
     // What the answer replaces (a panel reloaded by a hidden element in it).
     var region = event.detail.target;
     if (isLive(event.detail) && waiting.has(region)) owed = true;
     if (!isLive(event.detail) || !editing(region)) return;
     event.preventDefault();
-    region.addEventListener("focusout", function later() {
-      if (editing(region)) return;
-      region.removeEventListener("focusout", later);
-      htmx.trigger(document.body, "cronica:poll");
-    });
+    askWhenLeft(region);
   });
 
   document.addEventListener("htmx:beforeRequest", function (event) {
@@ -91,7 +104,7 @@
       htmx.trigger(document.body, "cronica:poll");
     }
   });
-  var liveSwap = false;
+  var liveSwap = null; // during a live answer's swap: who asked, and whether a part is spared
   document.addEventListener("htmx:beforeSwap", function (event) {
     var asked = event.detail.requestConfig && event.detail.requestConfig.cronicaWrites;
     if (asked === undefined) return;
@@ -101,10 +114,23 @@
       return;
     }
     // The swap runs right after this event, before any microtask.
-    liveSwap = true;
-    queueMicrotask(function () { liveSwap = false; });
+    var elt = event.detail.elt;
+    var parts = (elt.getAttribute("hx-select-oob") || "").split(",").map(function (selector) {
+      return selector.trim() && document.querySelector(selector.trim());
+    });
+    liveSwap = { elt: elt, edited: parts.some(function (part) { return part && part !== elt && editing(part); }) };
+    queueMicrotask(function () { liveSwap = null; });
   });
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    if (liveSwap && event.detail.target && editing(event.detail.target)) event.detail.shouldSwap = false;
+    var target = event.detail.target;
+    if (!liveSwap || !target) return;
+    if (target === liveSwap.elt) {
+      // The page's version ({% live_refresh %}) stays behind a part left as it is, so
+      // that part is drawn when asked again.
+      if (liveSwap.edited) event.detail.shouldSwap = false;
+    } else if (editing(target)) {
+      event.detail.shouldSwap = false;
+      askWhenLeft(target);
+    }
   });
 })();

@@ -4,6 +4,8 @@ appear on the others' pages (the scene page and an open roll panel included), pu
 the stream with no reload; the
 pages stop polling once the stream is up, and a secret roll reaches the GM alone."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -163,3 +165,96 @@ def test_a_change_heard_while_the_panel_waits_for_its_reload_is_not_lost(open_li
     route, answer = held[0]
     route.fulfill(response=answer)
     expect(panel.locator(f"#roll-odds-{lucia.pk}")).to_contain_text("Investigación +4")
+
+
+def test_a_refresh_asked_before_the_pages_own_write_never_draws_the_older_state(open_live):
+    """A live refresh of the sheet is asked (a change of the GM's), and its answer reaches
+    the page only after the player's own write there (a Willpower point spent) has been
+    drawn: that answer holds the state before her write, so the page drops it and asks
+    again (static/js/live.js), and her pool never shows the point back, even for a moment."""
+    gm, ana = UserFactory(username="narradora"), UserFactory(username="ana")
+    campaign = campaign_with("tinieblas", gm, players=[ana], name="La mesa")
+    lucia = make_character(
+        campaign, ana, name="Lucía", ratings={"inteligencia": 3, "investigacion": 2}
+    )
+    page = open_live(ana)
+    live(page, lucia.get_absolute_url())
+    willpower = page.locator("#pool-willpower [data-pool-value]")
+    start = willpower.inner_text().split("/")[0].strip()
+    # Every value the pool shows, in order, whichever swap draws it.
+    page.evaluate(
+        """() => {
+          window.poolShown = [];
+          const note = () => {
+            const value = document.querySelector("#pool-willpower [data-pool-value]");
+            const text = value && value.textContent.split("/")[0].trim();
+            if (text && text !== window.poolShown.at(-1)) window.poolShown.push(text);
+          };
+          note();
+          new MutationObserver(note).observe(
+            document.body, {subtree: true, childList: true, characterData: true}
+          );
+        }"""
+    )
+    held = []
+
+    def hold(route):
+        if route.request.headers.get("x-cronica-since") and not held:
+            held.append((route, route.fetch()))  # answered by the server now, drawn later
+        else:
+            route.continue_()
+
+    page.route(lambda url: url.endswith(lucia.get_absolute_url()), hold)
+    lucia.traits.filter(key="investigacion").update(rating=3)
+    for _round_trip in range(1000):  # the route's handler runs while Playwright is called
+        if held:
+            break
+        page.evaluate("0")
+    assert held, "the refresh never reached the network"
+
+    page.locator("#pool-willpower-minus").click()
+    expect(willpower).to_contain_text(str(int(start) - 1))
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    # The GM's change comes in all the same, with her spend.
+    investigacion = page.locator("#trait-investigacion [role=img]")
+    expect(investigacion).to_have_attribute("aria-label", re.compile(r"\b3\b"))
+    expect(willpower).to_contain_text(str(int(start) - 1))
+    assert page.evaluate("window.poolShown") == [start, str(int(start) - 1)]
+
+
+def test_a_part_of_the_page_being_filled_in_waits_and_the_rest_follows(open_live, screenshot):
+    """The GM types a new aspect on a Hitos sheet when the player's drama points change
+    and another aspect is added elsewhere: the pools follow at once, the aspects' part
+    keeps what she typed; once she has left it with nothing unsent, it is drawn anew."""
+    from characters.models import Aspect, Resource
+    from mechanics.systems.hitos.system import DRAMA_POINTS
+
+    gm, player = UserFactory(username="narradora"), UserFactory(username="jugadora")
+    campaign = campaign_with("hitos", gm, players=[player], name="Mesa")
+    irene = make_character(
+        campaign, player, name="Irene", aspects=[("concepto", "Bibliotecaria curiosa")]
+    )
+    page = open_live(gm)
+    live(page, irene.get_absolute_url())
+    form = page.locator("#sheet-aspects details.gm-form")
+    form.locator("summary").click()
+    typed = form.get_by_label("Aspecto")
+    typed.fill("Me debe un favor")
+
+    drama = Resource.objects.get(character=irene, key=DRAMA_POINTS)
+    Resource.objects.filter(pk=drama.pk).update(current=drama.current + 2)
+    Aspect.objects.create(character=irene, kind="cita", text="«Todo está escrito»", position=5)
+    expect(page.locator(f"#pool-{DRAMA_POINTS} [data-pool-value]")).to_contain_text(
+        str(drama.current + 2)
+    )
+    expect(typed).to_have_value("Me debe un favor")
+    expect(typed).to_be_focused()
+    expect(page.locator("#sheet-aspects")).not_to_contain_text("Todo está escrito")
+    screenshot(page, "aspect-typed-kept")
+
+    # She thinks better of it: the part is drawn anew, with the aspect added meanwhile.
+    typed.fill("")
+    page.locator("h1").click()
+    expect(page.locator("#sheet-aspects")).to_contain_text("Todo está escrito")
+    assert not_reloaded(page)
