@@ -190,6 +190,7 @@ class Page:
     headers: dict = field(default_factory=dict)
 
 
+STALE = {"HTTP_X_CRONICA_SINCE": "stale"}
 ROLL = {"kind": "pool", "attribute": "inteligencia", "skill": "investigacion", "again": "10"}
 
 
@@ -237,6 +238,10 @@ def pages(world: World) -> list[Page]:
         Page("scene list", "player", reverse("campaigns:timeline", args=[campaign])),
         Page("scene page", "GM", scene),
         Page("scene page", "player", scene),
+        # What an open page asks at each change it hears (live.js): drawn, as after a
+        # change (a version the page never showed), not the 204 of a page up to date.
+        Page("scene live refresh", "player", scene, htmx=True, headers=STALE),
+        Page("sheet live refresh", "player", sheet_url, htmx=True, headers=STALE),
         Page("roll panel (htmx)", "player", roll_url, htmx=True),
         Page("odds partial (htmx)", "player", roll_url, data={**ROLL, "part": "odds"}, htmx=True),
         Page(
