@@ -45,6 +45,10 @@ BUDGET = {
     # they changed.
     ("scene page", "GM"): 4,
     ("scene page", "player"): 4,
+    # An open page's live refresh, drawn: the scene's parts (header, timeline, cast) and
+    # the sheet's from the cache, as on the page itself.
+    ("scene live refresh", "player"): 3,
+    ("sheet live refresh", "player"): 2,
     # Cached under the rows they are drawn from (mechanics.views.roll._panel_key): the
     # session with its user, and the access check.
     ("roll panel (htmx)", "player"): 2,
