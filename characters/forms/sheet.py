@@ -56,6 +56,11 @@ class StoryForm(forms.Form):
             form.fields["portrait"].allowance = partial(upload_allowance_take, user=uploader)
         if not character.portrait:
             del form.fields["remove_portrait"]
+        if character.campaign.game_system.concept_aspect is not None:
+            # The help the creation form gives (Hitos: services.character_update).
+            form.fields["concept"].help_text = _(
+                "A few words: who this character is. It is also the Concepto aspect."
+            )
         return form
 
     def story(self) -> dict[str, str]:

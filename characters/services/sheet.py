@@ -172,11 +172,43 @@ def character_update(*, character: Character, user, **fields: str) -> Character:
     if unknown:
         raise ValidationError(_("These fields cannot be edited here."), code="forbidden_field")
     locked = _lock(character)
+    concept_was = locked.concept
     for field, value in fields.items():
         _record(locked, user, field, getattr(locked, field), value)
         setattr(locked, field, value)
     locked.save(update_fields=[*fields, "updated_at"])
+    if locked.concept != concept_was:
+        _concept_aspect_follows(locked, user)
     return locked
+
+
+def _concept_aspect_follows(locked: Character, user) -> None:
+    """The aspect that is the character's concept (`GameSystem.concept_aspect`) takes its
+    new text: made if there was none, removed with the concept."""
+    kind = get_system(locked.campaign.system).concept_aspect
+    if kind is None:
+        return
+    aspect = Aspect.objects.filter(character=locked, kind=kind).first()
+    text = locked.concept.strip()
+    if aspect is None:
+        if text:
+            _create_aspect(locked, user, kind=kind, text=text)
+    elif not text:
+        _record(locked, user, f"aspect:{kind}", aspect.text, "")
+        aspect.delete()
+    elif aspect.text != text:
+        _record(locked, user, f"aspect:{kind}", aspect.text, text)
+        Aspect.objects.filter(pk=aspect.pk).update(text=text)
+
+
+def _concept_follows(locked: Character, user, kind: str, text: str) -> None:
+    """The character's concept takes the text of the aspect that is its concept, added or
+    removed on the sheet (`GameSystem.concept_aspect`)."""
+    if kind != get_system(locked.campaign.system).concept_aspect or locked.concept == text:
+        return
+    _record(locked, user, "concept", locked.concept, text)
+    locked.concept = text
+    locked.save(update_fields=["concept", "updated_at"])
 
 
 @transaction.atomic
@@ -387,7 +419,9 @@ def aspect_add(*, character: Character, user, kind: str, text: str, duration: st
             _("This sheet already has every aspect of that kind; remove one first."),
             code="aspect_full",
         )
-    return _create_aspect(locked, user, kind=kind, text=text, duration=duration)
+    aspect = _create_aspect(locked, user, kind=kind, text=text, duration=duration)
+    _concept_follows(locked, user, kind, aspect.text)
+    return aspect
 
 
 @transaction.atomic
@@ -414,6 +448,7 @@ def aspect_remove(*, aspect: Aspect, user) -> None:
     locked = _lock(aspect.character)
     _record(locked, user, f"aspect:{aspect.kind}", aspect.text, "")
     aspect.delete()
+    _concept_follows(locked, user, aspect.kind, "")
 
 
 @transaction.atomic

@@ -487,6 +487,9 @@ class GameSystem:
     # The creation form (a `characters.forms.creation.CreationBaseForm`); None: the generic
     # one, every trait a number within its range.
     creation_form: type | None = None
+    # The aspect kind that is the character's concept (Hitos' Concepto): asked once at
+    # creation, and each follows the other afterwards; None: the concept is only a text.
+    concept_aspect: str | None = None
     # Purchases with XP or with a pool's points; None: the sheet buys nothing.
     advancement: Advancement | None = None
     # Parts of the XP page only this system has.

@@ -50,6 +50,7 @@ class HitosSystem(GameSystem):
     # --- Sheet, creation and advancement ---
     sheet_sections = sheet.SECTIONS
     creation_form = creation.HitosCreationForm
+    concept_aspect = creation.CONCEPT_ASPECT
     advancement = purchases.DramaSacrifice(pool=DRAMA_POINTS)
     campaign_options = MappingProxyType({purchases.SETTING: purchases.SETTING_HELP})
     stylesheet = "css/systems/hitos.css"
