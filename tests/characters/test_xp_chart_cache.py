@@ -105,6 +105,12 @@ def test_a_correction_and_an_approved_spend_show_in_the_line(client, campaign, g
     assert f"Lucía: {lucia.xp_balance} PX el" in _line(page, "Lucía")
 
 
+def _noon(moment):
+    """Midday of that day (UTC, as the chart's spans are cut): its next hours stay in it,
+    whatever the time the test runs at."""
+    return moment.replace(hour=12, minute=0, second=0, microsecond=0)
+
+
 @pytest.mark.parametrize("who", ["gm", "player"])
 def test_a_new_entry_that_widens_the_chart_regroups_its_points(
     request, client, campaign, gm, lucia, who, grouped
@@ -113,7 +119,7 @@ def test_a_new_entry_that_widens_the_chart_regroups_its_points(
     groups them by day: the first and last entries' times are read again with the line.
     The player's chart has Lucía's line alone, whose points are read with her sums by the
     span it took last time (the hour)."""
-    month_ago = timezone.now() - timedelta(days=30)
+    month_ago = _noon(timezone.now() - timedelta(days=30))
     for hour in range(3):
         with backdated(month_ago + timedelta(hours=hour)):
             services.xp_adjust(character=lucia, user=gm, amount=2, reason="Sesión")
@@ -129,7 +135,7 @@ def test_a_new_entry_that_widens_the_chart_regroups_its_points(
 def test_a_wider_chart_regroups_the_lines_of_characters_whose_ledger_did_not_change(
     client, campaign, gm, lucia, mateo, grouped
 ):
-    month_ago = timezone.now() - timedelta(days=30)
+    month_ago = _noon(timezone.now() - timedelta(days=30))
     for hour in range(3):
         with backdated(month_ago + timedelta(hours=hour)):
             services.xp_adjust(character=mateo, user=gm, amount=2, reason="Sesión")
