@@ -111,3 +111,17 @@ def test_other_systems_keep_the_concept_as_a_text(client, gm, player):
     assert not lucia.aspects.exists()
     url = reverse("characters:edit", args=[campaign.pk, lucia.pk])
     assert "aspecto Concepto" not in client.get(url).text
+
+
+def test_an_aspect_on_two_lines_is_refused_and_the_concept_stays_one_line(client, irene, gm):
+    """An aspect is one line (the sheet's input is): a forged one on two lines would make
+    a concept the sheet's import refuses."""
+    client.force_login(gm)
+    irene.aspects.filter(kind="concepto").delete()
+    add = reverse("characters:aspect_add", args=[irene.campaign_id, irene.pk])
+    data = {"aspect-kind": "concepto", "aspect-text": "Dos\nlíneas", "aspect-duration": ""}
+    response = client.post(add, data, follow=True)
+    assert "Escríbelo en una sola línea" in response.text
+    irene.refresh_from_db()
+    assert irene.concept == "Periodista sin miedo"
+    assert not irene.aspects.filter(kind="concepto").exists()

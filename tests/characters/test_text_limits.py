@@ -219,12 +219,13 @@ def maximal_sheet(system: str, gm, piece: str) -> Character:
         notes=at_limit(piece, limits.SHEET_TEXT),
     )
     game_system = campaign.game_system
-    if "concepto" in game_system.aspect_slots():
+    # (A Hitos concept is its Concepto aspect: the concept above made it.)
+    if "cita" in game_system.aspect_slots():
         services.aspect_add(
             character=character,
             user=gm,
-            kind="concepto",
-            text=at_limit(piece, limit(Aspect, "text")),
+            kind="cita",
+            text=at_limit(one_line(piece), limit(Aspect, "text")),
         )
     if game_system.merit_ratings(""):
         services.merit_set(

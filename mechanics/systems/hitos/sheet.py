@@ -7,6 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.limits import limit
+from campaigns.texts import LineField
 from characters.forms.sheet import ItemForm
 from characters.models import Aspect, Item
 from mechanics.rules.hitos import catalogue
@@ -39,7 +40,7 @@ class AspectForm(forms.Form):
     kind = forms.ChoiceField(
         label=_("Kind"), choices=[(kind.key, kind.name) for kind in catalogue.ASPECT_KINDS]
     )
-    text = forms.CharField(label=_("Aspect"), max_length=limit(Aspect, "text"))
+    text = LineField(label=_("Aspect"), max_length=limit(Aspect, "text"))
     duration = forms.ChoiceField(
         label=_("Lasts"),
         required=False,
