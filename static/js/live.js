@@ -115,8 +115,9 @@
     }
     // The swap runs right after this event, before any microtask.
     var elt = event.detail.elt;
-    var parts = (elt.getAttribute("hx-select-oob") || "").split(",").map(function (selector) {
-      return selector.trim() && document.querySelector(selector.trim());
+    var parts = (elt.getAttribute("hx-select-oob") || "").split(",").map(function (entry) {
+      var selector = entry.split(":")[0].trim(); // "#id" or "#id:swap style"
+      return selector && document.querySelector(selector);
     });
     liveSwap = { elt: elt, edited: parts.some(function (part) { return part && part !== elt && editing(part); }) };
     queueMicrotask(function () { liveSwap = null; });
