@@ -56,6 +56,7 @@ from characters.forms.xp import (
     XpLogFilterForm,
 )
 from characters.models import Character, DiaryEntry, WillpowerGrant, XpEntry, XpPurchase
+from characters.services.sheet import ratings_of
 from characters.xp_buckets import Charted, Ledgers, Sums, ledger_summary, line_keys
 from characters.xp_chart import build_chart, chart_marks, chart_title, integer_text
 from characters.xp_rows import keyed, ledger_rows
@@ -171,23 +172,40 @@ def _row_total(form: SceneAwardForm) -> int | None:
     return value if isinstance(value, int) else value.total
 
 
-def _award_rows(access: CampaignAccess, scene: Scene, data=None) -> list[AwardRow]:
+def _award_rows(
+    access: CampaignAccess, scene: Scene, data=None
+) -> tuple[list[AwardRow], list[Character]]:
+    """The rows of the award panel, and the dead it leaves out: a character who died is
+    offered nothing, unless it was given XP for this scene already (then its row stays,
+    to correct it) (docs/rules.md#shared-xp-dead)."""
     campaign = access.campaign
     characters = (
         Character.objects.filter(Q(scenes=scene) | Q(xp_entries__scene=scene))
         .filter(campaign=campaign)
         .select_related("owner")
-        .prefetch_related("resources")
+        .prefetch_related("resources", "traits")
         .distinct()
         .order_by("name", "pk")
     )
     given = services.scene_award_totals(scene)
+    system = campaign.game_system
+    dead = [
+        character
+        for character in characters
+        if character.pk not in given
+        and system.health_view(
+            character.health, ratings_of(character), character.details, campaign.rules
+        ).dead
+    ]
     diarists = _diarists(scene)
     grants = {grant.character_id: grant for grant in WillpowerGrant.objects.filter(scene=scene)}
     rubric = campaign.scene_rubric
     pool_key = campaign.game_system.scene_end_pool
+    dead_ids = {character.pk for character in dead}
     rows = []
     for character in characters:
+        if character.pk in dead_ids:
+            continue
         previous = given.get(character.pk)
         has_diary = character.pk in diarists
         form = SceneAwardForm(
@@ -213,7 +231,7 @@ def _award_rows(access: CampaignAccess, scene: Scene, data=None) -> list[AwardRo
         )
         row.total = _row_total(form)
         rows.append(row)
-    return rows
+    return rows, dead
 
 
 @login_required
@@ -225,7 +243,7 @@ def scene_xp(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRespo
     scene = get_object_or_404(Scene, pk=scene_id, campaign=access.campaign)
     scene.campaign = access.campaign
     data = request.POST if request.method == "POST" else None
-    rows = _award_rows(access, scene, data)
+    rows, dead = _award_rows(access, scene, data)
     if request.method == "POST" and request.POST.get("action") == "award":
         if all(row.form.is_valid() for row in rows):
             willpower = {row.character.pk for row in rows if row.form.wants_willpower()}
@@ -273,6 +291,7 @@ def scene_xp(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRespo
         "scene": scene,
         "scene_url": scene.get_absolute_url(),
         "rows": rows,
+        "dead": dead,
         "grand_total": (None if any(r.total is None for r in rows) else sum(r.total for r in rows)),
         "rubric": access.campaign.scene_rubric,
         "awarded_before": any(row.given for row in rows),

@@ -23,7 +23,7 @@ from mechanics.combat import CombatRules, turn_order
 from mechanics.models import Combat, CombatAttack, CombatParticipant, HealthEvent
 from mechanics.rules.dice import default_rng
 from mechanics.rules.initiative import Entry, break_ties
-from mechanics.services.health import character_apply_damage
+from mechanics.services.health import character_apply_damage, character_died
 from mechanics.services.rolls import RollSide, roll_perform
 from mechanics.setup import load_sheets
 from mechanics.systems.base import DamageInput
@@ -88,9 +88,13 @@ def combat_start(*, scene: Scene, user) -> Combat:
     if Combat.objects.filter(scene=locked, status=Combat.Status.ACTIVE).exists():
         raise ValidationError(_("A combat is already in progress in this scene."), code="active")
     combat = Combat.objects.create(scene=locked, started_by=user)
+    characters = list(locked.participants.order_by("is_npc", "name", "pk"))
+    sheets = load_sheets(characters, locked.campaign, with_scene=False) if characters else {}
+    # The dead of the scene do not fight (docs/rules.md#shared-dead-fighters).
     CombatParticipant.objects.bulk_create(
         CombatParticipant(combat=combat, character=character, phase=phase)
-        for character in locked.participants.order_by("is_npc", "name", "pk")
+        for character in characters
+        if not sheets[character.pk].health.dead
     )
     return combat
 
@@ -175,6 +179,17 @@ def combat_remove_participant(*, participant: CombatParticipant) -> None:
         if new_round:
             locked.round += 1
     locked.save(update_fields=["current", "round", "updated_at"])
+
+
+@receiver(character_died, dispatch_uid="the_dead_leave_the_fight")
+def take_the_dead_out_of_fights(sender, character: Character, **kwargs) -> None:
+    """A character who dies leaves the turn order of every fight going on, as if the GM
+    took it out: its turn, if it was playing, passes on (docs/rules.md#shared-dead-fighters)."""
+    fighting = CombatParticipant.objects.filter(
+        character=character, active=True, combat__status=Combat.Status.ACTIVE
+    ).select_related("combat")
+    for participant in fighting:
+        combat_remove_participant(participant=participant)
 
 
 @transaction.atomic
@@ -287,12 +302,17 @@ def combat_next_turn(*, combat: Combat, user=None) -> Combat:
     if following is None:
         raise ValidationError(_("Nobody in the fight can take a turn."), code="empty")
     locked.current = following
-    locked.bled = []
     if new_round:
         locked.round += 1
-        combat_rules = _rules(locked.scene.campaign)
-        locked.bled = combat_rules.new_round(locked, _active_participants(locked), user)
     locked.save(update_fields=["current", "round", "updated_at"])
+    locked.bled = []
+    if new_round:
+        combat_rules = _rules(locked.scene.campaign)
+        bled = combat_rules.new_round(locked, _active_participants(locked), user)
+        # A fighter the round's wounds killed has left the order meanwhile, its turn
+        # passed on (take_the_dead_out_of_fights): read where the turn is now.
+        locked.refresh_from_db(fields=["current", "round", "updated_at"])
+        locked.bled = bled
     return locked
 
 

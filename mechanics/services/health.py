@@ -8,6 +8,7 @@ from dataclasses import asdict
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -22,6 +23,11 @@ from mechanics.systems.base import DamageInput, GameSystem
 from mechanics.systems.registry import get_system
 
 # --- Health: damage, time and undo -------------------------------------------------------
+
+# A character's new health state killed it, in the transaction that stored the state, its
+# sheet locked (mechanics.services.combat takes it out of the fights going on). Arguments:
+# character.
+character_died = Signal()
 
 
 def health_inputs(character: Character) -> tuple[GameSystem, dict[str, int], dict, dict]:
@@ -64,9 +70,13 @@ def health_event_record(
         undoes=undoes,
         created_by=user,
     )
+    system, ratings, details, rules = health_inputs(character)
+    was_dead = system.health_view(character.health, ratings, details, rules).dead
     Character.objects.filter(pk=character.pk).update(health=after)
     character.health = after
-    get_system(character.campaign.system).after_health_change(character, user)
+    system.after_health_change(character, user)
+    if not was_dead and system.health_view(after, ratings, details, rules).dead:
+        character_died.send(sender=Character, character=character)
     return event
 
 
