@@ -79,7 +79,10 @@ def story_edit(request: HttpRequest, campaign_id: int, character_id: int) -> Htt
         # Inline on the sheet the section swaps back; from the edit page itself the
         # browser goes to the sheet, as a plain POST would (POST/redirect/GET).
         if request.htmx and request.htmx.current_url_abs_path != request.path:
-            return render(request, f"{TEMPLATE}#story", sheet_context(access))
+            # No page load shows the site's messages here: the notice goes to the page's
+            # live region beside the section.
+            context = sheet_context(access, story_notice=_("Sheet saved."))
+            return render(request, f"{TEMPLATE}#story_saved", context)
         messages.success(request, _("Sheet saved."))
         if request.htmx:
             return HttpResponseClientRedirect(access.character.get_absolute_url())
