@@ -347,7 +347,7 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
         "xp_url": _xp_url(character),
     }
     if char_access.can_spend_xp:
-        context.update(_purchase_context(request, character))
+        context.update(_purchase_context(request, character, is_gm=access.is_gm))
     if access.can_award_xp:
         context["adjust_form"] = XpAdjustForm()
     for section in context["xp_sections"]:
@@ -355,8 +355,10 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
     return _render(request, "characters/xp_ledger.html", "quote", context)
 
 
-def _purchase_context(request: HttpRequest, character: Character) -> dict:
-    """The purchase forms the system offers, and the price of the one asked for."""
+def _purchase_context(request: HttpRequest, character: Character, *, is_gm: bool) -> dict:
+    """The purchase forms the system offers, and the price of the one asked for: from the
+    balance less what requests waiting for the GM hold, when this one would wait too
+    (services.xp_purchase_request refuses it otherwise)."""
     found = advancement.advancement_of(character.campaign)
     if found is None:
         return {}
@@ -377,10 +379,24 @@ def _purchase_context(request: HttpRequest, character: Character) -> dict:
         else:
             ratings = {trait.key: trait.rating for trait in traits}
             try:
-                context["quote"] = advancement.quote(character, spec, ratings=ratings)
-                context["quote_balance_after"] = character.xp_balance - context["quote"].cost
+                quote = advancement.quote(character, spec, ratings=ratings)
             except ValidationError as error:
                 context["quote_error"] = " ".join(error.messages)
+            else:
+                reserved = 0
+                if context["needs_approval"] and not is_gm and not quote.uses_drama_points:
+                    reserved = (
+                        XpPurchase.objects.filter(
+                            character=character, status=XpPurchase.Status.PENDING
+                        )
+                        .exclude(kind=XpPurchase.Kind.DRAMA)
+                        .aggregate(total=Sum("cost"))["total"]
+                        or 0
+                    )
+                context["quote"] = quote
+                context["quote_reserved"] = reserved
+                context["quote_balance"] = character.xp_balance - reserved
+                context["quote_balance_after"] = context["quote_balance"] - quote.cost
     return context
 
 

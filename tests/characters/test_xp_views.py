@@ -487,6 +487,35 @@ def test_with_approval_on_a_players_purchase_waits_for_the_gm(client, gm, player
     assert Trait.objects.get(character=lucia, key="sigilo").rating == 3
 
 
+def test_with_approval_on_the_price_counts_what_already_waits_for_the_gm(
+    client, gm, player, stranger, campaign, lucia
+):
+    """A request is refused when the requests waiting hold the balance: the price says so
+    before, rather than "Balance 8 → 5" and a button that asks in vain."""
+    Campaign.objects.filter(pk=campaign.pk).update(xp_purchases_need_approval=True)
+    give(lucia, gm, 8)
+    services.xp_purchase_request(
+        character=lucia, user=player, purchase=PurchaseSpec("skill", "sigilo"), apply_now=False
+    )
+    price = {"kind": "trait", "key": "pelea"}  # Pelea 1 → 2: 3 XP, of the 2 not held
+    client.force_login(player)
+    quote = parse(client.get(xp_url(lucia), price, **HTMX).text)
+    assert "Saldo 2 → -1 PX" in quote.one("div", class_="xp-quote").text()
+    assert quote.one("p", data_quote_reserved=True).text() == (
+        "Lo que espera la aprobación del máster reserva 6 PX."
+    )
+    assert "disabled" in quote.one("button", type="submit").attrs
+    assert "Todavía no hay PX suficientes para esto." in quote.text()
+    # The GM buys at once, from the whole balance.
+    client.force_login(gm)
+    quote = parse(client.get(xp_url(lucia), price, **HTMX).text)
+    assert "Saldo 8 → 5 PX" in quote.one("div", class_="xp-quote").text()
+    assert not quote.find_all("p", data_quote_reserved=True)
+    assert "disabled" not in quote.one("button", type="submit").attrs
+    client.force_login(stranger)
+    assert client.get(xp_url(lucia), price).status_code == 404
+
+
 def test_with_approval_on_the_gm_buys_at_once(client, gm, campaign, lucia):
     Campaign.objects.filter(pk=campaign.pk).update(xp_purchases_need_approval=True)
     give(lucia, gm, 10)
