@@ -36,7 +36,7 @@ from campaigns.fragments import (
     fragment_key,
     viewer,
 )
-from campaigns.htmx import unchanged
+from campaigns.htmx import SINCE_HEADER, unchanged
 from campaigns.keyset import keyset_page
 from campaigns.models import Campaign, Scene
 from campaigns.permissions import (
@@ -322,6 +322,8 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
     char_access = character_access(request.user, campaign_id, character_id)
     require(char_access.can_view_full)
     access = char_access.access
+    if up_to_date := unchanged(request, access.live_seq):
+        return up_to_date
     character = char_access.character
     ledger = XpEntry.objects.filter(character=character)
     entries = keyed(ledger).order_by("-created_at", "-pk")
@@ -352,6 +354,9 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
         context["adjust_form"] = XpAdjustForm()
     for section in context["xp_sections"]:
         context.update(section.context(access, character))
+    if request.headers.get(SINCE_HEADER):
+        # A live refresh takes its parts from the whole page (the price is htmx's too).
+        return render(request, "characters/xp_ledger.html", context)
     return _render(request, "characters/xp_ledger.html", "quote", context)
 
 

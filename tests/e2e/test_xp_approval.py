@@ -38,3 +38,25 @@ def test_the_price_counts_what_waits_for_the_gm(open_as, screenshot, waiting):
     expect(quote).to_contain_text("Saldo 2 → -1 PX.")
     expect(quote.get_by_role("button", name="Pedírselo al máster")).to_be_disabled()
     screenshot(page, "price-with-xp-held-390")
+
+
+def test_the_gms_approval_reaches_the_players_open_xp_page(open_as, screenshot, waiting):
+    """Without reloading: the balance, the purchase's status and the ledger follow; what
+    the player was typing in the purchase forms stays."""
+    page = open_as("pablo")
+    page.goto(f"/campaigns/{waiting.campaign_id}/characters/{waiting.pk}/xp/")
+    purchases = page.locator("#purchases")
+    expect(purchases.locator(".badge")).to_have_text("Pendiente")
+    page.fill("#buy-specialty-name", "Tejados")
+
+    gm_page = open_as("narradora")
+    gm_page.goto(f"/campaigns/{waiting.campaign_id}/characters/xp/")
+    gm_page.locator("#pending").get_by_role("button", name="Aprobar").click()
+    expect(gm_page.get_by_text("Compra aprobada y aplicada.")).to_be_visible()
+
+    expect(page.locator("#xp-balance")).to_have_text("2 PX disponibles")
+    expect(purchases.locator(".badge")).to_have_text("Aplicada")
+    expect(purchases.get_by_role("button", name="Cancelar la petición")).to_have_count(0)
+    expect(page.locator("#ledger")).to_contain_text("Sigilo 2 → 3")
+    expect(page.locator("#buy-specialty-name")).to_have_value("Tejados")
+    screenshot(page, "approved-while-open-1280")

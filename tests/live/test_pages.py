@@ -14,6 +14,8 @@ from django.urls import reverse
 from campaigns.htmx import SINCE_HEADER
 from campaigns.models import Campaign
 from campaigns.permissions import campaign_access
+from characters import services as character_services
+from characters.advancement import PurchaseSpec
 from tests.factories import CampaignFactory, MembershipFactory, make_character
 from tests.html import parse
 from tests.mechanics import rolling
@@ -41,6 +43,7 @@ def live_pages(campaign, table) -> dict[str, str]:
         "roll log": reverse("mechanics:log", args=[campaign.pk]),
         "xp log": reverse("characters:xp_log", args=[campaign.pk]),
         "sheet": table["character"].get_absolute_url(),
+        "character xp": reverse("characters:xp", args=[campaign.pk, table["character"].pk]),
     }
 
 
@@ -62,7 +65,9 @@ def refresh(html: str) -> tuple[str, str, list[str]]:
 
 
 @pytest.mark.parametrize("member", ["gm", "player"])
-@pytest.mark.parametrize("page", ["campaign", "scene", "roll log", "xp log", "sheet"])
+@pytest.mark.parametrize(
+    "page", ["campaign", "scene", "roll log", "xp log", "sheet", "character xp"]
+)
 def test_a_live_page_answers_204_when_up_to_date_and_its_parts_otherwise(
     client, request, campaign, table, member, page
 ):
@@ -88,7 +93,9 @@ def test_a_live_page_answers_204_when_up_to_date_and_its_parts_otherwise(
         assert f'id="{part.lstrip("#")}"' in body, (page, part)
 
 
-@pytest.mark.parametrize("page", ["campaign", "scene", "roll log", "xp log", "sheet"])
+@pytest.mark.parametrize(
+    "page", ["campaign", "scene", "roll log", "xp log", "sheet", "character xp"]
+)
 def test_a_stranger_gets_a_404_from_a_live_refresh(client, stranger, campaign, table, page):
     client.force_login(stranger)
     url = live_pages(campaign, table)[page]
@@ -157,6 +164,7 @@ def test_every_page_with_a_live_refresh_is_in_this_table():
         "templates/campaigns/campaign_detail.html",
         "templates/campaigns/scene.html",
         "templates/characters/sheet.html",
+        "templates/characters/xp_ledger.html",
         "templates/characters/xp_log.html",
         "templates/mechanics/log.html",
     ]
@@ -190,6 +198,27 @@ def test_a_roll_leaves_the_campaign_page_as_it_is_and_a_new_scene_refreshes_it(
     answer = client.get(page, **HTMX, **{SINCE: version})
     assert answer.status_code == 200
     assert "El claustro" in answer.content.decode()
+
+
+def test_the_gms_approval_refreshes_the_players_open_xp_page(client, campaign, table, gm, player):
+    """The balance, the purchase's status and the ledger follow the GM's decision; the
+    price part stays out of it (the player may be choosing)."""
+    character = table["character"]
+    Campaign.objects.filter(pk=campaign.pk).update(xp_purchases_need_approval=True)
+    character_services.xp_adjust(character=character, user=gm, amount=10, reason="Inicial")
+    purchase = character_services.xp_purchase_request(
+        character=character, user=player, purchase=PurchaseSpec("skill", "sigilo"), apply_now=False
+    )
+    client.force_login(player)
+    url = reverse("characters:xp", args=[campaign.pk, character.pk])
+    asked, version, parts = refresh(client.get(url).content.decode())
+    assert "#purchase-quote" not in parts
+    assert client.get(asked, **HTMX, **{SINCE: version}).status_code == 204
+    character_services.xp_purchase_approve(purchase=purchase, user=gm)
+    answer = parse(client.get(asked, **HTMX, **{SINCE: version}).content.decode())
+    assert answer.one(id="xp-balance").text() == f"{10 - purchase.cost} PX disponibles"
+    assert answer.one(id="xp-purchases").one("span", class_="badge").text() == "Aplicada"
+    assert "Gasto" in answer.one(id="ledger").text()
 
 
 def panel_reload(html: str) -> str:
