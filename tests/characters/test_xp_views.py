@@ -220,6 +220,23 @@ def test_an_out_of_range_level_is_refused_and_keeps_the_input(client, gm, scene,
     assert re.search(rf'name="c{mateo.pk}-ideas" value="2"[^>]*checked', response.text)
 
 
+def test_a_forged_bribe_says_what_is_wrong_in_its_row(client, gm, player, stranger, scene, lucia):
+    """The panel said "Revisa las filas marcadas." with nothing marked in the row."""
+    data = rubric_post((lucia, CHUPI))
+    data[f"c{lucia.pk}-sobornos"] = "99"
+    client.force_login(gm)
+    response = client.post(award_url(scene), data)
+    assert response.status_code == 200
+    assert not XpEntry.objects.exists()
+    error = parse(response.text).one(id=f"id_c{lucia.pk}-sobornos-error")
+    assert error.text() == "Elige una opción válida. 99 no es una de las opciones disponibles."
+    client.force_login(player)
+    assert client.post(award_url(scene), data).status_code == 403
+    client.force_login(stranger)
+    assert client.post(award_url(scene), data).status_code == 404
+    assert not XpEntry.objects.exists()
+
+
 def test_the_willpower_box_grants_one_point_once(client, gm, scene, lucia, mateo):
     Resource.objects.filter(character=lucia, key="willpower").update(current=1)
     client.force_login(gm)
