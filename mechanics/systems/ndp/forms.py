@@ -112,12 +112,7 @@ class NdpSideForm(SideForm):
         )
         # The side's character is picked in this same form, so both wound questions are
         # always asked; the rules add nothing for a character without those wounds.
-        self.fields["limb"] = forms.ChoiceField(
-            label=_("Limb the action uses"),
-            choices=wounds.limb_choices(_("No limb named")),
-            required=False,
-            help_text=_("Fracturado: 2 Desgracias for each fractured limb used."),
-        )
+        self.fields["limb"] = wounds.limb_field(_("Limb the action uses"))
         self.fields["quick"] = forms.BooleanField(
             label=_("Quick action (Contusionado: +5 adversity)"),
             required=False,

@@ -38,6 +38,8 @@ from mechanics.services.health import (
 )
 from mechanics.setup import OddsView
 from mechanics.systems.base import GameSystem, HealthView, Treatment, hours_in_words
+from mechanics.systems.ndp import wounds
+from mechanics.systems.ndp.rolls import desgracia_dice
 
 MAX_DAMAGE = 1000
 DAMAGE_LABEL = gettext_lazy("Weapon roll or net damage")
@@ -163,6 +165,13 @@ class AuxiliarForm(HealerForm):
 
     has_odds = True
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Before the reason, in the page's language.
+        reason = self.fields.pop("reason")
+        self.fields["limb"] = wounds.limb_field(_("Limb the healer uses"))
+        self.fields["reason"] = reason
+
     def odds(self) -> tuple[OddsView | None, str]:
         """The exact odds of the roll `character_auxiliar` makes with these choices."""
         if not self.is_bound or not self.is_valid():
@@ -170,19 +179,25 @@ class AuxiliarForm(HealerForm):
         healer = self.cleaned_data["healer"]
         try:
             healer_penalty(healer=healer)
-            spec = auxiliar_spec(healer, self.cleaned_data["adversity"])
+            spec = auxiliar_spec(healer, self.cleaned_data["adversity"], self.cleaned_data["limb"])
         except ValidationError as error:
             return None, error.messages[0]
         except RuleError as error:
             return None, rule_refusal(error).messages[0]
         steps = [(catalogue.skill("auxiliar").name, spec.level)]
+        if spec.desgracias:
+            steps.append((_("Desgracias for Fracturado"), desgracia_dice(spec.desgracias)))
         return healer.campaign.game_system.roll_setup.odds(spec, steps), ""
 
 
-def auxiliar_spec(healer: Character, adversity: int) -> NdpSpec:
-    """The healer's Auxiliar against the adversity: the roll, and so its odds."""
+def auxiliar_spec(healer: Character, adversity: int, limb: str = "") -> NdpSpec:
+    """The healer's Auxiliar against the adversity, with the Desgracias of a fractured limb
+    the healer uses: the roll, and so its odds."""
     return NdpSpec(
-        level=ratings_of(healer).get("auxiliar", 0), adversity=adversity, skill="auxiliar"
+        level=ratings_of(healer).get("auxiliar", 0),
+        adversity=adversity,
+        skill="auxiliar",
+        desgracias=wounds.wounds_of(healer).desgracias_for(wounds.limbs(limb)),
     )
 
 
@@ -207,6 +222,7 @@ def character_auxiliar(
     healer: Character,
     adversity: int,
     part: str = "",
+    limb: str = "",
     reason: str = "",
     scene=None,
     rng=None,
@@ -220,7 +236,7 @@ def character_auxiliar(
         state = _state(patient)
         if part:
             state.part(part)
-        spec = auxiliar_spec(healer, adversity)
+        spec = auxiliar_spec(healer, adversity, limb)
     except RuleError as error:
         raise rule_refusal(error) from error
     bleeding = [p for p in state.bleeding_parts if not part or p == part]
@@ -246,7 +262,13 @@ def character_auxiliar(
         kind=HealthEvent.Kind.TREATMENT,
         after=new.to_dict(),
         summary=Message(summary, **values),
-        inputs={"treatment": "auxiliar", "healer": healer.pk, "adversity": adversity, "part": part},
+        inputs={
+            "treatment": "auxiliar",
+            "healer": healer.pk,
+            "adversity": adversity,
+            "part": part,
+            "limb": limb,
+        },
         reason=reason,
         scene=scene,
         roll=roll,

@@ -20,8 +20,13 @@ ARMS = ("brazo_derecho", "brazo_izquierdo")
 
 def state(sheet: Sheet) -> NdpHealth:
     """The roller's wounds; an unreadable record counts as unhurt here (the sheet says why)."""
+    return wounds_of(sheet.character)
+
+
+def wounds_of(character) -> NdpHealth:
+    """A character's wounds, read as `state` reads a roller's."""
     try:
-        return NdpHealth.from_dict(dict(sheet.character.health or {}))
+        return NdpHealth.from_dict(dict(character.health or {}))
     except RuleError:
         return NdpHealth()
 
@@ -43,6 +48,17 @@ def limb_choices(blank: str | None = None) -> list[tuple[str, str]]:
 def fracture_desgracias(sheet: Sheet, choice: str) -> int:
     """Fracturado: 2 Desgracias for each fractured limb the action uses."""
     return state(sheet).desgracias_for(limbs(choice))
+
+
+def limb_field(label) -> forms.ChoiceField:
+    """The limb an action uses, asked whoever acts: for an actor picked in the same form
+    (a side of a GM's roll, a healer), whose wounds the form cannot know yet."""
+    return forms.ChoiceField(
+        label=label,
+        choices=limb_choices(_("No limb named")),
+        required=False,
+        help_text=_("Fracturado: 2 Desgracias for each fractured limb used."),
+    )
 
 
 def quick_adversity(sheet: Sheet) -> int:
