@@ -266,7 +266,7 @@ def _chrome_key(access: CampaignAccess, scene: Scene) -> str:
     )
 
 
-def _scene_context(
+def scene_page_context(
     request: HttpRequest, access: CampaignAccess, scene: Scene, *, cached: bool = False, **extra
 ) -> dict:
     """The scene page's context. When `cached` (a page asked for, not a form answered),
@@ -308,7 +308,7 @@ def scene_detail(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpR
     scene = scene_or_404(access, scene_id)
     if up_to_date := unchanged(request, access.live_seq):
         return up_to_date
-    context = _scene_context(request, access, scene, cached=True)
+    context = scene_page_context(request, access, scene, cached=True)
     return htmx_render(request, "campaigns/scene.html", "scene-live", context)
 
 
@@ -382,7 +382,7 @@ def scene_note_create(request: HttpRequest, campaign_id: int, scene_id: int) -> 
             return redirect(_scene_url(scene, "gm-notes"))
         form = SceneNoteForm()
     # An invalid note re-renders the page with the text kept and the error shown.
-    context = _scene_context(request, access, scene, note_form=form)
+    context = scene_page_context(request, access, scene, note_form=form)
     return htmx_render(request, "campaigns/scene.html", "gm-notes", context)
 
 

@@ -170,7 +170,8 @@ class SceneTimeForm(forms.Form):
             return data
         amount = data.get("amount")
         if amount is None:
-            self.add_error("amount", _("Say how much time passes."))
+            if "amount" not in self.errors:  # a wrong amount has said why already
+                self.add_error("amount", _("Say how much time passes."))
             return data
         hours = amount * HOURS_PER_UNIT[data.get("unit") or "hours"]
         if hours > MAX_HOURS:

@@ -35,6 +35,7 @@ from campaigns.permissions import (
     sees_full_sheet,
 )
 from campaigns.selectors import scene_or_404
+from campaigns.views.chronicle import scene_page_context
 from characters.models import Character
 from mechanics import combat as rules
 from mechanics.combat_timeline import summary_for
@@ -697,7 +698,9 @@ def scene_time(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRes
     if not form.is_valid():
         errors = [e for errors in form.errors.values() for e in errors]
         messages.error(request, " ".join(errors) or _("Say how much time passes."))
-        return redirect(back)
+        # The scene page again, with what the GM typed in its card (no redirect: kept).
+        context = scene_page_context(request, access, scene, time_form=form)
+        return render(request, "campaigns/scene.html", context)
     hours = form.cleaned_data["hours"]
     try:
         events = scene_advance_time(

@@ -855,6 +855,31 @@ def test_a_bad_amount_of_time_changes_nothing(client, gm, scene, data):
     assert "alert-danger" in response.content.decode() or "alert-error" in response.content.decode()
 
 
+def test_a_refused_amount_of_time_keeps_what_the_gm_typed(client, gm, player, stranger, scene):
+    """The card again with the reason, the amount, the unit and the rest box as sent, and
+    why, once (it used to redirect to an empty card, and say "mayor o igual a 1. Di
+    cuánto tiempo pasa." for a 0)."""
+    data = {"preset": "custom", "amount": "0", "unit": "days", "reason": "Viaje a Toledo"}
+    client.force_login(gm)
+    response = client.post(scene_url("scene_time", scene), data)
+    assert response.status_code == 200
+    card = parse(response.content.decode()).one("section", id="scene-time")
+    assert card.one("input", name="reason").attrs["value"] == "Viaje a Toledo"
+    amount = card.one("input", name="amount")
+    assert (amount.attrs["value"], amount.attrs["aria-invalid"]) == ("0", "true")
+    assert card.one("option", selected=True).attrs["value"] == "days"
+    assert "checked" not in card.one("input", name="rested").attrs
+    assert card.one(id="scene-time-error").text() == (
+        "Asegúrate de que este valor es mayor o igual a 1."
+    )
+    assert not HealthEvent.objects.exists()
+    client.force_login(player)
+    assert client.post(scene_url("scene_time", scene), data).status_code == 403
+    client.force_login(stranger)
+    assert client.post(scene_url("scene_time", scene), data).status_code == 404
+    assert not HealthEvent.objects.exists()
+
+
 # --- The scene's timeline -------------------------------------------------------------------
 
 
