@@ -40,6 +40,9 @@ def test_the_gm_kills_an_npc_and_it_leaves_the_order_and_the_xp_award(open_as, s
 
     gm_page.get_by_role("button", name="Aplicar el daño a Matón").click()
     expect(thug_row.locator(".badge", has_text="Fuera del combate")).to_be_visible()
+    # No wound penalty beside the state of one who cannot roll any more.
+    expect(thug_row.locator(".combat-health")).to_contain_text("Incapacitado")
+    expect(thug_row.locator(".combat-health")).not_to_contain_text("penalización")
     lucia_row = gm_page.locator(".combat-fighter", has_text="Lucía Ferrer")
     expect(lucia_row.locator(".badge", has_text="Su turno")).to_be_visible()
     expect(gm_page.locator("#combat-attack select[name=attacker] option")).to_have_text(
