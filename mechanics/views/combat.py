@@ -328,6 +328,9 @@ def _panel_context(
             access, combat, order, sheets, attack_data, adjust=adjust
         )
         context.update(attack_form=form, plan=plan, attack_problem=problem)
+        # With one fighter left (the others dead or out) there is nobody to attack: the
+        # panel says so rather than draw a set-up that can only be refused.
+        context["can_attack"] = sum(1 for p in participants if p.active) >= 2
         context["add_form"] = add_form or AddFightersForm(
             candidates=_candidates(access, scene, participants)
         )
