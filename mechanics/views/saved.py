@@ -78,13 +78,12 @@ def saved_roll_save(request: HttpRequest, campaign_id: int, character_id: int) -
             # The panel answered holds the versions the save left (roll._live_version).
             character.refresh_from_db(fields=["version", "grid_version"])
             access.campaign.refresh_from_db(fields=["change_seq", "public_seq"])
+    # A refused name is shown again to be corrected, not typed anew.
+    refused_name = request.POST.get("saved_name", "") if saved is None else ""
     if not request.htmx:
         if saved is None:
-            return render(
-                request,
-                PANEL,
-                _panel_context(request, access, sheet, form, scene_form, plan),
-            )
+            context = _panel_context(request, access, sheet, form, scene_form, plan)
+            return render(request, PANEL, {**context, "saved_name": refused_name})
         messages.success(
             request,
             _("Saved «%(name)s»: roll it in one tap from the top of the sheet.")
@@ -95,6 +94,7 @@ def saved_roll_save(request: HttpRequest, campaign_id: int, character_id: int) -
         return redirect(f"{roll_url}?{urlencode(kept, doseq=True)}")
     context = _panel_context(request, access, sheet, form, scene_form, plan)
     context["saved_now"] = saved
+    context["saved_name"] = refused_name
     response = render(request, f"{PANEL}#panel", context)
     if saved is not None:
         trigger_client_event(response, CHANGED, {"character": character.pk})

@@ -90,3 +90,25 @@ def test_the_demo_sheet_rolls_a_trait_saves_it_and_rolls_it_again_from_the_top(o
         assert scroll_y(page) == before
         expect(result).to_have_attribute("data-roll", str(again.get().pk))
         shot(page, f"{system}-result-{width}")
+
+
+def test_a_name_already_taken_stays_in_the_field_to_be_corrected(open_as, screenshot):
+    call_command("seed_demo", stdout=io.StringIO())
+    campaign = Campaign.objects.get(system="tinieblas")
+    ana = get_user_model().objects.get(username="ana")
+    character = campaign.characters.get(owner=ana)
+    taken = SavedRoll.objects.filter(character=character).first().name
+    page = open_as(ana, width=390, height=844)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/")
+    panel = page.locator(f"#roll-panel-{character.pk}")
+    panel.get_by_text("Guardar esta preparación").click()
+    name = panel.get_by_label("Nombre de la tirada guardada")
+    name.fill(taken.upper())
+    panel.get_by_role("button", name="Guardar", exact=True).click()
+    expect(panel.get_by_text("Ya hay una tirada guardada con ese nombre.")).to_be_visible()
+    expect(name).to_have_value(taken.upper())
+    screenshot(page, "saved-name-taken-390")
+    name.fill(f"{taken} otra vez")
+    panel.get_by_role("button", name="Guardar", exact=True).click()
+    expect(panel.get_by_role("status")).to_contain_text(f"Guardada «{taken} otra vez»")
+    expect(name).to_have_value("")

@@ -92,6 +92,26 @@ def test_a_saved_roll_needs_a_name_not_taken_by_another(client, player, lucia):
     assert SavedRoll.objects.count() == 1
 
 
+def test_a_refused_name_stays_in_its_field_to_be_corrected(client, gm, player, stranger, lucia):
+    saved_of(lucia, "Investigar")
+    for user in (player, gm):
+        client.force_login(user)
+        panel = parse(save(client, lucia, "investigar").content)
+        assert "Ya hay una tirada guardada con ese nombre." in panel.text()
+        assert panel.one("input", name="saved_name").attrs["value"] == "investigar"
+        # Without JavaScript, the panel's page the same.
+        page = parse(
+            client.post(url("saved_roll_save", lucia), {**POOL, "saved_name": "investigar"}).content
+        )
+        assert page.one("input", name="saved_name").attrs["value"] == "investigar"
+    # Saved, the field is empty for the next one.
+    panel = parse(save(client, lucia, "Buscar pistas").content)
+    assert panel.one("input", name="saved_name").attrs["value"] == ""
+    client.force_login(stranger)
+    assert save(client, lucia, "investigar").status_code == 404
+    assert set(SavedRoll.objects.values_list("name", flat=True)) == {"Investigar", "Buscar pistas"}
+
+
 def test_without_javascript_saving_returns_to_the_panel_with_a_message(client, player, lucia):
     client.force_login(player)
     response = client.post(
