@@ -104,6 +104,20 @@ class RollForm(forms.Form):
     def setup_fields(self) -> None:
         pass
 
+    def clean(self):
+        data = super().clean()
+        # A kind's own fields are hidden on the others (a simple roll hides an extended
+        # action's target): what they still hold, even wrong, is not this roll's.
+        kind = data.get("kind")
+        for _legend, kinds, names in self.layout:
+            if not kinds or kind in kinds:
+                continue
+            for name in names:
+                if name in self.fields:
+                    self.errors.pop(name, None)
+                    data[name] = self.fields[name].to_python(None)
+        return data
+
     def bind(self, data) -> None:
         """Bind this form to `data`, as `type(self)(data, ...)` would, without making its
         fields again (a form's fields are copied, their choices read from the sheet): for

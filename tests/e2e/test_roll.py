@@ -224,3 +224,38 @@ def test_the_odds_follow_a_number_as_it_is_typed(open_as):
     other.press_sequentially("12")
     expect(odds.locator(".roll-summary")).to_have_text("18 dados")
     expect(other).to_be_focused()
+
+
+def test_a_wrong_target_left_in_an_extended_action_does_not_block_a_simple_roll(
+    open_as, screenshot, fixed_dice
+):
+    """By keyboard: a wrong target typed in the extended action, then back to a simple
+    roll, whose fields hide the target: its odds show and it rolls."""
+    campaign, character = lucia()
+    page = open_as("jugadora")
+    page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/")
+    panel = page.locator(f"#sheet-rolls #roll-panel-{character.pk}")
+    odds = page.locator(f"#roll-odds-{character.pk}")
+    simple = panel.get_by_label("Tirada simple")
+    simple.focus()
+    page.keyboard.press("ArrowRight")
+    target = panel.get_by_label("Éxitos necesarios")
+    expect(target).to_be_visible()
+    target.focus()
+    page.keyboard.type("-1")
+    page.keyboard.press("Tab")
+    expect(odds).to_contain_text("Éxitos necesarios: Asegúrate de que este valor es mayor")
+    panel.get_by_label("Acción extendida").focus()
+    page.keyboard.press("ArrowLeft")
+    expect(simple).to_be_checked()
+    expect(target).to_be_hidden()
+    expect(odds.locator(".roll-summary")).to_have_text("3 dados")
+    expect(odds).not_to_contain_text("Éxitos necesarios")
+    fixed_dice(8, 1, 1)
+    button = panel.get_by_role("button", name="Tirar los dados")
+    button.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(f"#roll-result-{character.pk} li.die")).to_have_count(3)
+    expect(button).to_be_focused()
+    screenshot(page, "simple-after-extended")
+    assert Roll.objects.get(character=character).kind == "pool"

@@ -331,3 +331,32 @@ def test_an_action_goes_on_without_a_specialty_taken_off_the_sheet(
     assert response.status_code == 302
     last = Roll.objects.order_by("-pk").first()
     assert (last.group, last.record["details"]["pool"]) == (first.group, 6)
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+def test_a_simple_roll_ignores_what_the_hidden_extended_fields_hold(
+    request, client, who, lucia, fixed_dice
+):
+    """Successes needed and the maximum of rolls are hidden on a simple roll: a wrong value
+    left there from the extended action (−1, 0) neither blocks the odds nor the roll."""
+    client.force_login(request.getfixturevalue(who))
+    simple = {**START, "kind": "pool", "target": "-1", "max_rolls": "0"}
+    odds = client.get(roll_url(lucia), {**simple, "part": "odds"}, HTTP_HX_REQUEST="true")
+    assert "text-danger" not in odds.text
+    assert odds_values(odds.text)["success"] > 0
+    fixed_dice(8, 8, 1, 1, 1, 1)
+    response = client.post(roll_url(lucia), simple, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    roll = Roll.objects.get()
+    assert (roll.kind, roll.result) == ("pool", 2)
+    # The panel keeps what was typed there, for when the player goes back to it.
+    assert 'name="target" value="-1"' in response.text
+
+
+def test_a_stranger_cannot_make_a_simple_roll_with_wrong_hidden_extended_fields(
+    client, stranger, lucia
+):
+    client.force_login(stranger)
+    simple = {**START, "kind": "pool", "target": "-1", "max_rolls": "0"}
+    assert client.post(roll_url(lucia), simple).status_code == 404
+    assert not Roll.objects.exists()
