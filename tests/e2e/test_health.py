@@ -242,3 +242,43 @@ def test_a_health_tool_opened_on_its_own_page_works_with_javascript_on(open_as):
     expect(page).to_have_url(f"/campaigns/{campaign.pk}/characters/{lucia.pk}/#sheet-health")
     expect(page.locator("#sheet-health .health-state")).to_have_text("Ileso")
     assert HealthEvent.objects.filter(character=lucia, kind="time").exists()
+
+
+def test_enter_in_the_amount_of_time_advances_by_the_amount_typed(open_as):
+    """Enter in "How long" (a form's implicit submission) passes the time typed, not
+    the first quick choice (Descanso 8 h): on the sheet and on the scene page."""
+    from campaigns.services.chronicle import scene_create
+
+    campaign, gm, _bob, lucia, _doctor = table()
+    for _ in range(2):
+        health_services.character_apply_damage(character=lucia, user=gm, damage=DamageInput(1, "L"))
+    page = open_as(gm)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{lucia.pk}/")
+    health = page.locator("#sheet-health")
+    rest = health.locator("#health-time")
+    rest.locator("summary").focus()
+    page.keyboard.press("Enter")
+    amount = rest.get_by_label("Cuánto tiempo")
+    expect(amount).to_be_visible()
+    amount.focus()
+    page.keyboard.type("2")
+    page.keyboard.press("Tab")
+    page.keyboard.type("s")
+    expect(rest.get_by_label("Unidad")).to_have_value("weeks")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")
+    expect(health.locator(".health-notice")).to_contain_text("Pasa el tiempo: 2 semanas")
+    assert HealthEvent.objects.filter(character=lucia).first().inputs["hours"] == 336
+
+    scene = scene_create(campaign=campaign, title="La posada", participants=[lucia])
+    page.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/")
+    time = page.locator("#scene-time")
+    time.get_by_label("Cantidad").focus()
+    page.keyboard.type("3")
+    page.keyboard.press("Tab")
+    page.keyboard.type("d")
+    expect(time.get_by_label("Unidad")).to_have_value("days")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator(".alert-success")).to_contain_text("3 días han pasado")
+    assert HealthEvent.objects.filter(character=lucia).first().inputs["hours"] == 72
