@@ -15,6 +15,7 @@
 //   stays behind, so that the part is drawn once the user has left it.
 // - A panel with a form (the roll panel) reloads itself with its choices through a hidden
 //   element in it ({% live_reload %}), spared the same way.
+// - A section the user opened (<details>) stays open when a live swap draws it again.
 // - htmx drops a request for a region still waiting for an answer (hx-sync): a change heard
 //   meanwhile would be lost if that answer was computed before it, so the page asks again
 //   once the answer is in.
@@ -120,8 +121,22 @@
       return selector && document.querySelector(selector);
     });
     liveSwap = { elt: elt, edited: parts.some(function (part) { return part && part !== elt && editing(part); }) };
-    queueMicrotask(function () { liveSwap = null; });
+    var opened = Array.prototype.map.call(document.querySelectorAll("details[open]"), detailsKey);
+    queueMicrotask(function () {
+      liveSwap = null;
+      // A section the user opened stays open in what the swap drew in its place.
+      Array.prototype.forEach.call(document.querySelectorAll("details:not([open])"), function (details) {
+        if (opened.indexOf(detailsKey(details)) !== -1) details.open = true;
+      });
+    });
   });
+
+  // A <details> as a swap draws it again: where it is, and what its summary says.
+  function detailsKey(details) {
+    var holder = details.parentElement && details.parentElement.closest("[id]");
+    var summary = details.querySelector("summary");
+    return [holder ? holder.id : "", details.className, summary ? summary.textContent.trim() : ""].join("|");
+  }
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     if (!liveSwap || !target) return;

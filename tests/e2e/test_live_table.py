@@ -258,3 +258,39 @@ def test_a_part_of_the_page_being_filled_in_waits_and_the_rest_follows(open_live
     page.locator("h1").click()
     expect(page.locator("#sheet-aspects")).to_contain_text("Todo está escrito")
     assert not_reloaded(page)
+
+
+def test_a_section_the_user_opened_stays_open_when_a_change_draws_it_again(open_live):
+    """A player opens "save this set-up" in her roll panel, and the GM opens "add an
+    aspect" on a sheet; a change reloads the panel and that part of the sheet: each section
+    stays open (the GM's form loads again), what changed drawn in it."""
+    from characters.models import Aspect
+
+    gm, ana = UserFactory(username="narradora"), UserFactory(username="ana")
+    campaign = campaign_with("tinieblas", gm, players=[ana], name="La mesa")
+    lucia = make_character(
+        campaign, ana, name="Lucía", ratings={"inteligencia": 3, "investigacion": 2}
+    )
+    page = open_live(ana)
+    live(page, lucia.get_absolute_url())
+    page.locator('a[data-roll-trait="investigacion"]').click()
+    panel = page.locator(f"#roll-panel-{lucia.pk}")
+    expect(panel.get_by_label("Habilidad", exact=True)).to_have_value("investigacion")
+    panel.get_by_text("Guardar esta preparación").click()
+    page.evaluate("document.activeElement.blur()")  # she only looks
+    lucia.traits.filter(key="investigacion").update(rating=4)
+    expect(panel.locator(f"#roll-odds-{lucia.pk}")).to_contain_text("Investigación +4")
+    expect(panel.locator("details.roll-save")).to_have_attribute("open", "")
+    expect(panel.get_by_label("Nombre de la tirada guardada")).to_be_visible()
+
+    hitos = campaign_with("hitos", gm, players=[ana], name="Mesa")
+    irene = make_character(hitos, ana, name="Irene", aspects=[("concepto", "Periodista")])
+    gm_page = open_live(gm)
+    live(gm_page, irene.get_absolute_url())
+    add = gm_page.locator("#sheet-aspects details.gm-form")
+    add.locator("summary").click()
+    expect(add.get_by_label("Aspecto")).to_be_visible()
+    gm_page.evaluate("document.activeElement.blur()")
+    Aspect.objects.create(character=irene, kind="cita", text="«Todo está escrito»", position=5)
+    expect(gm_page.locator("#sheet-aspects")).to_contain_text("Todo está escrito")
+    expect(add.get_by_label("Aspecto")).to_be_visible()
