@@ -33,7 +33,7 @@ from campaigns.fragments import (
     fragment_key,
     viewer,
 )
-from campaigns.htmx import htmx_render, unchanged
+from campaigns.htmx import SINCE_HEADER, htmx_render, unchanged
 from campaigns.models import Scene, SceneNote, Story
 from campaigns.permissions import (
     CampaignAccess,
@@ -74,6 +74,8 @@ def _scene_url(scene: Scene, anchor: str = "") -> str:
 def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
     access = campaign_access(request.user, campaign_id)
     campaign = access.campaign
+    if up_to_date := unchanged(request, access.live_seq):
+        return up_to_date
     # Stories are the campaign's own rows: its version follows them.
     stories = cached_value(
         fragment_key("stories", campaign.pk, campaign.version), lambda: list(campaign.stories.all())
@@ -116,6 +118,11 @@ def timeline(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "list_key": list_key,
         "list_html": list_html,
     }
+    if request.headers.get(SINCE_HEADER):
+        # A live refresh takes the list from the whole page.
+        return render(request, "campaigns/timeline.html", context)
+    # A page of the list swapped in brings the live refresh of that page.
+    context["list_swapped"] = request.htmx and not request.htmx.history_restore_request
     return htmx_render(request, "campaigns/timeline.html", "scene-list", context)
 
 

@@ -52,10 +52,12 @@ def live_scripts(context) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def live_refresh(context, *parts: str, version=None) -> str:
+def live_refresh(context, *parts: str, version=None, oob=False) -> str:
     """The hidden element that refreshes `parts` (ids, "#group-review") of this page at
     each change its reader may see; the page's view answers 204 while the page shows
-    `version` (campaigns.htmx.unchanged), by default the reader's change sequence."""
+    `version` (campaigns.htmx.unchanged), by default the reader's change sequence.
+    `oob`: in a part htmx swaps in (a page of a list), it replaces the page's own, so the
+    refresh asks for what the page now shows."""
     access = _access(context)
     if access is None:
         return ""
@@ -63,7 +65,9 @@ def live_refresh(context, *parts: str, version=None) -> str:
         version = access.live_seq
     return format_html(
         '<div id="live-refresh" hidden hx-get="{}" hx-headers="{}" hx-trigger="{}" '
-        'hx-swap="none" hx-select-oob="{}" hx-disinherit="*"></div>',
+        'hx-swap="none" hx-select-oob="{}" hx-disinherit="*"'
+        + (' hx-swap-oob="true"' if oob else "")
+        + "></div>",
         context["request"].get_full_path(),
         json.dumps({SINCE_HEADER: str(version)}),
         LIVE_TRIGGER,

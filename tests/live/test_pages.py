@@ -14,6 +14,7 @@ from django.urls import reverse
 from campaigns.htmx import SINCE_HEADER
 from campaigns.models import Campaign
 from campaigns.permissions import campaign_access
+from campaigns.views.chronicle import SCENES_PER_PAGE
 from characters import services as character_services
 from characters.advancement import PurchaseSpec
 from tests.factories import CampaignFactory, MembershipFactory, make_character
@@ -44,6 +45,7 @@ def live_pages(campaign, table) -> dict[str, str]:
         "xp log": reverse("characters:xp_log", args=[campaign.pk]),
         "sheet": table["character"].get_absolute_url(),
         "character xp": reverse("characters:xp", args=[campaign.pk, table["character"].pk]),
+        "timeline": reverse("campaigns:timeline", args=[campaign.pk]),
     }
 
 
@@ -66,7 +68,7 @@ def refresh(html: str) -> tuple[str, str, list[str]]:
 
 @pytest.mark.parametrize("member", ["gm", "player"])
 @pytest.mark.parametrize(
-    "page", ["campaign", "scene", "roll log", "xp log", "sheet", "character xp"]
+    "page", ["campaign", "scene", "roll log", "xp log", "sheet", "character xp", "timeline"]
 )
 def test_a_live_page_answers_204_when_up_to_date_and_its_parts_otherwise(
     client, request, campaign, table, member, page
@@ -94,7 +96,7 @@ def test_a_live_page_answers_204_when_up_to_date_and_its_parts_otherwise(
 
 
 @pytest.mark.parametrize(
-    "page", ["campaign", "scene", "roll log", "xp log", "sheet", "character xp"]
+    "page", ["campaign", "scene", "roll log", "xp log", "sheet", "character xp", "timeline"]
 )
 def test_a_stranger_gets_a_404_from_a_live_refresh(client, stranger, campaign, table, page):
     client.force_login(stranger)
@@ -163,6 +165,7 @@ def test_every_page_with_a_live_refresh_is_in_this_table():
     assert templates == [
         "templates/campaigns/campaign_detail.html",
         "templates/campaigns/scene.html",
+        "templates/campaigns/timeline.html",
         "templates/characters/sheet.html",
         "templates/characters/xp_ledger.html",
         "templates/characters/xp_log.html",
@@ -219,6 +222,29 @@ def test_the_gms_approval_refreshes_the_players_open_xp_page(client, campaign, t
     assert answer.one(id="xp-balance").text() == f"{10 - purchase.cost} PX disponibles"
     assert answer.one(id="xp-purchases").one("span", class_="badge").text() == "Aplicada"
     assert "Gasto" in answer.one(id="ledger").text()
+
+
+@pytest.mark.parametrize("member", ["gm", "player"])
+def test_a_new_scene_refreshes_an_open_timeline_and_a_page_of_it_refreshes_itself(
+    client, request, campaign, table, member
+):
+    """The chronicle's list follows the GM's new scene; a later page swapped in (htmx)
+    brings the refresh of that page, so a change does not send the reader to the first."""
+    client.force_login(request.getfixturevalue(member))
+    url = reverse("campaigns:timeline", args=[campaign.pk])
+    asked, version, parts = refresh(client.get(url).content.decode())
+    assert parts == ["#live-refresh", "#scene-list"]
+    make_scene(campaign, title="El claustro")
+    answer = parse(client.get(asked, **HTMX, **{SINCE: version}).content.decode())
+    assert "El claustro" in answer.one("section", id="scene-list").text()
+    for number in range(SCENES_PER_PAGE):
+        make_scene(campaign, title=f"Escena {number}")
+    page = client.get(url, {"page": "2"}, **HTMX).content.decode()
+    swapped = parse(page).one(id="live-refresh")
+    assert swapped.attrs["hx-swap-oob"] == "true"
+    assert swapped.attrs["hx-get"] == f"{url}?page=2"
+    # The whole page has one, not swapped out of band.
+    assert "hx-swap-oob" not in parse(client.get(url).content.decode()).one(id="live-refresh").attrs
 
 
 def panel_reload(html: str) -> str:
