@@ -9,7 +9,8 @@
 //   carry the state before that write: it is dropped and asked again, so the write's own
 //   answer (and the notice it carries) is never replaced by an older state.
 // - A region where a field is being filled in (focused, or changed and not sent) is left
-//   as it is: a refresh never takes what the user typed.
+//   as it is, whether the typing began before the refresh was asked or while its answer
+//   was on the way: a refresh never takes what the user typed.
 // - Pages refresh their parts through one hidden element ({% live_refresh %}) that swaps
 //   in the parts it names; each part is spared the same way, and the page's version then
 //   stays behind, so that the part is drawn once the user has left it.
@@ -112,6 +113,12 @@
     if (asked !== writes) {
       event.detail.shouldSwap = false;
       htmx.trigger(document.body, "cronica:poll");
+      return;
+    }
+    // Typing may have begun while the answer was on its way.
+    if (editing(event.detail.target)) {
+      event.detail.shouldSwap = false;
+      askWhenLeft(event.detail.target);
       return;
     }
     // The swap runs right after this event, before any microtask.

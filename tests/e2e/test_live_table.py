@@ -294,3 +294,54 @@ def test_a_section_the_user_opened_stays_open_when_a_change_draws_it_again(open_
     Aspect.objects.create(character=irene, kind="cita", text="«Todo está escrito»", position=5)
     expect(gm_page.locator("#sheet-aspects")).to_contain_text("Todo está escrito")
     expect(add.get_by_label("Aspecto")).to_be_visible()
+
+
+def test_what_is_typed_while_a_reload_is_on_its_way_is_kept(open_live):
+    """The panel's reload is asked (a change of the GM's) while the player looks; she starts
+    typing what the roll is for before its answer arrives: the answer does not take it."""
+    gm, ana = UserFactory(username="narradora"), UserFactory(username="ana")
+    campaign = campaign_with("tinieblas", gm, players=[ana], name="La mesa")
+    lucia = make_character(
+        campaign, ana, name="Lucía", ratings={"inteligencia": 3, "investigacion": 2}
+    )
+    page = open_live(ana)
+    live(page, lucia.get_absolute_url())
+    page.locator('a[data-roll-trait="investigacion"]').click()
+    panel = page.locator(f"#roll-panel-{lucia.pk}")
+    expect(panel.get_by_label("Habilidad", exact=True)).to_have_value("investigacion")
+    panel.get_by_text("Más opciones").click()
+    page.evaluate("document.activeElement.blur()")
+    held = []
+
+    def hold(route):
+        if route.request.headers.get("x-cronica-since") and not held:
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    page.route(lambda url: f"/characters/{lucia.pk}/roll/" in url, hold)
+    lucia.traits.filter(key="investigacion").update(rating=4)
+    for _round_trip in range(1000):  # the route's handler runs while Playwright is called
+        if held:
+            break
+        page.evaluate("0")
+    assert held, "the reload never reached the network"
+    label = panel.get_by_label("¿Para qué es la tirada?")
+    label.fill("Leer el diario del forense")
+    page.evaluate(
+        """() => {
+          window.reloadsAnswered = 0;
+          document.addEventListener("htmx:afterRequest", (event) => {
+            const headers = (event.detail.requestConfig || {}).headers || {};
+            if (headers["X-Cronica-Since"]) window.reloadsAnswered += 1;
+          });
+        }"""
+    )
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    # The answer came and went: what she typed stays.
+    page.wait_for_function("() => window.reloadsAnswered >= 1")
+    expect(label).to_have_value("Leer el diario del forense")
+    # Once she has sent it, the change is there.
+    panel.get_by_role("button", name="Tirar los dados").click()
+    expect(panel.locator(f"#roll-odds-{lucia.pk}")).to_contain_text("Investigación +4")
