@@ -30,6 +30,30 @@ def not_reloaded(page) -> bool:
     return page.evaluate("window.cronicaNotReloaded === true")
 
 
+def hold_first_refresh(page, matches) -> list:
+    """Hold the page's first live refresh of a URL that `matches`: the server answers it
+    at once, and the test hands that answer to the page when it chooses (`fulfill`)."""
+    held = []
+
+    def hold(route):
+        if route.request.headers.get("x-cronica-since") and not held:
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    page.route(matches, hold)
+    return held
+
+
+def held_answer(page, held: list, what: str):
+    """The held (route, answer), once the refresh has reached the network."""
+    for _round_trip in range(1000):  # the route's handler runs while Playwright is called
+        if held:
+            return held[0]
+        page.evaluate("0")
+    raise AssertionError(f"the {what} never reached the network")
+
+
 def test_a_roll_a_wound_and_a_diary_reach_the_others_pages_without_a_reload(open_live, screenshot):
     gm, ana, berto = (UserFactory(username=name) for name in ("narradora", "ana", "berto"))
     campaign = campaign_with("tinieblas", gm, players=[ana, berto], name="La mesa")
@@ -144,25 +168,12 @@ def test_a_change_heard_while_the_panel_waits_for_its_reload_is_not_lost(open_li
         }"""
     )
     # The first reload is answered by the server at once, and handed to the page late.
-    held = []
-
-    def hold(route):
-        if route.request.headers.get("x-cronica-since") and not held:
-            held.append((route, route.fetch()))
-        else:
-            route.continue_()
-
-    page.route(lambda url: f"/characters/{lucia.pk}/roll/" in url, hold)
+    held = hold_first_refresh(page, lambda url: f"/characters/{lucia.pk}/roll/" in url)
     lucia.traits.filter(key="investigacion").update(rating=3)
     page.wait_for_function("() => window.reloadsAsked === 1")
-    for _round_trip in range(1000):  # the route's handler runs while Playwright is called
-        if held:
-            break
-        page.evaluate("0")
-    assert held, "the first reload never reached the network"
+    route, answer = held_answer(page, held, "first reload")
     lucia.traits.filter(key="investigacion").update(rating=4)
     page.wait_for_function("() => window.reloadsAsked === 2")
-    route, answer = held[0]
     route.fulfill(response=answer)
     expect(panel.locator(f"#roll-odds-{lucia.pk}")).to_contain_text("Investigación +4")
 
@@ -196,25 +207,12 @@ def test_a_refresh_asked_before_the_pages_own_write_never_draws_the_older_state(
           );
         }"""
     )
-    held = []
-
-    def hold(route):
-        if route.request.headers.get("x-cronica-since") and not held:
-            held.append((route, route.fetch()))  # answered by the server now, drawn later
-        else:
-            route.continue_()
-
-    page.route(lambda url: url.endswith(lucia.get_absolute_url()), hold)
+    held = hold_first_refresh(page, lambda url: url.endswith(lucia.get_absolute_url()))
     lucia.traits.filter(key="investigacion").update(rating=3)
-    for _round_trip in range(1000):  # the route's handler runs while Playwright is called
-        if held:
-            break
-        page.evaluate("0")
-    assert held, "the refresh never reached the network"
+    route, answer = held_answer(page, held, "refresh")
 
     page.locator("#pool-willpower-minus").click()
     expect(willpower).to_contain_text(str(int(start) - 1))
-    route, answer = held[0]
     route.fulfill(response=answer)
     # The GM's change comes in all the same, with her spend.
     investigacion = page.locator("#trait-investigacion [role=img]")
@@ -311,21 +309,9 @@ def test_what_is_typed_while_a_reload_is_on_its_way_is_kept(open_live):
     expect(panel.get_by_label("Habilidad", exact=True)).to_have_value("investigacion")
     panel.get_by_text("Más opciones").click()
     page.evaluate("document.activeElement.blur()")
-    held = []
-
-    def hold(route):
-        if route.request.headers.get("x-cronica-since") and not held:
-            held.append((route, route.fetch()))
-        else:
-            route.continue_()
-
-    page.route(lambda url: f"/characters/{lucia.pk}/roll/" in url, hold)
+    held = hold_first_refresh(page, lambda url: f"/characters/{lucia.pk}/roll/" in url)
     lucia.traits.filter(key="investigacion").update(rating=4)
-    for _round_trip in range(1000):  # the route's handler runs while Playwright is called
-        if held:
-            break
-        page.evaluate("0")
-    assert held, "the reload never reached the network"
+    route, answer = held_answer(page, held, "reload")
     label = panel.get_by_label("¿Para qué es la tirada?")
     label.fill("Leer el diario del forense")
     page.evaluate(
@@ -337,7 +323,6 @@ def test_what_is_typed_while_a_reload_is_on_its_way_is_kept(open_live):
           });
         }"""
     )
-    route, answer = held[0]
     route.fulfill(response=answer)
     # The answer came and went: what she typed stays.
     page.wait_for_function("() => window.reloadsAnswered >= 1")
