@@ -54,6 +54,27 @@ def held_answer(page, held: list, what: str):
     raise AssertionError(f"the {what} never reached the network")
 
 
+def lucias_sheet(open_live):
+    """Ana's sheet of Lucía (Tinieblas, Inteligencia 3, Investigación 2), open and live;
+    the campaign is narradora's. Returns (the page, Lucía)."""
+    gm, ana = UserFactory(username="narradora"), UserFactory(username="ana")
+    campaign = campaign_with("tinieblas", gm, players=[ana], name="La mesa")
+    lucia = make_character(
+        campaign, ana, name="Lucía", ratings={"inteligencia": 3, "investigacion": 2}
+    )
+    page = open_live(ana)
+    live(page, lucia.get_absolute_url())
+    return page, lucia
+
+
+def panel_on_investigacion(page, lucia):
+    """Her roll panel, opened from the sheet's Investigación."""
+    page.locator('a[data-roll-trait="investigacion"]').click()
+    panel = page.locator(f"#roll-panel-{lucia.pk}")
+    expect(panel.get_by_label("Habilidad", exact=True)).to_have_value("investigacion")
+    return panel
+
+
 def test_a_roll_a_wound_and_a_diary_reach_the_others_pages_without_a_reload(open_live, screenshot):
     gm, ana, berto = (UserFactory(username=name) for name in ("narradora", "ana", "berto"))
     campaign = campaign_with("tinieblas", gm, players=[ana, berto], name="La mesa")
@@ -143,17 +164,8 @@ def test_a_change_heard_while_the_panel_waits_for_its_reload_is_not_lost(open_li
     """The CI failure of session 14: a second change reached an open roll panel while its
     reload for the first was still on the way. htmx dropped the second reload (the panel's
     hx-sync), and the first answer, computed before the second change, stayed for good."""
-    player = UserFactory(username="ana")
-    gm = UserFactory(username="narradora")
-    campaign = campaign_with("tinieblas", gm, players=[player], name="La mesa")
-    lucia = make_character(
-        campaign, player, name="Lucía", ratings={"inteligencia": 3, "investigacion": 2}
-    )
-    page = open_live(player)
-    live(page, lucia.get_absolute_url())
-    page.locator('a[data-roll-trait="investigacion"]').click()
-    panel = page.locator(f"#roll-panel-{lucia.pk}")
-    expect(panel.get_by_label("Habilidad", exact=True)).to_have_value("investigacion")
+    page, lucia = lucias_sheet(open_live)
+    panel = panel_on_investigacion(page, lucia)
     # The dock puts the focus in the panel's first field, where a reload would wait (a user
     # filling it in): she is only looking.
     page.evaluate("document.activeElement.blur()")
@@ -183,13 +195,7 @@ def test_a_refresh_asked_before_the_pages_own_write_never_draws_the_older_state(
     the page only after the player's own write there (a Willpower point spent) has been
     drawn: that answer holds the state before her write, so the page drops it and asks
     again (static/js/live.js), and her pool never shows the point back, even for a moment."""
-    gm, ana = UserFactory(username="narradora"), UserFactory(username="ana")
-    campaign = campaign_with("tinieblas", gm, players=[ana], name="La mesa")
-    lucia = make_character(
-        campaign, ana, name="Lucía", ratings={"inteligencia": 3, "investigacion": 2}
-    )
-    page = open_live(ana)
-    live(page, lucia.get_absolute_url())
+    page, lucia = lucias_sheet(open_live)
     willpower = page.locator("#pool-willpower [data-pool-value]")
     start = willpower.inner_text().split("/")[0].strip()
     # Every value the pool shows, in order, whichever swap draws it.
@@ -264,16 +270,9 @@ def test_a_section_the_user_opened_stays_open_when_a_change_draws_it_again(open_
     stays open (the GM's form loads again), what changed drawn in it."""
     from characters.models import Aspect
 
-    gm, ana = UserFactory(username="narradora"), UserFactory(username="ana")
-    campaign = campaign_with("tinieblas", gm, players=[ana], name="La mesa")
-    lucia = make_character(
-        campaign, ana, name="Lucía", ratings={"inteligencia": 3, "investigacion": 2}
-    )
-    page = open_live(ana)
-    live(page, lucia.get_absolute_url())
-    page.locator('a[data-roll-trait="investigacion"]').click()
-    panel = page.locator(f"#roll-panel-{lucia.pk}")
-    expect(panel.get_by_label("Habilidad", exact=True)).to_have_value("investigacion")
+    page, lucia = lucias_sheet(open_live)
+    panel = panel_on_investigacion(page, lucia)
+    gm, ana = lucia.campaign.created_by, lucia.owner
     panel.get_by_text("Guardar esta preparación").click()
     page.evaluate("document.activeElement.blur()")  # she only looks
     lucia.traits.filter(key="investigacion").update(rating=4)
@@ -297,16 +296,8 @@ def test_a_section_the_user_opened_stays_open_when_a_change_draws_it_again(open_
 def test_what_is_typed_while_a_reload_is_on_its_way_is_kept(open_live):
     """The panel's reload is asked (a change of the GM's) while the player looks; she starts
     typing what the roll is for before its answer arrives: the answer does not take it."""
-    gm, ana = UserFactory(username="narradora"), UserFactory(username="ana")
-    campaign = campaign_with("tinieblas", gm, players=[ana], name="La mesa")
-    lucia = make_character(
-        campaign, ana, name="Lucía", ratings={"inteligencia": 3, "investigacion": 2}
-    )
-    page = open_live(ana)
-    live(page, lucia.get_absolute_url())
-    page.locator('a[data-roll-trait="investigacion"]').click()
-    panel = page.locator(f"#roll-panel-{lucia.pk}")
-    expect(panel.get_by_label("Habilidad", exact=True)).to_have_value("investigacion")
+    page, lucia = lucias_sheet(open_live)
+    panel = panel_on_investigacion(page, lucia)
     panel.get_by_text("Más opciones").click()
     page.evaluate("document.activeElement.blur()")
     held = hold_first_refresh(page, lambda url: f"/characters/{lucia.pk}/roll/" in url)
