@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from campaigns import services as campaign_services
 from characters.models import XpEntry
-from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
+from tests.factories import UserFactory, campaign_with, make_character
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -13,9 +13,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def test_a_forged_bribe_is_named_in_its_row(open_as, screenshot):
     gm = UserFactory(username="narradora")
     pablo = UserFactory(username="pablo")
-    campaign = CampaignFactory(created_by=gm)
-    MembershipFactory(campaign=campaign, user=gm, role="gm")
-    MembershipFactory(campaign=campaign, user=pablo, role="player")
+    campaign = campaign_with("tinieblas", gm, players=[pablo])
     lucia = make_character(campaign, pablo, name="Lucía")
     scene = campaign_services.scene_create(
         campaign=campaign, title="El claustro", participants=[lucia]
