@@ -70,14 +70,6 @@ def campaign_update(
             _("The rule system can only change while the campaign has no characters."),
             code="system_locked",
         )
-    # What the sheets read of the campaign: its name, rules and options (a derived trait,
-    # who may apply damage). An open sheet refreshes itself when its character's version
-    # moves (characters.views.sheet.sheet), so a change to them moves every character's.
-    sheets_change = (
-        name != locked.name
-        or house_rules != locked.house_rules
-        or any(getattr(locked, field) != value for field, value in options.items())
-    )
     locked.name = name
     locked.description = description
     locked.system = system
@@ -85,8 +77,6 @@ def campaign_update(
     for field, value in options.items():
         setattr(locked, field, value)
     locked.save()
-    if sheets_change:
-        locked.characters.update(version=F("version") + 1, grid_version=F("grid_version") + 1)
     return locked
 
 

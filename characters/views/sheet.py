@@ -30,6 +30,7 @@ from characters.models import Resource
 from characters.views.sheet_context import (
     back_to_sheet,
     first_error,
+    live_version,
     pools_of,
     sheet_context,
     sheet_context_base,
@@ -48,7 +49,7 @@ def _render(request: HttpRequest, partial: str, context: dict) -> HttpResponse:
 @require_GET
 def sheet(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
     access = character_access(request.user, campaign_id, character_id)
-    if up_to_date := unchanged(request, access.character.version):
+    if up_to_date := unchanged(request, live_version(access)):
         return up_to_date
     return _render(request, "sheet", sheet_context(access, request))
 

@@ -265,6 +265,13 @@ def section_forms(access: CharacterAccess, section: SheetSection, data=None) -> 
     return section.forms(access.character, services.ratings_of(access.character), data)
 
 
+def live_version(access: CharacterAccess) -> str:
+    """What an open sheet's live refresh sends ({% live_refresh %}): the sheet shows its
+    character's rows and its campaign's (the name, house rules and options a derived trait
+    or a form reads), so it is stale when either version moves, by whatever write path."""
+    return f"{access.character.version}.{access.access.campaign.version}"
+
+
 def sheet_context(
     access: CharacterAccess, request: HttpRequest | None = None, **extra: Any
 ) -> dict[str, Any]:
@@ -291,6 +298,7 @@ def sheet_context(
         "can_edit_story": access.can_edit_story,
         "can_edit_traits": access.can_edit_traits,
         "can_recover_aspects": access.can_recover_aspects,
+        "live_version": live_version(access),
     }
     cached = request is not None and not extra
     if cached:

@@ -1,13 +1,15 @@
 """A change to the campaign's rules or options reaches the sheets already open: their live
-refresh asks their character's version, which the campaign's save moves (a derived trait
-follows a house rule without a reload). A save that changes nothing the sheets read leaves
-them be."""
+refresh sends their character's and their campaign's versions, which the database moves at
+any write to the campaign's row, by the GM's form or any other path (a derived trait
+follows a house rule without a reload)."""
+
+import json
 
 import pytest
 from django.urls import reverse
 
 from campaigns.htmx import SINCE_HEADER
-from characters.models import Character
+from campaigns.models import Campaign
 from tests.factories import campaign_with, make_character
 from tests.html import parse
 
@@ -36,12 +38,18 @@ def _form(campaign, **overrides):
     return data
 
 
+def _since(client, character) -> str:
+    """The version the open sheet holds, as its {% live_refresh %} sends it."""
+    live = parse(client.get(character.get_absolute_url()).text).one(id="live-refresh")
+    return json.loads(live.attrs["hx-headers"])[SINCE_HEADER]
+
+
 def _refresh(client, character, since):
     """The open sheet's live refresh, as {% live_refresh %} asks it."""
     return client.get(
         character.get_absolute_url(),
         HTTP_HX_REQUEST="true",
-        **{f"HTTP_{SINCE_HEADER.upper().replace('-', '_')}": str(since)},
+        **{f"HTTP_{SINCE_HEADER.upper().replace('-', '_')}": since},
     )
 
 
@@ -55,7 +63,7 @@ def _defensa(response) -> str:
 def test_a_house_rule_saved_by_the_gm_reaches_an_open_sheet(client, gm, carmen, request, reader):
     campaign = carmen.campaign
     client.force_login(request.getfixturevalue(reader))
-    since = Character.objects.get(pk=carmen.pk).version
+    since = _since(client, carmen)
     assert _refresh(client, carmen, since).status_code == 204
     before = _defensa(client.get(carmen.get_absolute_url()))
     client.force_login(gm)
@@ -67,20 +75,26 @@ def test_a_house_rule_saved_by_the_gm_reaches_an_open_sheet(client, gm, carmen, 
     assert (before, _defensa(response)) == ("12", "15")
 
 
-def test_a_save_that_changes_nothing_the_sheets_read_leaves_them_be(client, gm, carmen):
-    campaign = carmen.campaign
-    since = Character.objects.get(pk=carmen.pk).version
-    client.force_login(gm)
-    url = reverse("campaigns:edit", args=[campaign.pk])
-    assert client.post(url, _form(campaign, description="Otra cosa")).status_code == 302
-    assert Character.objects.get(pk=carmen.pk).version == since
+def test_a_house_rule_written_by_another_path_reaches_an_open_sheet(client, player, carmen):
+    """The admin, a script, a service to come: no write path has to remember the sheets."""
+    client.force_login(player)
+    since = _since(client, carmen)
+    rules = {**carmen.campaign.house_rules, "defense_base": 8}
+    Campaign.objects.filter(pk=carmen.campaign_id).update(house_rules=rules)
+    response = _refresh(client, carmen, since)
+    assert response.status_code == 200
+    assert _defensa(response) == "15"
 
 
 @pytest.mark.parametrize(("who", "status"), [("player", 403), ("observer", 403), ("stranger", 404)])
-def test_only_the_gm_changes_the_rules_and_no_sheet_moves(client, carmen, request, who, status):
+def test_only_the_gm_changes_the_rules_and_no_sheet_moves(
+    client, carmen, player, request, who, status
+):
     campaign = carmen.campaign
-    since = Character.objects.get(pk=carmen.pk).version
+    client.force_login(player)
+    since = _since(client, carmen)
     client.force_login(request.getfixturevalue(who))
     url = reverse("campaigns:edit", args=[campaign.pk])
     assert client.post(url, _form(campaign, rule_objetivo_defense_base=8)).status_code == status
-    assert Character.objects.get(pk=carmen.pk).version == since
+    client.force_login(player)
+    assert _refresh(client, carmen, since).status_code == 204

@@ -17,6 +17,7 @@ from campaigns.permissions import campaign_access
 from campaigns.views.chronicle import SCENES_PER_PAGE
 from characters import services as character_services
 from characters.advancement import PurchaseSpec
+from characters.models import Character
 from tests.factories import CampaignFactory, MembershipFactory, make_character
 from tests.html import parse
 from tests.mechanics import rolling
@@ -78,12 +79,12 @@ def test_a_live_page_answers_204_when_up_to_date_and_its_parts_otherwise(
     html = client.get(url).content.decode()
     asked, version, parts = refresh(html)
     assert asked == url
-    # A sheet follows its character's rows (not every roll), the campaign page its cache
-    # key (the last test); the rest, the reader's sequence.
-    table["character"].refresh_from_db(fields=["version"])
+    # A sheet follows its character's and its campaign's rows (not every roll), the
+    # campaign page its cache key (the last test); the rest, the reader's sequence.
+    character = Character.objects.select_related("campaign").get(pk=table["character"].pk)
+    sheet = f"{character.version}.{character.campaign.version}"
     if page != "campaign":
-        expected = table["character"].version if page == "sheet" else seq(campaign, member)
-        assert version == str(expected)
+        assert version == (sheet if page == "sheet" else str(seq(campaign, member)))
     assert client.get(asked, **HTMX, **{SINCE: version}).status_code == 204
     stale = {SINCE: "0"}
     answer = client.get(asked, **HTMX, **stale)
