@@ -79,12 +79,10 @@ def test_on_a_phone_saved_rolls_pools_health_and_traits_come_before_the_long_lis
         assert {box["left"] for box in play.values()} == {others["sheet-rolls"]["left"]}
         screenshot(page, f"{system}-360")
         # The reordered column keeps axe's WCAG 2.1 AA rules, in both colour schemes.
-        assert axe_violations(page) == []
+        assert axe_violations(page, "light") == []
         if system == "tinieblas":
-            page.emulate_media(color_scheme="dark")
-            expect(page.locator("html")).to_have_attribute("data-bs-theme", "dark")
+            assert axe_violations(page, "dark") == []
             assert page.evaluate(SECTIONS) == layout
-            assert axe_violations(page) == []
             screenshot(page, f"{system}-360-dark")
             page.emulate_media(color_scheme="light")
     assert seen == set(OWN_LIST)

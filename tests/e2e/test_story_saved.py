@@ -7,7 +7,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from characters.models import Character
+from campaigns.permissions import character_access
+from characters.views.sheet_context import live_version
 from tests.e2e.test_sheet import objetivo_character
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -28,7 +29,7 @@ def test_saving_the_story_in_place_says_so_and_the_notice_stays(open_live, scree
     notice = page.locator("#sheet-story-status")
     expect(notice).to_have_text("Ficha guardada.")
     # The page hears of its own change and refreshes its live parts up to the new version.
-    version = str(Character.objects.get(pk=character.pk).version)
+    version = live_version(character_access(player, character.campaign_id, character.pk))
     expect(page.locator("#live-refresh")).to_have_attribute(
         "hx-headers", json.dumps({"X-Cronica-Since": version})
     )
