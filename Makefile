@@ -66,14 +66,14 @@ test: WITH_TEST_DEPS = 1
 test: $(VENV)/.installed system-deps messages lint
 	rm -rf test-results
 	@echo "== SQLite: all but the browser tests =="
-	$(VENV)/bin/pytest -m "not e2e" -n $(WORKERS) $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -m "not e2e" -n $(WORKERS) --dist worksteal $(PYTEST_ARGS)
 	@echo "== PostgreSQL 15, fragments in Redis: the database tests, browser tests included =="
 	scripts/with-postgres.sh scripts/with-redis.sh \
-		$(VENV)/bin/pytest --database-only -n $(WORKERS) $(PYTEST_ARGS)
+		$(VENV)/bin/pytest --database-only -n $(WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 # The quick developer loop: no Monte Carlo tests (marked slow), no browser, no PostgreSQL.
 test-fast: $(VENV)/.installed messages lint
-	$(VENV)/bin/pytest -m "not slow and not e2e" -n $(WORKERS) $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -m "not slow and not e2e" -n $(WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache test-results
