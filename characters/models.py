@@ -546,6 +546,16 @@ class WillpowerGrant(models.Model):
         return f"{self.character} · {self.scene} +{self.points}"
 
 
+class XpPurchaseQuerySet(models.QuerySet):
+    def held(self, character: Character, *, drama: bool) -> int:
+        """What the character's purchases waiting for a GM hold: XP, or drama points
+        (`drama`). A request reserves its cost until it is decided."""
+        waiting = self.filter(character=character, status=XpPurchase.Status.PENDING)
+        kind = Q(kind=XpPurchase.Kind.DRAMA)
+        waiting = waiting.filter(kind) if drama else waiting.exclude(kind)
+        return waiting.aggregate(total=models.Sum("cost"))["total"] or 0
+
+
 class XpPurchase(models.Model):
     """A purchase with XP (or, in Hitos, a sacrificed drama point), from request to applied.
 
@@ -611,6 +621,8 @@ class XpPurchase(models.Model):
         blank=True,
         related_name="purchase",
     )
+
+    objects = XpPurchaseQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("XP purchase")

@@ -325,27 +325,25 @@ def xp_purchase_request(
         raise ValidationError(
             _("That purchase is already waiting for the GM."), code="already_pending"
         )
+    reserved = XpPurchase.objects.held(locked, drama=checked.uses_drama_points)
     if checked.uses_drama_points:
-        reserved = sum(p.cost for p in pending if p.kind == XpPurchase.Kind.DRAMA)
         pool = Resource.objects.filter(character=locked, key=checked.pool).first()
         if pool is None or pool.current - reserved < checked.cost:
             raise ValidationError(_("There are no drama points left."), code="no_drama_points")
-    else:
-        reserved = sum(p.cost for p in pending if p.kind != XpPurchase.Kind.DRAMA)
-        if locked.xp_balance - reserved < checked.cost:
-            raise ValidationError(
-                _(
-                    "%(name)s has %(balance)s XP (%(reserved)s waiting for approval); "
-                    "this costs %(cost)s."
-                )
-                % {
-                    "name": locked.name,
-                    "balance": locked.xp_balance,
-                    "reserved": reserved,
-                    "cost": checked.cost,
-                },
-                code="insufficient_xp",
+    elif locked.xp_balance - reserved < checked.cost:
+        raise ValidationError(
+            _(
+                "%(name)s has %(balance)s XP (%(reserved)s waiting for approval); "
+                "this costs %(cost)s."
             )
+            % {
+                "name": locked.name,
+                "balance": locked.xp_balance,
+                "reserved": reserved,
+                "cost": checked.cost,
+            },
+            code="insufficient_xp",
+        )
     return XpPurchase.objects.create(**fields)
 
 

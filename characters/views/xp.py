@@ -390,14 +390,7 @@ def _purchase_context(request: HttpRequest, character: Character, *, is_gm: bool
             else:
                 reserved = 0
                 if context["needs_approval"] and not is_gm and not quote.uses_drama_points:
-                    reserved = (
-                        XpPurchase.objects.filter(
-                            character=character, status=XpPurchase.Status.PENDING
-                        )
-                        .exclude(kind=XpPurchase.Kind.DRAMA)
-                        .aggregate(total=Sum("cost"))["total"]
-                        or 0
-                    )
+                    reserved = XpPurchase.objects.held(character, drama=False)
                 context["quote"] = quote
                 context["quote_reserved"] = reserved
                 context["quote_balance"] = character.xp_balance - reserved
