@@ -1,6 +1,8 @@
 """The XP ledger and its services: scene awards and corrections, purchases priced by the
 engine, the approval queue, the balance guard, and the Hitos drama-point sacrifice."""
 
+from functools import partial
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -481,6 +483,15 @@ def test_no_drama_point_left_means_no_sacrifice(hitos_hero, player):
             character=hitos_hero, user=player, purchase=PurchaseSpec("drama", "combate")
         )
     assert rating(hitos_hero, "combate") == 3
+
+
+def test_waiting_drama_purchases_hold_their_points(hitos_hero, player):
+    """A drama point held by a request waiting for the GM is not sacrificed twice."""
+    Resource.objects.filter(character=hitos_hero, key="drama_points").update(current=1)
+    request = partial(services.xp_purchase_request, character=hitos_hero, user=player)
+    assert request(purchase=PurchaseSpec("drama", "combate"), apply_now=False).is_pending
+    with pytest.raises(ValidationError, match="no drama points"):
+        request(purchase=PurchaseSpec("drama", "percepcion"), apply_now=False)
 
 
 # Options the purchase form offers
