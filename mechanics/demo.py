@@ -169,8 +169,9 @@ def seed_chronicle(campaign, users: dict, *, seed: int = 1) -> bool:
     story of three scenes (the first closed), diaries published and draft, a GM note,
     about thirty rolls of every kind thrown by a seeded random source (one of them
     secret), a wound and its healing, XP awarded with the rubric, a spend waiting for the
-    GM and a fight with its initiative rolled. False (and nothing done) when the campaign
-    already has the story: running `seed_demo` again changes nothing."""
+    GM (the campaign asks for approval) and a fight with its initiative rolled. False (and
+    nothing done) when the campaign already has the story: running `seed_demo` again
+    changes nothing."""
     chronicle = campaign.game_system.demo_chronicle
     if not chronicle or campaign.stories.filter(title=chronicle["story"][0]).exists():
         return False
@@ -193,6 +194,14 @@ def seed_chronicle(campaign, users: dict, *, seed: int = 1) -> bool:
         for name, value in settings.items():
             setattr(campaign, name, value)
         campaign.save(update_fields=list(settings))
+    # A spend left waiting for the GM, where the system buys with XP: the demo's GM asks
+    # to approve each one, as only then does a spend wait (the approval queue is shown).
+    advancement = campaign.game_system.advancement
+    waiting = advancement is not None and advancement.available(campaign)
+    purchase = chronicle["purchase"] if waiting else None
+    if purchase and not campaign.xp_purchases_need_approval:
+        campaign.xp_purchases_need_approval = True
+        campaign.save(update_fields=["xp_purchases_need_approval"])
 
     story = chronicle_services.story_create(campaign=campaign, title=title, summary=summary)
     scenes = [
@@ -270,13 +279,12 @@ def seed_chronicle(campaign, users: dict, *, seed: int = 1) -> bool:
     combat_services.combat_roll_initiative(combat=combat, user=gm, rng=rng)
     _scene_rolls(campaign, sheets, last, chronicle, rng, count=4)
 
-    # A spend the GM has still to approve, where the system buys with XP.
-    advancement = campaign.game_system.advancement
-    if advancement is not None and advancement.available(campaign) and chronicle["purchase"]:
+    # The spend the GM has still to approve.
+    if purchase:
         xp_purchase_request(
             character=by_owner["ana"],
             user=users["ana"],
-            purchase=PurchaseSpec(*chronicle["purchase"]),
+            purchase=PurchaseSpec(*purchase),
             apply_now=False,
         )
     # Rolls each player keeps for the table.

@@ -103,6 +103,21 @@ def test_each_demo_campaign_that_buys_with_xp_has_a_spend_waiting_for_the_gm(dem
         assert waiting.find_all("li", data_purchase="pending"), key
 
 
+def test_no_demo_spend_waits_in_a_campaign_that_does_not_ask_for_approval(demo):
+    """A spend waits for the GM only where the campaign asks for approval (the site never
+    leaves one otherwise): there the player's XP page says so and offers to ask the GM."""
+    pending = XpPurchase.objects.filter(status="pending").select_related("character__campaign")
+    assert pending.exists()
+    for purchase in pending:
+        campaign = purchase.character.campaign
+        assert campaign.xp_purchases_need_approval, campaign.system
+        client = Client()
+        client.force_login(purchase.character.owner)
+        url = reverse("characters:xp", args=[campaign.pk, purchase.character.pk])
+        page = client.get(url).text
+        assert "En esta campaña el máster aprueba cada compra" in page, campaign.system
+
+
 def test_the_pages_of_a_first_login_all_show_something(demo):
     for campaign in demo.values():
         current = campaign.scenes.filter(closed_at__isnull=True).order_by("pk").first()

@@ -96,7 +96,7 @@ DEMO_CHRONICLE: dict = {
     "heal_hours": 72,
     "heal_reason": "Tres días en tierra",
     "secret_label": "¿Notan la presencia en el agua?",
-    # The GM lets a drama point raise a skill, so Irene's spend waits for approval.
+    # The GM lets a drama point raise a skill: Irene's spend of one waits for approval.
     "settings": {"hitos_drama_sacrifice": True},
     "purchase": ("drama", "percepcion"),
     "saved": {
