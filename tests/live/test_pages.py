@@ -378,14 +378,19 @@ def test_a_scene_closed_reaches_an_open_scene_page_with_its_status_and_cast(
     assert "Abierta" not in header.text()
 
 
+# Each log with a scene menu: its name in live_pages, and the id of its filters' form.
+LOG_FILTERS = {"roll log": "roll-filters", "xp log": "xp-filters"}
+
+
 @pytest.mark.parametrize("member", ["gm", "player", "stranger"])
-def test_a_new_scene_reaches_an_open_roll_logs_scene_filter_keeping_the_chosen_scene(
-    request, client, campaign, table, member
+@pytest.mark.parametrize("log", list(LOG_FILTERS))
+def test_a_new_scene_reaches_an_open_logs_scene_filter_keeping_the_chosen_scene(
+    request, client, campaign, table, member, log
 ):
-    """The roll log's refresh swaps in its filters, not only the rolls: a scene the GM
-    creates is offered in the open log's scene menu, and the scene chosen stays chosen."""
+    """A log's refresh swaps in its filters, not only the entries: a scene the GM creates
+    is offered in the open log's scene menu, and the scene chosen stays chosen."""
     chosen = table["scene"]
-    url = reverse("mechanics:log", args=[campaign.pk]) + f"?scene={chosen.pk}"
+    url = live_pages(campaign, table)[log] + f"?scene={chosen.pk}"
     client.force_login(request.getfixturevalue(member))
     page = client.get(url)
     if member == "stranger":
@@ -393,13 +398,16 @@ def test_a_new_scene_reaches_an_open_roll_logs_scene_filter_keeping_the_chosen_s
         assert client.get(url, **HTMX, **{SINCE: "1"}).status_code == 404
         return
     asked, version, parts = refresh(page.content.decode())
-    assert "#roll-filters" in parts
+    assert f"#{LOG_FILTERS[log]}" in parts
     assert client.get(asked, **HTMX, **{SINCE: version}).status_code == 204
     make_scene(campaign, title="El claustro")
     answer = client.get(asked, **HTMX, **{SINCE: version})
     assert answer.status_code == 200
-    menu = parse(answer.content.decode()).one("form", id="roll-filters").one("select", name="scene")
-    options = {option.text(): option.attrs for option in menu.find_all("option")}
+    form = parse(answer.content.decode()).one("form", id=LOG_FILTERS[log])
+    options = {
+        option.text(): option.attrs
+        for option in form.one("select", name="scene").find_all("option")
+    }
     assert "El claustro" in options
     assert "selected" in options[chosen.title]
     assert "selected" not in options["El claustro"]

@@ -1,6 +1,7 @@
-"""The roll log's filters follow the table: a scene the GM creates while a player reads the
-log appears in the open log's scene menu without a reload, the scene she had chosen still
-chosen; a filter being filled in is left as it is while the rolls below it follow."""
+"""The logs' filters follow the table: a scene the GM creates while a player reads the roll
+log or the XP log appears in the open log's scene menu without a reload, the scene she had
+chosen still chosen; a filter being filled in is left as it is while the rolls below it
+follow."""
 
 import pytest
 from playwright.sync_api import expect
@@ -45,3 +46,21 @@ def test_a_new_scene_reaches_the_open_logs_scene_menu_keeping_the_filters(open_l
 
     for page in (ana_page, gm_page):
         assert not_reloaded(page)
+
+
+def test_a_new_scene_reaches_the_open_xp_logs_scene_menu_keeping_the_chosen_scene(
+    open_live, screenshot
+):
+    gm, ana = UserFactory(username="narradora"), UserFactory(username="ana")
+    campaign = campaign_with("tinieblas", gm, players=[ana], name="La mesa")
+    crypt = scene_create(campaign=campaign, title="La cripta")
+    page = open_live(ana, width=390, height=844)
+    live(page, f"/campaigns/{campaign.pk}/characters/xp/?scene={crypt.pk}")
+    scenes = page.locator("#xp-filters").get_by_label("Escena")
+    expect(scenes).to_have_value(str(crypt.pk))
+
+    cloister = scene_create(campaign=campaign, title="El claustro")
+    expect(scenes.locator(f'option[value="{cloister.pk}"]')).to_have_text("El claustro")
+    expect(scenes).to_have_value(str(crypt.pk))
+    screenshot(page, "new-scene-in-xp-menu-390")
+    assert not_reloaded(page)
