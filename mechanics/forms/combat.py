@@ -49,7 +49,11 @@ class AddFightersForm(forms.Form):
         label=_("Characters"),
         coerce=int,
         widget=forms.CheckboxSelectMultiple,
-        error_messages={"invalid_choice": _("That character cannot join this combat.")},
+        error_messages={
+            "invalid_choice": _("That character cannot join this combat."),
+            # Said beside the list: the generic "required" does not say what to do.
+            "required": _("Choose at least one character to add to the fight."),
+        },
     )
 
     def __init__(self, *args, candidates, **kwargs):

@@ -455,8 +455,11 @@ def combat_add(request: HttpRequest, campaign_id: int, scene_id: int, combat_id:
     candidates = _candidates(access, scene, list(combat.participants.all()))
     form = AddFightersForm(request.POST, candidates=candidates)
     if not form.is_valid():
+        if request.htmx:
+            # The panel shows the message beside the list, kept open with its choices.
+            return _after_action(request, access, scene, combat, add_form=form)
         error = " ".join(e for errors in form.errors.values() for e in errors)
-        return _after_action(request, access, scene, combat, error=error, add_form=form)
+        return _after_action(request, access, scene, combat, error=error)
     chosen = [c for c in candidates if c.pk in form.cleaned_data["characters"]]
     try:
         added = services.combat_add_participants(combat=combat, characters=chosen)
