@@ -139,3 +139,39 @@ def test_gm_spends_a_destiny_point_on_initiative_and_the_revolver_waits_a_round(
     form.get_by_label("Objetivo", exact=True).select_option(label="Forajido")
     form.get_by_label("Arma", exact=True).select_option("revolver")
     expect(form).to_contain_text("El Revolver de Fred está recargando")
+
+
+def test_other_weapon_damage_too_large_or_no_dice_says_which(open_as, screenshot):
+    gm = UserFactory(username="narradora")
+    campaign = campaign_with("objetivo", gm, name="Mesa")
+    fred = make_character(campaign, None, user=gm, name="Fred", ratings={"fuerza": 5})
+    foe = make_character(campaign, None, user=gm, name="Forajido", ratings={"resistencia": 8})
+    scene = services.scene_create(campaign=campaign, title="Saloon", participants=[fred, foe])
+    combat = combat_services.combat_start(scene=scene, user=gm)
+
+    page = open_as("narradora", width=360, height=780)
+    page.goto(f"/campaigns/{campaign.pk}/scenes/{scene.pk}/combat/{combat.pk}/")
+    form = page.locator("#combat-attack")
+    form.get_by_label("Atacante").select_option(label="Fred")
+    form.get_by_label("Objetivo", exact=True).select_option(label="Forajido")
+    form.get_by_label("Arma", exact=True).select_option("custom")
+    damage = page.locator("#combat-attack").get_by_label("Daño de otra arma")
+    damage.fill("999d999")
+    damage.blur()
+    cell = page.locator("#combat-attack .combat-cell", has=page.locator("#id_damage"))
+    expect(cell.locator(".invalid-feedback")).to_have_text(
+        "«999d999» es demasiado grande: el daño de un arma es como mucho 20 dados de hasta "
+        "100 caras."
+    )
+    expect(page.locator("#id_damage")).to_have_value("999d999")
+    screenshot(page, "damage-too-large-360")
+    page.locator("#id_damage").fill("1d0")
+    page.locator("#id_damage").blur()
+    expect(cell.locator(".invalid-feedback")).to_have_text(
+        "«1d0» no es una tirada de dados válida: tira al menos un dado de 2 caras o más, "
+        "por ejemplo 1d10 o 2d6+1."
+    )
+    screenshot(page, "damage-no-dice-360")
+    page.locator("#id_damage").fill("2d6+1")
+    page.locator("#id_damage").blur()
+    expect(cell.locator(".invalid-feedback")).to_have_count(0)

@@ -42,7 +42,7 @@ def field_errors(html: str) -> str:
 
 
 @pytest.mark.parametrize("who", ["player", "gm"])
-@pytest.mark.parametrize("damage", ["3", "", "tres", "0d6"])
+@pytest.mark.parametrize("damage", ["3", "", "tres", "1d6 2"])
 def test_other_weapon_damage_without_dice_asks_for_dice_as_the_help_says(
     client, request, table, who, damage
 ):
@@ -79,3 +79,78 @@ def test_a_stranger_finds_no_panel(client, stranger, table):
     fred, _foe, _combat = table
     client.force_login(stranger)
     assert swing(client, fred, "3").status_code == 404
+
+
+# Damage too large to roll and dice that are no dice get each their own message
+# (docs/rules.md#objetivo-damage): the engine's limits, 20 dice of up to 100 sides, ±20.
+def too_large(dice):
+    return (
+        f"«{dice}» es demasiado grande: el daño de un arma es como mucho 20 dados de hasta "
+        "100 caras.",
+        f"«{dice}» is too large: a weapon's damage is at most 20 dice of up to 100 sides.",
+    )
+
+
+def no_die(dice):
+    return (
+        f"«{dice}» no es una tirada de dados válida: tira al menos un dado de 2 caras o más, "
+        "por ejemplo 1d10 o 2d6+1.",
+        f"«{dice}» is not a valid roll of dice: roll at least one die of 2 sides or more, like "
+        "1d10 or 2d6+1.",
+    )
+
+
+BONUS = (
+    "La bonificación o penalización del daño es demasiado grande: como mucho ±20.",
+    "The damage bonus or penalty is too large: at most ±20.",
+)
+CASES = [
+    ("999d999", too_large("999d999")),
+    ("21d6", too_large("21d6")),
+    ("1d101", too_large("1d101")),
+    ("1d0", no_die("1d0")),
+    ("0d6", no_die("0d6")),
+    ("2 d 1", no_die("2d1")),
+    ("1d6+21", BONUS),
+    ("1d6-21", BONUS),
+]
+
+
+def attack_in_panel(client, fred, foe, combat, damage):
+    scene = combat.scene
+    url = reverse("mechanics:combat_attack", args=[scene.campaign_id, scene.pk, combat.pk])
+    data = {"attacker": fred.pk, "target": foe.pk, "weapon": "custom", "damage": damage}
+    return client.post(url, data, HTTP_HX_REQUEST="true")
+
+
+@pytest.mark.parametrize(("damage", "messages"), CASES)
+@pytest.mark.parametrize("who", ["player", "gm"])
+def test_damage_too_large_and_dice_that_are_no_dice_say_what_is_wrong(
+    client, request, table, who, damage, messages
+):
+    fred, _foe, _combat = table
+    client.force_login(request.getfixturevalue(who))
+    assert field_errors(swing(client, fred, damage).text) == messages[0]
+    client.cookies["django_language"] = "en"
+    assert field_errors(swing(client, fred, damage).text) == messages[1]
+    assert not Roll.objects.exists()
+
+
+@pytest.mark.parametrize(("damage", "messages"), CASES[::3])
+def test_the_combat_panel_says_what_is_wrong_beside_the_damage(client, gm, table, damage, messages):
+    fred, foe, combat = table
+    client.force_login(gm)
+    response = attack_in_panel(client, fred, foe, combat, damage)
+    # What the GM typed stays in the field, the message beside it.
+    assert parse(response.text).one(id="id_damage").attrs["value"] == damage
+    assert field_errors(response.text) == messages[0]
+    client.cookies["django_language"] = "en"
+    response = attack_in_panel(client, fred, foe, combat, damage)
+    assert field_errors(response.text) == messages[1]
+    assert not CombatAttack.objects.exists()
+
+
+def test_a_player_cannot_set_up_an_attack_in_the_combat_panel(client, player, table):
+    fred, foe, combat = table
+    client.force_login(player)
+    assert attack_in_panel(client, fred, foe, combat, "999d999").status_code == 403

@@ -31,6 +31,8 @@ MAX_EXPLOSIONS = 100
 BONUS_MIN, BONUS_MAX = -20, 50
 DIFFICULTY_MIN, DIFFICULTY_MAX = 1, 100
 SHIFT_LIMIT = 2
+# Damage dice a weapon may have (the seed sets no limit; docs/rules.md#objetivo-damage).
+MAX_DAMAGE_DICE, MAX_DAMAGE_SIDES, MAX_DAMAGE_MODIFIER = 20, 100, 20
 
 
 def target_die(dice: tuple[int, ...] | list[int], shift: int = 0) -> int:
@@ -310,13 +312,33 @@ def roll_opposed(
     )
 
 
-def _check_damage(dice_count: int, sides: int, modifier: int) -> None:
-    if not _whole(dice_count) or not 1 <= dice_count <= 20:
-        raise RuleError(gettext_noop("damage dice out of range 1..20"))
-    if not _whole(sides) or not 2 <= sides <= 100:
-        raise RuleError(gettext_noop("damage die sides out of range 2..100"))
-    if not _whole(modifier) or abs(modifier) > 20:
-        raise RuleError(gettext_noop("damage modifier out of range ±20"))
+def check_damage(damage: DamageDice) -> None:
+    """Damage dice the engine rolls, or RuleError saying what is wrong: no die, or a die of
+    fewer than 2 sides, is not a roll of dice; more than the limits is too large."""
+    count, sides, modifier = damage.count, damage.sides, damage.modifier
+    if not (_whole(count) and _whole(sides)) or count < 1 or sides < 2:
+        raise RuleError(
+            gettext_noop(
+                "«%(dice)s» is not a valid roll of dice: roll at least one die of 2 sides or "
+                "more, like 1d10 or 2d6+1."
+            ),
+            dice=str(DamageDice(count, sides)),
+        )
+    if count > MAX_DAMAGE_DICE or sides > MAX_DAMAGE_SIDES:
+        raise RuleError(
+            gettext_noop(
+                "«%(dice)s» is too large: a weapon's damage is at most %(count)s dice of up "
+                "to %(sides)s sides."
+            ),
+            dice=str(DamageDice(count, sides)),
+            count=MAX_DAMAGE_DICE,
+            sides=MAX_DAMAGE_SIDES,
+        )
+    if not _whole(modifier) or abs(modifier) > MAX_DAMAGE_MODIFIER:
+        raise RuleError(
+            gettext_noop("The damage bonus or penalty is too large: at most ±%(limit)s."),
+            limit=MAX_DAMAGE_MODIFIER,
+        )
 
 
 def _throw_damage(
@@ -357,7 +379,7 @@ def roll_damage(
 
     `effects.damage` is the PV the target loses.
     """
-    _check_damage(dice_count, sides, modifier)
+    check_damage(DamageDice(dice_count, sides, modifier))
     rng = rng or default_rng()
     dice: list[Die] = []
     info = _throw_damage(dice_count, sides, modifier, critical, rng, dice)
@@ -400,7 +422,7 @@ def roll_attack(
         )
     if spec.difficulty is not None and spec.difficulty != defensa:
         raise RuleError(gettext_noop("the attack's difficulty is the target's Defensa"))
-    _check_damage(damage.count, damage.sides, damage.modifier)
+    check_damage(damage)
     spec = replace(spec, difficulty=defensa)
     rng = rng or default_rng()
     dice: list[Die] = []

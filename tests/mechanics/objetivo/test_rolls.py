@@ -12,6 +12,7 @@ from mechanics.rules.objetivo.odds import odds
 from mechanics.rules.objetivo.rolls import (
     ObjetivoSpec,
     attribute_roll_spec,
+    check_damage,
     roll_attack,
     roll_check,
     roll_damage,
@@ -197,6 +198,29 @@ def test_attack_refuses_an_attribute_roll_or_a_conflicting_difficulty():
 def test_invalid_damage_dice_are_refused(count, sides, modifier):
     with pytest.raises(RuleError):
         roll_damage(count, sides, modifier)
+
+
+@pytest.mark.parametrize(
+    ("damage", "wrong"),
+    [
+        (DamageDice(999, 999), "«999d999» is too large"),
+        (DamageDice(21, 6), "«21d6» is too large"),
+        (DamageDice(1, 101, 3), "«1d101» is too large"),
+        (DamageDice(1, 0), "«1d0» is not a valid roll of dice"),
+        (DamageDice(0, 6), "«0d6» is not a valid roll of dice"),
+        (DamageDice(1, 6, -21), "damage bonus or penalty is too large"),
+    ],
+)
+def test_damage_dice_say_whether_they_are_too_large_or_no_dice(damage, wrong):
+    with pytest.raises(RuleError, match=wrong):
+        check_damage(damage)
+    with pytest.raises(RuleError, match=wrong):
+        roll_damage(damage.count, damage.sides, damage.modifier)
+
+
+def test_the_largest_damage_dice_are_rolled():
+    check_damage(DamageDice(20, 100, -20))
+    assert roll_damage(20, 100, 20, random.Random(1)).effects.damage > 20
 
 
 def test_initiative_adds_the_target_die_and_explodes(scripted):
