@@ -282,3 +282,29 @@ def test_enter_in_the_amount_of_time_advances_by_the_amount_typed(open_as):
     page.keyboard.press("Enter")
     expect(page.locator(".alert-success")).to_contain_text("3 días han pasado")
     assert HealthEvent.objects.filter(character=lucia).first().inputs["hours"] == 72
+
+
+def test_light_bashing_shows_it_heals_in_a_few_minutes_on_the_open_sheets(open_as, request):
+    campaign, gm, bob, lucia, _doctor = table()
+    sheet = f"/campaigns/{campaign.pk}/characters/{lucia.pk}/"
+    player_page = open_as(bob, width=360, height=780)
+    gm_page = open_as(gm, width=1280)
+    player_page.goto(sheet)
+    gm_page.goto(sheet)
+    expect(player_page.locator(".health-state")).to_have_text("Ileso")
+    expect(player_page.locator(".health-time-left")).to_have_count(0)
+
+    # Two levels of bashing: Lastimado, gone in minutes (the seed's "unos minutos").
+    panel = gm_page.locator("#health-damage")
+    panel.locator("summary").click()
+    panel.get_by_label("Niveles de daño").fill("2")
+    panel.get_by_text("Contundente", exact=True).click()
+    panel.get_by_role("button", name="Aplicar daño").click()
+    expect(gm_page.locator(".health-notice")).to_contain_text("Daño aplicado: 2 B")
+    expect(gm_page.locator(".health-time-left")).to_have_text("Se cura del todo en unos minutos")
+    # The player's open sheet follows with the same time.
+    expect(player_page.locator(".health-state")).to_have_text("Lastimado")
+    expect(player_page.locator(".health-time-left")).to_have_text(
+        "Se cura del todo en unos minutos"
+    )
+    health_shot(player_page, request, "light-bashing-360")

@@ -334,6 +334,17 @@ def heal_time(track: HealthTrack, *, aggravated_as_lethal: bool = True) -> dict 
     return {"months": months + whole_months, "weeks": weeks, "days": days, "hours": hours}
 
 
+def heals_in_minutes(track: HealthTrack, *, aggravated_as_lethal: bool = True) -> bool:
+    """Whether what heals with time is only bashing before Herido, which the seed says
+    goes "en menos de una hora ... unos minutos de descanso": its 0 hours are minutes, not
+    no time at all."""
+    if track.dead or not track.marks:
+        return False
+    if track.marks[-1] == "A" and not aggravated_as_lethal:
+        return False
+    return heal_hours(track, aggravated_as_lethal=aggravated_as_lethal) == 0
+
+
 def first_aid_requirement(track: HealthTrack) -> tuple[int, int]:
     """(successes needed, pool modifier) for first aid on this track, or RuleError."""
     if track.dead:

@@ -181,16 +181,19 @@ class TinieblasSystem(GameSystem):
     def health_view(self, stored, ratings, details, rules) -> HealthView:
         track = self.track(stored, ratings, details, rules)
         marks = track.marks.ljust(track.boxes)
-        time_left = health.heal_time(
-            track, aggravated_as_lethal=bool(rules.get("aggravated_heals_as_lethal", True))
-        )
+        as_lethal = bool(rules.get("aggravated_heals_as_lethal", True))
+        time_left = health.heal_time(track, aggravated_as_lethal=as_lethal)
+        if health.heals_in_minutes(track, aggravated_as_lethal=as_lethal):
+            time_to_heal = _("a few minutes")
+        else:
+            time_to_heal = duration_in_words(**time_left) if time_left else ""
         return HealthView(
             state=health.state_name(track),
             penalty=health.penalty(track, health.penalty_table(rules)),
             unconscious=health.unconscious(track),
             dead=health.dead(track),
             cannot_act=health.cannot_act(track),
-            time_to_heal=duration_in_words(**time_left) if time_left else "",
+            time_to_heal=time_to_heal,
             boxes=tuple(
                 (mark.strip(), health.box_name(track.boxes, index))
                 for index, mark in enumerate(marks)

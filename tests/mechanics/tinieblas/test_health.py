@@ -54,6 +54,18 @@ def test_example_6_bashing_to_malherido_heals_in_4_hours():
     assert hp.heal(after_three, 1).marks == ""
 
 
+def test_bashing_before_herido_heals_in_minutes_and_nothing_else_does():
+    # Seed: bashing before Herido "desaparece en menos de una hora ... unos minutos".
+    assert hp.heals_in_minutes(damage(HealthTrack(), "3B"))
+    assert hp.heals_in_minutes(damage(HealthTrack(), "1B"))
+    assert not hp.heals_in_minutes(damage(HealthTrack(), "4B"))
+    assert not hp.heals_in_minutes(damage(HealthTrack(), "1L"))
+    assert not hp.heals_in_minutes(HealthTrack())
+    # Aggravated that does not heal with time is not minutes away, however light.
+    assert not hp.heals_in_minutes(damage(HealthTrack(), "1A"), aggravated_as_lethal=False)
+    assert not hp.heals_in_minutes(damage(HealthTrack(), "1A"))
+
+
 # --- The track examples (docs/rules.md#tinieblas-damage) ----------------------------------
 
 
