@@ -17,6 +17,8 @@ def test_a_sheet_and_the_campaign_page_wear_the_sites_look(new_page, screenshot,
     page = new_page(width=width, height=800)
     page.emulate_media(color_scheme=scheme)
     page.goto(reverse("login"))
+    # The login page opens with the focus on the user name (Django's autofocus).
+    expect(page.locator("#id_username")).to_be_focused()
     page.locator("#id_username").fill("ana")
     page.locator("#id_password").fill(PASSWORD)
     page.locator("main form [type=submit]").click()
