@@ -272,6 +272,32 @@ def _checked_quote(character: Character, purchase: PurchaseSpec, expected_cost) 
     return checked
 
 
+def _check_unheld(character: Character, checked: Quote) -> None:
+    """Refuse a purchase that would spend what waiting purchases hold: one applied at
+    once too (a GM's, or a player's where approval is off), else approving them later
+    would find their points gone."""
+    reserved = XpPurchase.objects.held(character, drama=checked.uses_drama_points)
+    if checked.uses_drama_points:
+        pool = Resource.objects.filter(character=character, key=checked.pool).first()
+        if pool is None or pool.current - reserved < checked.cost:
+            raise ValidationError(_("There are no drama points left."), code="no_drama_points")
+    elif character.xp_balance - reserved < checked.cost:
+        values = {
+            "name": character.name,
+            "balance": character.xp_balance,
+            "reserved": reserved,
+            "cost": checked.cost,
+        }
+        if reserved:
+            message = _(
+                "%(name)s has %(balance)s XP (%(reserved)s waiting for approval); "
+                "this costs %(cost)s."
+            )
+        else:
+            message = _("%(name)s has %(balance)s XP; this costs %(cost)s.")
+        raise ValidationError(message % values, code="insufficient_xp")
+
+
 @transaction.atomic
 def xp_spend(
     *, character: Character, user, purchase: PurchaseSpec, expected_cost: int | None = None
@@ -280,9 +306,12 @@ def xp_spend(
 
     `expected_cost` is the price the player saw; a different price now is refused.
     Returns the ledger entry (None for a purchase paid from a pool, which is no XP).
+    What waiting purchases hold is not spent (`_check_unheld`).
     """
     locked = _lock(character)
-    return _apply_purchase(locked, user, _checked_quote(locked, purchase, expected_cost))
+    checked = _checked_quote(locked, purchase, expected_cost)
+    _check_unheld(locked, checked)
+    return _apply_purchase(locked, user, checked)
 
 
 @transaction.atomic
@@ -311,6 +340,12 @@ def xp_purchase_request(
         "cost": checked.cost,
         "requested_by": user,
     }
+    pending = XpPurchase.objects.filter(character=locked, status=XpPurchase.Status.PENDING)
+    if pending.filter(kind=checked.kind, key=checked.key, name=checked.name).exists():
+        raise ValidationError(
+            _("That purchase is already waiting for the GM."), code="already_pending"
+        )
+    _check_unheld(locked, checked)
     if apply_now:
         entry = _apply_purchase(locked, user, checked)
         return XpPurchase.objects.create(
@@ -319,30 +354,6 @@ def xp_purchase_request(
             decided_by=user,
             decided_at=timezone.now(),
             entry=entry,
-        )
-    pending = XpPurchase.objects.filter(character=locked, status=XpPurchase.Status.PENDING)
-    if pending.filter(kind=checked.kind, key=checked.key, name=checked.name).exists():
-        raise ValidationError(
-            _("That purchase is already waiting for the GM."), code="already_pending"
-        )
-    reserved = XpPurchase.objects.held(locked, drama=checked.uses_drama_points)
-    if checked.uses_drama_points:
-        pool = Resource.objects.filter(character=locked, key=checked.pool).first()
-        if pool is None or pool.current - reserved < checked.cost:
-            raise ValidationError(_("There are no drama points left."), code="no_drama_points")
-    elif locked.xp_balance - reserved < checked.cost:
-        raise ValidationError(
-            _(
-                "%(name)s has %(balance)s XP (%(reserved)s waiting for approval); "
-                "this costs %(cost)s."
-            )
-            % {
-                "name": locked.name,
-                "balance": locked.xp_balance,
-                "reserved": reserved,
-                "cost": checked.cost,
-            },
-            code="insufficient_xp",
         )
     return XpPurchase.objects.create(**fields)
 

@@ -494,6 +494,39 @@ def test_waiting_drama_purchases_hold_their_points(hitos_hero, player):
         request(purchase=PurchaseSpec("drama", "percepcion"), apply_now=False)
 
 
+def test_a_purchase_applied_at_once_does_not_spend_what_waiting_purchases_hold(lucia, gm, player):
+    """A GM's purchase (applied at once) leaves the XP a player's request holds: else
+    approving the request later would find its points gone."""
+    give(lucia, gm, 12)
+    waiting = services.xp_purchase_request(
+        character=lucia, user=player, purchase=PurchaseSpec("attribute", "fuerza"), apply_now=False
+    )
+    sigilo = PurchaseSpec("skill", "sigilo")  # 6 XP: 12 - 10 held leaves 2
+    with pytest.raises(ValidationError, match=r"12 XP \(10 waiting for approval\)"):
+        services.xp_purchase_request(character=lucia, user=gm, purchase=sigilo, apply_now=True)
+    with pytest.raises(ValidationError, match="waiting for approval"):
+        services.xp_spend(character=lucia, user=gm, purchase=sigilo)
+    lucia.refresh_from_db()
+    assert (lucia.xp_balance, rating(lucia, "sigilo")) == (12, 2)
+    with pytest.raises(ValidationError, match="already waiting"):
+        services.xp_purchase_request(
+            character=lucia, user=gm, purchase=PurchaseSpec("attribute", "fuerza"), apply_now=True
+        )
+    services.xp_purchase_reject(purchase=waiting, user=gm)
+    services.xp_purchase_request(character=lucia, user=gm, purchase=sigilo, apply_now=True)
+    lucia.refresh_from_db()
+    assert (lucia.xp_balance, rating(lucia, "sigilo")) == (6, 3)
+
+
+def test_a_drama_point_held_by_a_waiting_request_is_not_sacrificed_at_once(hitos_hero, gm, player):
+    Resource.objects.filter(character=hitos_hero, key="drama_points").update(current=1)
+    request = partial(services.xp_purchase_request, character=hitos_hero)
+    assert request(user=player, purchase=PurchaseSpec("drama", "combate"), apply_now=False)
+    with pytest.raises(ValidationError, match="no drama points"):
+        request(user=gm, purchase=PurchaseSpec("drama", "percepcion"), apply_now=True)
+    assert Resource.objects.get(character=hitos_hero, key="drama_points").current == 1
+
+
 # Options the purchase form offers
 
 

@@ -460,6 +460,33 @@ def test_spending_more_than_the_balance_is_refused_with_the_choice_kept(client, 
     assert page.one(class_="alert-danger").text() == "Lucía tiene 5 PX; esto cuesta 10."
 
 
+@pytest.mark.parametrize("who", ["gm", "player", "stranger"])
+def test_buying_at_once_leaves_what_a_waiting_request_holds(client, request, who, lucia, gm):
+    """The GM's purchase, or the player's once approval is off, cannot spend the XP a
+    request still waiting holds: the page says so, the choice is kept; a stranger: 404."""
+    give(lucia, gm, 12)
+    services.xp_purchase_request(
+        character=lucia, user=lucia.owner, purchase=PurchaseSpec("attribute", "fuerza"),
+        apply_now=False,
+    )  # fmt: skip
+    lucia.campaign.xp_purchases_need_approval = False
+    lucia.campaign.save()
+    client.force_login(request.getfixturevalue(who))
+    response = client.post(buy_url(lucia), {"kind": "trait", "key": "sigilo", "expected_cost": "6"})
+    lucia.refresh_from_db()
+    assert (lucia.xp_balance, Trait.objects.get(character=lucia, key="sigilo").rating) == (12, 2)
+    if who == "stranger":
+        assert response.status_code == 404
+        return
+    assert response.status_code == 302
+    assert "key=sigilo" in response["Location"]
+    page = parse(client.get(response["Location"]).text)
+    assert (
+        page.one(class_="alert-danger").text()
+        == "Lucía tiene 12 PX (10 a la espera de aprobación); esto cuesta 6."
+    )
+
+
 def test_a_forged_creation_only_merit_is_refused(client, gm, player, lucia):
     give(lucia, gm, 30)
     client.force_login(player)
