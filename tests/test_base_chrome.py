@@ -5,6 +5,7 @@ page path, system and CSRF token."""
 from __future__ import annotations
 
 import pytest
+from django.templatetags.static import static
 from django.test import Client
 from django.urls import reverse
 
@@ -97,3 +98,18 @@ def test_each_page_gets_a_nonce_of_its_own_on_its_scripts(client, campaign, play
     )
     assert len(first) == 1
     assert first != second
+
+
+@pytest.mark.parametrize("who", ["gm", "player", "stranger"])
+def test_the_admin_pages_carry_the_site_icon(client, request, campaign, who):
+    """Without it the browser asks for /favicon.ico, a 404 in the console. The admin's
+    login (anyone) and its index (a GM; the others are sent to its login)."""
+    client.force_login(request.getfixturevalue(who))
+    response = client.get(ADMIN, follow=True)
+    assert response.status_code == 200
+    page = parse(response.text)
+    assert page.one("link", rel="icon", type="image/svg+xml").attrs["href"] == static(
+        "icons/favicon.svg"
+    )
+    assert page.one(id="site-name").text() == "Administración de Crónica"
+    assert bool(page.find_all("form", id="login-form")) is (who != "gm")

@@ -1,4 +1,5 @@
-"""axe-core on every kind of page, as a player and as the GM, in light and dark mode.
+"""axe-core on every kind of page, as a player and as the GM, in light and dark mode; and no
+console error on any of them.
 
 axe-core ships in tests/e2e/vendor/ (from its npm package, with its licence): nothing is
 fetched. A page passes when axe finds no WCAG 2.0/2.1 A or AA violation.
@@ -144,7 +145,12 @@ def test_every_page_has_no_wcag_aa_violations(new_page, who):
     page = new_page()
     log_in(page, "master" if who == "gm" else "ana")
     failures = {}
+    # A style or script the CSP refuses, or a script error, on any page (what axe skips).
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
     for name, url in pages(campaigns, gm=who == "gm"):
+        errors.clear()
         response = page.goto(url)
         # A page the viewer may not open would check an error page instead, except the
         # creation page's own refusal to a player at the campaign's character limit.
@@ -159,6 +165,10 @@ def test_every_page_has_no_wcag_aa_violations(new_page, who):
             # Django's admin follows the scheme its own way
             if violations := axe_violations(page, scheme, themed=name != "admin index"):
                 failures[f"{name} {url} ({scheme})"] = violations
+        if not response.ok:  # the browser logs the refused page's own status
+            errors[:] = [e for e in errors if not e.startswith("Failed to load resource")]
+        if errors:
+            failures[f"{name} {url} (console)"] = list(errors)
     assert failures == {}, json.dumps(failures, indent=1, ensure_ascii=False)
 
 
