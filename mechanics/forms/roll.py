@@ -10,7 +10,6 @@ never sends dice, totals or outcomes; any such field is ignored because no form 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -19,23 +18,6 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Scene
 from mechanics.setup import Sheet
-
-DAMAGE_RE = re.compile(r"^\s*(?:(\d{1,2})\s*[dD]\s*(\d{1,3}))?\s*(?:([+-]?)\s*(\d{1,3}))?\s*$")
-
-
-def parse_damage(text: str) -> tuple[int, int, int]:
-    """ "2d6+1" → (2, 6, 1); "1d8" → (1, 8, 0); "3" → (0, 0, 3). Raises ValidationError."""
-    match = DAMAGE_RE.match(text or "")
-    if not match or not (match.group(2) or match.group(4)):
-        raise forms.ValidationError(
-            _("Write the damage as dice and a bonus, like 1d8, 2d6+1 or 3."), code="damage"
-        )
-    count = int(match.group(1) or 0)
-    sides = int(match.group(2) or 0)
-    fixed = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)
-    if sides and count < 1:
-        raise forms.ValidationError(_("Roll at least one damage die."), code="damage")
-    return count, sides, fixed
 
 
 def first_choice(grouped: list) -> str | None:

@@ -168,8 +168,7 @@ def test_other_weapon_damage_too_large_or_no_dice_says_which(open_as, screenshot
     page.locator("#id_damage").fill("1d0")
     page.locator("#id_damage").blur()
     expect(cell.locator(".invalid-feedback")).to_have_text(
-        "«1d0» no es una tirada de dados válida: tira al menos un dado de 2 caras o más, "
-        "por ejemplo 1d10 o 2d6+1."
+        "Un dado de 0 caras no tira nada: escribe sus caras, por ejemplo 1d6."
     )
     screenshot(page, "damage-no-dice-360")
     page.locator("#id_damage").fill("2d6+1")

@@ -42,7 +42,7 @@ def field_errors(html: str) -> str:
 
 
 @pytest.mark.parametrize("who", ["player", "gm"])
-@pytest.mark.parametrize("damage", ["3", "", "tres", "1d6 2"])
+@pytest.mark.parametrize("damage", ["3", "", "tres", "+3"])
 def test_other_weapon_damage_without_dice_asks_for_dice_as_the_help_says(
     client, request, table, who, damage
 ):
@@ -104,15 +104,27 @@ BONUS = (
     "La bonificación o penalización del daño es demasiado grande: como mucho ±20.",
     "The damage bonus or penalty is too large: at most ±20.",
 )
+# The parser shared with 3d6 + NdP (mechanics/forms/damage.py, docs/rules.md#damage-text)
+# says what is no dice at all, and asks for the sign it will not guess.
+NO_DICE = ("Tira al menos un dado de daño.", "Roll at least one damage die.")
+NO_SIDES = (
+    "Un dado de 0 caras no tira nada: escribe sus caras, por ejemplo 1d6.",
+    "A die of 0 sides rolls nothing: write its sides, like 1d6.",
+)
+NO_SIGN = (
+    "Pon + o − entre los dados y el bono, por ejemplo 1d6+2.",
+    "Put a + or − between the dice and the bonus, like 1d6+2.",
+)
 CASES = [
     ("999d999", too_large("999d999")),
     ("21d6", too_large("21d6")),
     ("1d101", too_large("1d101")),
-    ("1d0", no_die("1d0")),
-    ("0d6", no_die("0d6")),
+    ("1d0", NO_SIDES),
+    ("0d6", NO_DICE),
     ("2 d 1", no_die("2d1")),
     ("1d6+21", BONUS),
     ("1d6-21", BONUS),
+    ("1d6 2", NO_SIGN),
 ]
 
 

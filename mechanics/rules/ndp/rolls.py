@@ -40,6 +40,7 @@ MAX_FAITH = 40
 DP_BASE = 8
 DP_CAP = 18
 MAX_ATTACKS_PER_TURN = 2
+MAX_DAMAGE_DICE, MAX_DAMAGE_SIDES, MAX_DAMAGE_FIXED = 20, 100, 200
 FEINT_DESGRACIAS = 1  # a successful feint: the target defends with one Desgracia
 
 
@@ -380,6 +381,37 @@ def damage_result(
     )
 
 
+def check_damage(count: int, sides: int, fixed: int) -> None:
+    """Damage the engine rolls, `count` d`sides` + `fixed` (sides 0: the fixed amount
+    alone), or RuleError naming the limit it breaks. The seed sets none; ours are
+    docs/rules.md#ndp-damage-limits."""
+    named = {
+        gettext_noop("damage dice"): count,
+        gettext_noop("damage die"): sides,
+        gettext_noop("fixed damage"): fixed,
+    }
+    for name, value in named.items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RuleError(gettext_noop("%(name)s must be a whole number"), name=name)
+    if count > MAX_DAMAGE_DICE:
+        raise RuleError(gettext_noop("At most %(limit)s damage dice."), limit=MAX_DAMAGE_DICE)
+    if sides > MAX_DAMAGE_SIDES:
+        raise RuleError(
+            gettext_noop("Damage dice have at most %(limit)s sides."), limit=MAX_DAMAGE_SIDES
+        )
+    if fixed < 0:
+        raise RuleError(gettext_noop("The damage bonus cannot be negative."))
+    if fixed > MAX_DAMAGE_FIXED:
+        raise RuleError(
+            gettext_noop("The damage bonus is at most +%(limit)s."), limit=MAX_DAMAGE_FIXED
+        )
+    # What is left below the limits: no die counted, or a die of negative sides.
+    _check_int(gettext_noop("damage die"), sides, 0, MAX_DAMAGE_SIDES)
+    _check_int(gettext_noop("damage dice"), count, 0 if sides == 0 else 1, MAX_DAMAGE_DICE)
+    if sides == 0 and fixed == 0:
+        raise RuleError(gettext_noop("a weapon needs a damage die or a fixed damage"))
+
+
 @dataclass(frozen=True)
 class DamageSpec:
     """A weapon's damage against the armour on the part hit.
@@ -397,14 +429,10 @@ class DamageSpec:
     armour_integrity: int | None = None
 
     def __post_init__(self) -> None:
-        _check_int(gettext_noop("damage die"), self.sides, 0, 100)
-        _check_int(gettext_noop("damage dice"), self.count, 0 if self.sides == 0 else 1, 20)
-        _check_int(gettext_noop("fixed damage"), self.fixed, 0, 200)
+        check_damage(self.count, self.sides, self.fixed)
         _check_int("RD", self.rd, 0, 100)
         if self.damage_type not in DAMAGE_TYPE_KEYS:
             raise RuleError(gettext_noop("unknown damage type %(key)s"), key=self.damage_type)
-        if self.sides == 0 and self.fixed == 0:
-            raise RuleError(gettext_noop("a weapon needs a damage die or a fixed damage"))
         if self.armour_integrity is not None:
             _check_int(gettext_noop("armour integrity"), self.armour_integrity, 0, 1_000)
 

@@ -7,10 +7,11 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from mechanics.forms.combat import choice_key, trait_choices
-from mechanics.forms.roll import parse_damage
+from mechanics.forms.damage import parse_damage
 from mechanics.rules.errors import RuleError
 from mechanics.rules.ndp.catalogue import BODY_PARTS, DAMAGE_TYPES, SKILLS_BY_KEY
 from mechanics.rules.ndp.equipment import Weapon
+from mechanics.rules.ndp.rolls import check_damage
 from mechanics.setup import Sheet
 from mechanics.systems.ndp import wounds
 
@@ -146,12 +147,10 @@ def follow_attack_choices(form: forms.Form, sheet: Sheet | None) -> None:
 def clean_attack(form: forms.Form, data: dict) -> None:
     if not data.get("weapon") and "weapon" not in form.errors:
         try:
-            count, sides, fixed = parse_damage(data.get("damage") or "")
+            count, sides, fixed = parse_damage(data.get("damage") or "", check_damage)
         except forms.ValidationError as error:
             form.add_error("damage", error)
         else:
-            if fixed < 0:
-                form.add_error("damage", _("The damage bonus cannot be negative."))
             data.update(damage_count=count, damage_sides=sides, damage_fixed=fixed)
     if data.get("feint") and not data.get("defence"):
         form.add_error("feint", _("A feint only matters when the target rolls a defence."))

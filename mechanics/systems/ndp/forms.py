@@ -7,8 +7,10 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from mechanics.forms.roll import RollForm, SideForm, parse_damage
+from mechanics.forms.damage import parse_damage
+from mechanics.forms.roll import RollForm, SideForm
 from mechanics.rules.ndp.catalogue import DAMAGE_TYPES
+from mechanics.rules.ndp.rolls import check_damage
 from mechanics.systems.ndp import wounds
 
 
@@ -80,13 +82,11 @@ class NdpRollForm(RollForm):
             self.add_error("defending", _("Only an opposed roll has a defender."))
         if data.get("kind") == "attack":
             try:
-                count, sides, fixed = parse_damage(data.get("damage") or "")
+                count, sides, fixed = parse_damage(data.get("damage") or "", check_damage)
             except forms.ValidationError as error:
                 self.add_error("damage", error)
             else:
-                if fixed < 0:
-                    self.add_error("damage", _("The damage bonus cannot be negative."))
-                data.update(damage_count=count, damage_sides=sides, damage_fixed=max(fixed, 0))
+                data.update(damage_count=count, damage_sides=sides, damage_fixed=fixed)
             if not data.get("damage_type"):
                 self.add_error("damage_type", _("Choose the damage type."))
         return data

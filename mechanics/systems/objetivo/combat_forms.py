@@ -3,23 +3,16 @@ another with its own damage dice."""
 
 from __future__ import annotations
 
-import re
-
 from django import forms
-from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from mechanics.forms.combat import trait_choices
-from mechanics.rules.errors import RuleError
+from mechanics.forms.damage import parse_damage
 from mechanics.rules.objetivo.catalogue import WEAPONS, DamageDice
 from mechanics.rules.objetivo.rolls import check_damage
 from mechanics.setup import Sheet
 from mechanics.systems.objetivo.rolls import CUSTOM_WEAPON
-
-# Another weapon's damage, dice and a bonus ("2d6+1"); the field's length bounds the digits.
-DICE_RE = re.compile(
-    r"^\s*(?P<count>\d+)\s*[dD]\s*(?P<sides>\d+)\s*(?:(?P<sign>[+-])\s*(?P<fixed>\d+))?\s*$"
-)
 
 # The weapon choice for one not in the catalogue: its damage is typed in.
 
@@ -107,23 +100,21 @@ def attack_fields(sheet: Sheet | None) -> dict[str, forms.Field]:
 def clean_damage(form: forms.Form, data: dict) -> None:
     """Another weapon's damage: its dice and a bonus. A number alone is no weapon's damage
     (seed: "se tira el daño correspondiente al arma utilizada (por ejemplo 1d10 si fuera
-    una espada)"), so the message asks for dice as the help does. Dice of any size are
-    read, so the engine can say whether they are too large or no dice at all."""
-    match = DICE_RE.match(data.get("damage") or "")
-    if not match:
-        form.add_error(
-            "damage",
-            _("A weapon's damage is rolled with dice: write, for example, 1d10 or 2d6+1."),
-        )
-        return
-    count, sides = int(match["count"]), int(match["sides"])
-    fixed = int(match["fixed"] or 0) * (-1 if match["sign"] == "-" else 1)
+    una espada)"), so the message asks for dice as the help does. Dice that are none
+    (0d6, 1d0) are refused by the parser, those too large or of 1 side by the engine's
+    `check_damage`, each with its own message."""
     try:
-        check_damage(DamageDice(count, sides, fixed))
-    except RuleError as error:
-        form.add_error("damage", error.translated(gettext))
-        return
-    data.update(damage_count=count, damage_sides=sides, damage_fixed=fixed)
+        count, sides, fixed = parse_damage(
+            data.get("damage") or "", _check_damage, dice_required=True
+        )
+    except forms.ValidationError as error:
+        form.add_error("damage", error)
+    else:
+        data.update(damage_count=count, damage_sides=sides, damage_fixed=fixed)
+
+
+def _check_damage(count: int, sides: int, fixed: int) -> None:
+    check_damage(DamageDice(count, sides, fixed))
 
 
 def clean_attack(form: forms.Form, data: dict) -> None:
