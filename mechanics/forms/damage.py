@@ -37,7 +37,7 @@ def parse_damage(
     if not match or not (match["sides"] or match["fixed"]):
         raise _not_damage(dice_required)
     if not match["sides"]:
-        if dice_required:
+        if dice_required or not int(match["fixed"]):  # "0" is no damage at all
             raise _not_damage(dice_required)
         count = sides = 0
     else:
