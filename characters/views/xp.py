@@ -349,7 +349,7 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
         "xp_url": _xp_url(character),
     }
     if char_access.can_spend_xp:
-        context.update(_purchase_context(request, character, is_gm=access.is_gm))
+        context.update(_purchase_context(request, character))
     if access.can_award_xp:
         context["adjust_form"] = XpAdjustForm()
     for section in context["xp_sections"]:
@@ -360,9 +360,9 @@ def character_xp(request: HttpRequest, campaign_id: int, character_id: int) -> H
     return _render(request, "characters/xp_ledger.html", "quote", context)
 
 
-def _purchase_context(request: HttpRequest, character: Character, *, is_gm: bool) -> dict:
+def _purchase_context(request: HttpRequest, character: Character) -> dict:
     """The purchase forms the system offers, and the price of the one asked for: from the
-    balance less what requests waiting for the GM hold, when this one would wait too
+    balance less what requests waiting for the GM hold, whoever buys and whether it waits
     (services.xp_purchase_request refuses it otherwise)."""
     found = advancement.advancement_of(character.campaign)
     if found is None:
@@ -389,7 +389,7 @@ def _purchase_context(request: HttpRequest, character: Character, *, is_gm: bool
                 context["quote_error"] = " ".join(error.messages)
             else:
                 reserved = 0
-                if context["needs_approval"] and not is_gm and not quote.uses_drama_points:
+                if not quote.uses_drama_points:
                     reserved = XpPurchase.objects.held(character, drama=False)
                 context["quote"] = quote
                 context["quote_reserved"] = reserved

@@ -534,8 +534,9 @@ def test_with_approval_on_a_players_purchase_waits_for_the_gm(client, gm, player
 def test_with_approval_on_the_price_counts_what_already_waits_for_the_gm(
     client, gm, player, stranger, campaign, lucia
 ):
-    """A request is refused when the requests waiting hold the balance: the price says so
-    before, rather than "Balance 8 → 5" and a button that asks in vain."""
+    """A purchase is refused when the requests waiting hold the balance, the GM's applied at
+    once too: the price says so before, rather than "Balance 8 → 5" and a button that asks
+    in vain."""
     Campaign.objects.filter(pk=campaign.pk).update(xp_purchases_need_approval=True)
     give(lucia, gm, 8)
     services.xp_purchase_request(
@@ -550,12 +551,14 @@ def test_with_approval_on_the_price_counts_what_already_waits_for_the_gm(
     )
     assert "disabled" in quote.one("button", type="submit").attrs
     assert "Todavía no hay PX suficientes para esto." in quote.text()
-    # The GM buys at once, from the whole balance.
+    # The GM buys at once, but not with what the request holds either (decide it first).
     client.force_login(gm)
     quote = parse(client.get(xp_url(lucia), price, **HTMX).text)
-    assert "Saldo 8 → 5 PX" in quote.one("div", class_="xp-quote").text()
-    assert not quote.find_all("p", data_quote_reserved=True)
-    assert "disabled" not in quote.one("button", type="submit").attrs
+    assert "Saldo 2 → -1 PX" in quote.one("div", class_="xp-quote").text()
+    assert quote.one("p", data_quote_reserved=True).text() == (
+        "Lo que espera la aprobación del máster reserva 6 PX."
+    )
+    assert "disabled" in quote.one("button", type="submit").attrs
     client.force_login(stranger)
     assert client.get(xp_url(lucia), price).status_code == 404
 
