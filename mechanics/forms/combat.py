@@ -93,8 +93,9 @@ class MoveForm(forms.Form):
     )
 
     def __init__(self, *args, fighters, **kwargs):
-        # Its own ids: the attack form beside it may have an adversity too.
-        kwargs.setdefault("auto_id", "move_%s")
+        # Its own names: the attack form beside it, whose choices every action of the
+        # panel carries along, may have an adversity too.
+        kwargs.setdefault("prefix", "move")
         super().__init__(*args, **kwargs)
         self.fields["fighter"].choices = [(c.pk, c.name) for c in fighters]
         _style(self)

@@ -149,6 +149,12 @@ def _fight_data(form: AttackForm, combat: Combat, attacker_id: int, target_id: i
     return data
 
 
+def _chosen(data: QueryDict | dict | None, name: str) -> int | None:
+    """The character id `data` names for `name` (attacker, target), if it is one."""
+    value = str(data.get(name, "")) if data is not None else ""
+    return int(value) if value.isdigit() else None
+
+
 def _attack_form(
     access: CampaignAccess,
     combat: Combat,
@@ -160,11 +166,13 @@ def _attack_form(
 ) -> tuple[AttackForm, rules.AttackPlan | None, str]:
     """The attack set-up (bound to `data`, or to the defaults: the character whose turn
     it is against the next one), its odds, and any problem setting it up. `adjust`: the
-    GM is still choosing (a GET), so a target equal to the attacker moves on."""
+    set-up is shown, not rolled (the GM is still choosing, or it is kept after an
+    action), so what no longer fits falls back to its default: an attacker or target
+    no longer in the fight, a target equal to the attacker, a choice of another sheet."""
     fighters = [p.character for p in order if p.active]
-    if data is not None and str(data.get("attacker", "")).isdigit():
-        attacker_id = int(data["attacker"])
-    else:
+    in_fight = {c.pk for c in fighters}
+    attacker_id = _chosen(data, "attacker")
+    if attacker_id is None or (adjust and attacker_id not in in_fight):
         current = next((p for p in order if p.pk == combat.current_id), None)
         attacker_id = current.character_id if current else (fighters[0].pk if fighters else None)
     sheet = sheets.get(attacker_id)
@@ -173,10 +181,14 @@ def _attack_form(
     if data is None:
         unbound = AttackForm(initial={"attacker": attacker_id, "target": target}, **kwargs)
         data = _default_data(unbound)
-    elif adjust and str(data.get("target")) == str(attacker_id) and target is not None:
-        # The GM just picked as attacker the one who was the target: aim at another.
+    elif adjust and attacker_id is not None:
+        target_id = _chosen(data, "target")
         data = data.copy()
-        data["target"] = str(target)
+        data["attacker"] = str(attacker_id)
+        if target is not None and (target_id == attacker_id or target_id not in in_fight):
+            # The GM just picked as attacker the one who was the target, or the target
+            # left the fight: aim at another.
+            data["target"] = str(target)
     form = AttackForm(data, **kwargs)
     if adjust and data is not None and not form.is_valid():
         # Choices offered by the previous attacker's sheet (a weapon) go back to the new
@@ -422,11 +434,14 @@ def _after_action(
     error: str = "",
     **extra,
 ) -> HttpResponse:
-    """The panel again (htmx), or POST/redirect/GET with the message."""
+    """The panel again (htmx), or POST/redirect/GET with the message. The attack set-up
+    the action carried (the panel's forms include it) is drawn again as it was."""
     if request.htmx:
         combat.refresh_from_db()
+        if "attack_data" not in extra:
+            extra["attack_data"] = _kept(request.POST, _rules_or_404(access.campaign))
         context = _panel_context(
-            request, access, scene, combat, notice=notice, error=error, **extra
+            request, access, scene, combat, notice=notice, error=error, adjust=True, **extra
         )
         return _respond(request, f"{PANEL}#combat-panel", context)
     if error:
@@ -576,10 +591,13 @@ def combat_move(request: HttpRequest, campaign_id: int, scene_id: int, combat_id
     return _after_action(request, access, scene, combat, notice=notice)
 
 
-def _kept(data: QueryDict, form: AttackForm) -> QueryDict:
-    """The attack choices to show again after a roll, without the one-off spends."""
+def _kept(data: QueryDict, combat_rules: rules.CombatRules) -> QueryDict | None:
+    """The attack choices to show again after an action, without the one-off spends;
+    None when `data` carries no set-up (the panel's defaults then)."""
+    if "attacker" not in data:
+        return None
     kept = data.copy()
-    for name in ("csrfmiddlewaretoken", *form.rules.spends):
+    for name in ("csrfmiddlewaretoken", *combat_rules.spends):
         kept.pop(name, None)
     return kept
 
@@ -620,7 +638,7 @@ def combat_attack(request: HttpRequest, campaign_id: int, scene_id: int, combat_
             form.add_error(None, error_text(error))
         else:
             notice = _attack_notice(attack)
-            kept = _kept(request.POST, form)
+            kept = _kept(request.POST, form.rules)
             if not request.htmx:
                 messages.success(request, notice)
                 url = reverse("mechanics:combat_attack", args=[campaign_id, scene_id, combat_id])

@@ -43,7 +43,7 @@ def moved(combat, character):
 
 
 def move(client, combat, character, metres, adversity=""):
-    data = {"fighter": character.pk, "metres": metres, "adversity": adversity}
+    data = {"move-fighter": character.pk, "move-metres": metres, "move-adversity": adversity}
     return client.post(url("combat_move", combat), data, HTTP_HX_REQUEST="true")
 
 
@@ -65,7 +65,7 @@ def test_the_gm_sees_the_move_form(client, gm, road):
     combat, _bandit, _knight = road
     client.force_login(gm)
     page = parse(client.get(url("combat_detail", combat)).text)
-    assert page.one("input", name="metres")
+    assert page.one("input", name="move-metres")
     assert "1 m gratis, 6 m sin atacar, 18 m con tirada de Correr" in page.text()
 
 
@@ -161,7 +161,7 @@ def test_only_the_gm_moves_fighters_a_forged_move_writes_nothing(
 ):
     combat, bandit, _knight = road
     client.force_login(request.getfixturevalue(who))
-    data = {"fighter": bandit.pk, "metres": 18, "adversity": 9}
+    data = {"move-fighter": bandit.pk, "move-metres": 18, "move-adversity": 9}
     assert client.post(url("combat_move", combat), data).status_code == status
     assert moved(combat, bandit) == 0
     assert not Roll.objects.exists()
@@ -173,8 +173,8 @@ def test_a_system_without_movement_rules_has_no_move(client, gm, player):
     scene = services.scene_create(campaign=campaign, title="Saloon", participants=[fred])
     combat = combat_services.combat_start(scene=scene, user=gm)
     client.force_login(gm)
-    assert 'name="metres"' not in client.get(url("combat_detail", combat)).text
-    response = client.post(url("combat_move", combat), {"fighter": fred.pk, "metres": 1})
+    assert 'name="move-metres"' not in client.get(url("combat_detail", combat)).text
+    response = client.post(url("combat_move", combat), {"move-fighter": fred.pk, "move-metres": 1})
     assert response.status_code == 302
     assert not CombatParticipant.objects.filter(moved_m__gt=0).exists()
 
