@@ -435,11 +435,17 @@ def _after_action(
     **extra,
 ) -> HttpResponse:
     """The panel again (htmx), or POST/redirect/GET with the message. The attack set-up
-    the action carried (the panel's forms include it) is drawn again as it was."""
+    the action carried (the panel's forms include it) is drawn again as it was, unless
+    the turn moved on (initiative, the next turn): the set-up then follows the turn, the
+    new fighter against the next one, as the panel opens."""
     if request.htmx:
+        turn = combat.current_id
         combat.refresh_from_db()
         if "attack_data" not in extra:
-            extra["attack_data"] = _kept(request.POST, _rules_or_404(access.campaign))
+            kept = combat.current_id == turn
+            extra["attack_data"] = (
+                _kept(request.POST, _rules_or_404(access.campaign)) if kept else None
+            )
         context = _panel_context(
             request, access, scene, combat, notice=notice, error=error, adjust=True, **extra
         )

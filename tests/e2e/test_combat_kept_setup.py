@@ -1,6 +1,6 @@
 """The GM's attack set-up stays as they left it through the fight's actions: they pick an
-attacker and a target once, roll, apply the damage, pass the turn, and never pick them
-again."""
+attacker and a target once, roll and apply the damage without picking them again; when
+they pass the turn, the set-up follows it."""
 
 import pytest
 from playwright.sync_api import expect
@@ -65,14 +65,21 @@ def test_the_gm_picks_attacker_and_target_once_for_the_whole_journey(
     expect(page.locator("#combat-pending")).to_contain_text(f"{last.name} alcanza a {second.name}")
     picked()
 
-    page.get_by_role("button", name=f"Aplicar el daño a {second.name}").click()
-    expect(page.locator("#combat-status")).to_contain_text(f"Daño aplicado a {second.name}")
-    picked()
-
     # A modifier typed and not yet sent goes with the next action too.
     modifier.fill("2")
-    page.get_by_role("button", name="Siguiente turno").click()
-    expect(page.locator("#combat-status")).to_contain_text(f"Turno de {second.name}.")
+    page.get_by_role("button", name=f"Aplicar el daño a {second.name}").click()
+    expect(page.locator("#combat-status")).to_contain_text(f"Daño aplicado a {second.name}")
     picked("2")
     expect(page.locator("#combat-attack .invalid-feedback")).to_have_count(0)
-    screenshot(page, "kept-after-next-turn")
+    screenshot(page, "kept-after-the-damage")
+
+    # The turn moves on: the set-up follows it, the new fighter against the next one.
+    page.get_by_role("button", name="Siguiente turno").click()
+    expect(page.locator("#combat-status")).to_contain_text(f"Turno de {second.name}.")
+    expect(attacker).to_have_value(str(second.pk))
+    expect(modifier).to_have_value("0")
+    aimed = target.input_value()
+    assert aimed != str(second.pk)
+    page.reload()  # as the panel opens on this turn
+    expect(attacker).to_have_value(str(second.pk))
+    expect(target).to_have_value(aimed)

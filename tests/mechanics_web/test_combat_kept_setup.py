@@ -1,8 +1,9 @@
 """After any action of the combat panel (an attack rolled, damage applied or discarded, a
-turn advanced, initiative rolled, a fighter added, taken out, moved or put in another
-phase) the attack set-up comes back as the GM left it: the panel's actions carry it
-(hx-include) and the answer binds it. A fighter no longer in the fight is not offered
-again (the default comes back, without an error), and one-off spends are not kept."""
+fighter added, taken out, moved or put in another phase) the attack set-up comes back as
+the GM left it: the panel's actions carry it (hx-include) and the answer binds it. A
+fighter no longer in the fight is not offered again (the default comes back, without an
+error), and one-off spends are not kept. When the turn moves on (initiative rolled, the
+next turn) the set-up follows the turn: the new fighter against the next one."""
 
 import pytest
 from django.urls import reverse
@@ -159,7 +160,7 @@ def _action(name, bar, gm):
     raise AssertionError(name)
 
 
-ACTIONS = ["initiative", "next", "add", "add_nobody", "remove", "apply", "discard", "settled"]
+ACTIONS = ["add", "add_nobody", "remove", "apply", "discard", "settled"]
 
 
 @pytest.mark.parametrize("action", ACTIONS)
@@ -170,6 +171,22 @@ def test_the_set_up_is_kept_after_each_action(client, gm, bar, action):
     response = htmx_post(client, address, {**own, **setup})
     assert response.status_code == 200
     assert {name: shown(response)[name] for name in setup} == setup
+    assert errors(response) == []
+
+
+@pytest.mark.parametrize("action", ["initiative", "next"])
+def test_the_set_up_follows_the_turn_when_it_moves_on(client, gm, bar, action):
+    """The one whose turn it now is attacks the next one, with the defaults, as when the
+    panel opens: a GM running the fight turn by turn picks nothing."""
+    combat = bar[0]
+    address, own = _action(action, bar, gm)
+    client.force_login(gm)
+    response = htmx_post(client, address, {**own, **thug_at_barman(bar)})
+    assert response.status_code == 200
+    combat.refresh_from_db()
+    assert shown(response) == shown(client.get(url("combat_detail", combat)))
+    assert shown(response)["attacker"] == str(combat.current.character_id)
+    assert shown(response)["modifier"] == "0"
     assert errors(response) == []
 
 
