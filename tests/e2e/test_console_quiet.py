@@ -39,3 +39,25 @@ def test_a_sheet_at_play_logs_no_console_error(open_live):
     # (hx-sync "abort"), by design.
     aborted = {"htmx:afterRequest", "htmx:sendAbort"}
     assert [error for error in errors if error.split(",")[0] not in aborted] == []
+
+
+def test_a_style_left_on_the_panels_fields_is_not_written_again_by_a_swap(open_live):
+    """A browser extension, or a screenshot tool, may leave a style attribute on the
+    page's fields; htmx writing it again on the swapped fields broke the CSP once per
+    field at every roll."""
+    page, lucia = lucias_sheet(open_live)
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    panel = panel_on_investigacion(page, lucia)
+    # Through the CSSOM, which the CSP allows: an empty style attribute stays behind.
+    page.evaluate(
+        """id => document.querySelectorAll(`#roll-panel-${id} input`).forEach(field => {
+            field.style.caretColor = "transparent";
+            field.style.caretColor = "";
+        })""",
+        lucia.pk,
+    )
+    assert errors == []
+    panel.get_by_role("button", name="Tirar los dados").click()
+    expect(page.locator(f"#roll-result-{lucia.pk} .roll-card")).to_be_visible()
+    assert [error for error in errors if "Content Security Policy" in error] == []
