@@ -1,0 +1,47 @@
+"""The roll panel's lists show their chosen text whole, in every system and every kind of
+roll, on a phone and a laptop: a list as wide as its longest choice, beside another only
+where both fit (static/css/dice.css). Only a choice wider than the whole panel is cut."""
+
+import pytest
+from django.urls import reverse
+
+from tests.e2e.played import played_table
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+# Each visible list of the panel: its name, whether its chosen text is cut, and whether
+# it has its row to itself (no wider it can get).
+LISTS = """panel => [...panel.querySelectorAll("select")].filter(list => list.offsetParent)
+  .map(list => {
+    const style = getComputedStyle(list);
+    const pen = document.createElement("canvas").getContext("2d");
+    pen.font = style.font;
+    const room = list.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const chosen = list.options[list.selectedIndex]?.text ?? "";
+    const cell = list.closest(".roll-cell") ?? list;
+    const row = cell.parentElement.getBoundingClientRect().width;
+    return {name: list.name, chosen, cut: pen.measureText(chosen).width > room,
+            alone: cell.getBoundingClientRect().width >= row - 1};
+  })"""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_no_list_of_the_roll_panel_cuts_its_choice_beside_another(open_as, screenshot, width):
+    campaigns = played_table()
+    page = open_as("ana", width=width, height=900)
+    cut = []
+    for system, (campaign, _scene, character) in campaigns.items():
+        page.goto(reverse("mechanics:roll", args=[campaign.pk, character.pk]))
+        panel = page.locator(".roll-panel")
+        kinds = panel.locator(".roll-kinds label")
+        for index in range(kinds.count()):
+            kinds.nth(index).click()
+            shown = panel.locator(".roll-kinds input").nth(index)
+            assert shown.is_checked()
+            for found in panel.evaluate(LISTS):
+                if found["cut"] and not found["alone"]:
+                    cut.append(
+                        (system, kinds.nth(index).inner_text(), found["name"], found["chosen"])
+                    )
+        screenshot(page, system)
+    assert cut == []
