@@ -1,6 +1,7 @@
-"""The roll panel's lists show their chosen text whole, in every system and every kind of
-roll, on a phone and a laptop: a list as wide as its longest choice, beside another only
-where both fit (static/css/dice.css). Only a choice wider than the whole panel is cut."""
+"""Lists show their chosen text whole, on a phone and a laptop: the roll panel's, in every
+system and every kind of roll (a list as wide as its longest choice, beside another only
+where both fit: static/css/dice.css), and the roll log's filters. Only a choice wider than
+the whole form is cut."""
 
 import pytest
 from django.urls import reverse
@@ -11,14 +12,14 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 # Each visible list of the panel: its name, whether its chosen text is cut, and whether
 # it has its row to itself (no wider it can get).
-LISTS = """panel => [...panel.querySelectorAll("select")].filter(list => list.offsetParent)
+LISTS = """form => [...form.querySelectorAll("select")].filter(list => list.offsetParent)
   .map(list => {
     const style = getComputedStyle(list);
     const pen = document.createElement("canvas").getContext("2d");
     pen.font = style.font;
     const room = list.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     const chosen = list.options[list.selectedIndex]?.text ?? "";
-    const cell = list.closest(".roll-cell") ?? list;
+    const cell = list.closest(".roll-cell, [class*='col-']") ?? list;
     const row = cell.parentElement.getBoundingClientRect().width;
     return {name: list.name, chosen, cut: pen.measureText(chosen).width > room,
             alone: cell.getBoundingClientRect().width >= row - 1};
@@ -45,3 +46,14 @@ def test_no_list_of_the_roll_panel_cuts_its_choice_beside_another(open_as, scree
                     )
         screenshot(page, system)
     assert cut == []
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_roll_log_filters_show_their_choice(open_as, width):
+    campaigns = played_table()
+    campaign = campaigns["tinieblas"][0]
+    page = open_as("master", width=width, height=900)
+    page.goto(reverse("mechanics:log", args=[campaign.pk]))
+    found = page.locator("#roll-filters").evaluate(LISTS)
+    assert {entry["name"] for entry in found} >= {"character", "scene"}
+    assert [entry for entry in found if entry["cut"] and not entry["alone"]] == []
