@@ -166,9 +166,15 @@ class ObjetivoSetup(RollSetup):
         notes = ()
         if target is not None:
             defence, data = sheet.system.combat.aimed_data(sheet, target, data)
+            words = {"defence": defence.label, "value": defence.value}
+            if data["shot"] is not None:
+                # The target of a shot has no Defensa: the range is its difficulty.
+                words["defence"] = _("Shot at %(name)s, %(range)s") % {
+                    "name": target.character.name,
+                    "range": defence.label,
+                }
             notes = (
-                _("%(defence)s: %(value)s, the difficulty.")
-                % {"defence": defence.label, "value": defence.value},
+                _("%(defence)s: %(value)s, the difficulty.") % words,
                 _("A hit's damage waits for the GM in the combat panel."),
             )
         defensa = data.get("defensa")
