@@ -7,7 +7,6 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from campaigns import services
 from mechanics.models import CombatAttack, HealthEvent, Roll
 from mechanics.services import combat as combat_services
 from mechanics.setup import load_sheets
@@ -15,6 +14,7 @@ from tests.factories import campaign_with, make_character
 from tests.html import parse
 from tests.mechanics import rolling
 from tests.mechanics.rolling import roll_url
+from tests.mechanics_web.rolls import objetivo_tavern_fight
 
 fixed_dice = rolling.fixed_dice
 
@@ -23,25 +23,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def tavern(gm, player, dora, observer):
-    """A fight in a tavern: Bob's Fred (Fuerza 6, Armas CC 3) against the GM's Matón,
-    whose Defensa against a sword is Destreza 3 + Armas CC 2 + 5 = 10 (12 with Pelea).
-    Returns (combat, fred, maton)."""
+    """(combat, fred, maton): Fred's sword against Matón's Defensa 10 (`objetivo_tavern_fight`)."""
     campaign = campaign_with("objetivo", gm, players=[player, dora], observers=[observer])
-    fred = make_character(
-        campaign,
-        player,
-        name="Fred",
-        ratings={"fuerza": 6, "armas_cc": 3, "destreza": 5, "armas_dist": 4},
-    )
-    maton = make_character(
-        campaign,
-        None,
-        user=gm,
-        name="Matón",
-        ratings={"destreza": 3, "armas_cc": 2, "pelea": 4, "fuerza": 5},
-    )
-    scene = services.scene_create(campaign=campaign, title="Taberna", participants=[fred, maton])
-    return combat_services.combat_start(scene=scene, user=gm), fred, maton
+    return objetivo_tavern_fight(campaign, gm, player)
 
 
 def blow(target, **extra):
