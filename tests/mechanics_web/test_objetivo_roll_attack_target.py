@@ -271,3 +271,23 @@ def test_without_a_target_the_typed_defensa_counts_and_no_fight_is_touched(
     # And it still asks for the Defensa when none is typed.
     response = client.post(roll_url(fred), {**blow(None), "defensa": ""}, HTTP_HX_REQUEST="true")
     assert "Un ataque necesita la Defensa del objetivo." in response.text
+
+
+def test_the_fights_rules_apply_one_attack_a_round_and_the_revolvers_reload(
+    client, gm, player, tavern, fixed_dice
+):
+    combat, fred, maton = tavern
+    client.force_login(player)
+    shot = blow(maton, attribute="destreza", skill="armas_dist", weapon="revolver")
+    fixed_dice(5, 5, 5, 4)
+    client.post(roll_url(fred), shot, HTTP_HX_REQUEST="true")
+    assert CombatAttack.objects.count() == 1
+    again = client.post(roll_url(fred), blow(maton), HTTP_HX_REQUEST="true")
+    assert "Fred ya ha hecho 1 ataque en este asalto." in again.text
+    # The next round the revolver is still reloading: the record named the weapon.
+    combat_services.combat_roll_initiative(combat=combat, user=gm)
+    fixed_dice(5, 5, 5, 4)
+    reloading = client.post(roll_url(fred), shot, HTTP_HX_REQUEST="true")
+    assert "está recargando" in reloading.text
+    assert CombatAttack.objects.count() == 1
+    assert Roll.objects.filter(kind="attack").count() == 1
