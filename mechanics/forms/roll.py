@@ -39,6 +39,13 @@ def target_choices(sheet: Sheet, nobody: str) -> list:
     return [("", nobody), *((c.pk, c.name) for c in others.order_by("is_npc", "name", "pk"))]
 
 
+def target_field(help_text: str) -> forms.TypedChoiceField:
+    """The roll panel's choice of a character to attack (its choices: `target_choices`)."""
+    return forms.TypedChoiceField(
+        label=_("Target"), help_text=help_text, coerce=int, empty_value=None, required=False
+    )
+
+
 def refuse_secret_attack(form: forms.Form, data: Mapping) -> None:
     """An attack on a character goes to the fight, which everyone sees."""
     if data.get("kind") == "attack" and data.get("target") and data.get("secret"):

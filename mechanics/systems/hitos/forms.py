@@ -15,6 +15,7 @@ from mechanics.forms.roll import (
     int_choices,
     refuse_secret_attack,
     target_choices,
+    target_field,
 )
 from mechanics.rules.hitos.catalogue import DAMAGE_CATEGORIES
 from mechanics.systems.hitos.combat_forms import TARGET_STATE_LABELS, fight_aspect_choices
@@ -114,15 +115,11 @@ class HitosRollForm(RollForm):
         initial="melee",
         required=False,
     )
-    target = forms.TypedChoiceField(
-        label=_("Target"),
-        help_text=_(
+    target = target_field(
+        _(
             "Its Defensa is the difficulty and its armour the RD; a hit's damage waits for "
             "the GM in the scene's fight."
-        ),
-        coerce=int,
-        empty_value=None,
-        required=False,
+        )
     )
     target_state = forms.ChoiceField(
         label=_("How the target faces it"),

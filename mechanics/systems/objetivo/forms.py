@@ -15,6 +15,7 @@ from mechanics.forms.roll import (
     first_choice,
     refuse_secret_attack,
     target_choices,
+    target_field,
 )
 from mechanics.rules.errors import RuleError
 from mechanics.rules.objetivo.catalogue import WEAPONS
@@ -74,15 +75,11 @@ class ObjetivoRollForm(RollForm):
         max_length=20,
         required=False,
     )
-    target = forms.TypedChoiceField(
-        label=_("Target"),
-        help_text=_(
+    target = target_field(
+        _(
             "Its Defensa (or, for a shot, the range) is the difficulty and the Defensa typed "
             "is not used; a hit's damage waits for the GM in the scene's fight."
-        ),
-        coerce=int,
-        empty_value=None,
-        required=False,
+        )
     )
     defensa = forms.IntegerField(
         label=_("Target's Defensa (or range difficulty)"),
