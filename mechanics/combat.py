@@ -289,3 +289,9 @@ def stamp_target(side: SideRecord, target: Sheet, defence_value: int | None) -> 
     if defence_value is not None and "defensa" not in details:
         details["defensa"] = defence_value
     return SideRecord(side.sheet, replace(side.record, details=details))
+
+
+def aimed(plan_roll, target: Sheet, defence_value: int | None):
+    """A roll panel's plan roll whose records name its target and its Defensa, as the
+    combat panel's do (`stamp_target`)."""
+    return lambda rng=None: [stamp_target(side, target, defence_value) for side in plan_roll(rng)]

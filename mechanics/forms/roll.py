@@ -17,6 +17,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Scene
+from characters.models import Character
 from mechanics.setup import Sheet
 
 
@@ -27,6 +28,30 @@ def first_choice(grouped: list) -> str | None:
 
 def int_choices(low: int, high: int) -> list[tuple[int, str]]:
     return [(n, f"{n:+d}" if n else "0") for n in range(low, high + 1)]
+
+
+def target_choices(sheet: Sheet, nobody: str) -> list:
+    """The characters an attack from the roll panel may aim at: the campaign's others,
+    players' characters first, then NPCs, by name; `nobody` words the empty choice."""
+    others = Character.objects.filter(campaign_id=sheet.character.campaign_id).exclude(
+        pk=sheet.character.pk
+    )
+    return [("", nobody), *((c.pk, c.name) for c in others.order_by("is_npc", "name", "pk"))]
+
+
+def target_field(help_text: str) -> forms.TypedChoiceField:
+    """The roll panel's choice of a character to attack (its choices: `target_choices`)."""
+    return forms.TypedChoiceField(
+        label=_("Target"), help_text=help_text, coerce=int, empty_value=None, required=False
+    )
+
+
+def refuse_secret_attack(form: forms.Form, data: Mapping) -> None:
+    """An attack on a character goes to the fight, which everyone sees."""
+    if data.get("kind") == "attack" and data.get("target") and data.get("secret"):
+        form.add_error(
+            "secret", _("An attack on a character goes to the fight: it cannot be secret.")
+        )
 
 
 class RollForm(forms.Form):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import asdict, replace
 
 from django.core.exceptions import ValidationError
@@ -25,7 +25,7 @@ from mechanics.rules.dice import default_rng
 from mechanics.rules.initiative import Entry, break_ties
 from mechanics.services.health import character_apply_damage, character_died
 from mechanics.services.rolls import RollSide, roll_perform
-from mechanics.setup import load_sheets
+from mechanics.setup import Sheet, load_sheets
 from mechanics.systems.base import DamageInput
 
 # --- Combat: a fight in a scene ------------------------------------------------------------
@@ -499,6 +499,26 @@ def scene_fight(*, scene: Scene | None, attacker: Character, target: Character) 
                 code="not_participant",
             )
     return combat
+
+
+def attack_target(sheet: Sheet, data: Mapping) -> Sheet | None:
+    """The sheet of the character an attack from a roll panel is aimed at (None: no
+    target, the numbers typed), once the fight of the sheet's scene it joins is known;
+    a character of another campaign, or the roller, is refused."""
+    target_id = data.get("target") if data.get("kind") == "attack" else None
+    if not target_id:
+        return None
+    target = (
+        Character.objects.filter(pk=target_id, campaign_id=sheet.character.campaign_id)
+        .exclude(pk=sheet.character.pk)
+        .first()
+    )
+    if target is None:
+        raise ValidationError(
+            _("Choose a character of this campaign as the target."), code="target"
+        )
+    scene_fight(scene=sheet.scene, attacker=sheet.character, target=target)
+    return load_sheets([target], sheet.character.campaign, with_scene=False)[target.pk]
 
 
 @transaction.atomic

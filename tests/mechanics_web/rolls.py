@@ -1,4 +1,5 @@
-"""Helpers for the roll tests: stored rolls, a second player, a Hitos fight."""
+"""Helpers for the roll tests: stored rolls, a second player, a Hitos fight, a Dado
+objetivo fight."""
 
 import random
 
@@ -57,3 +58,25 @@ def hitos_rooftop_fight(campaign, gm, player, *, armours=(("Chaleco", 2),)):
         item_add(character=foe, user=gm, kind="armour", name=name, weight_kg=2, data={"rd": rd})
     scene = services.scene_create(campaign=campaign, title="Azotea", participants=[hero, foe])
     return combat_services.combat_start(scene=scene, user=gm), hero, foe
+
+
+def objetivo_tavern_fight(campaign, gm, player):
+    """A fight in a tavern in a Dado objetivo campaign: the player's Fred (Fuerza 6,
+    Armas CC 3, Destreza 5, Armas Dist 4) against the GM's Matón, whose Defensa against a
+    sword is Destreza 3 + Armas CC 2 + 5 = 10 (12 against Pelea), with 16 PV. Returns (combat, fred,
+    maton)."""
+    fred = make_character(
+        campaign,
+        player,
+        name="Fred",
+        ratings={"fuerza": 6, "armas_cc": 3, "destreza": 5, "armas_dist": 4},
+    )
+    maton = make_character(
+        campaign,
+        None,
+        user=gm,
+        name="Matón",
+        ratings={"destreza": 3, "armas_cc": 2, "pelea": 4, "fuerza": 5, "resistencia": 8},
+    )
+    scene = services.scene_create(campaign=campaign, title="Taberna", participants=[fred, maton])
+    return combat_services.combat_start(scene=scene, user=gm), fred, maton

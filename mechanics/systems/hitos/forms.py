@@ -9,7 +9,14 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from characters.models import Character
-from mechanics.forms.roll import RollForm, first_choice, int_choices
+from mechanics.forms.roll import (
+    RollForm,
+    first_choice,
+    int_choices,
+    refuse_secret_attack,
+    target_choices,
+    target_field,
+)
 from mechanics.rules.hitos.catalogue import DAMAGE_CATEGORIES
 from mechanics.systems.hitos.combat_forms import TARGET_STATE_LABELS, fight_aspect_choices
 from mechanics.systems.hitos.rolls import (
@@ -108,15 +115,11 @@ class HitosRollForm(RollForm):
         initial="melee",
         required=False,
     )
-    target = forms.TypedChoiceField(
-        label=_("Target"),
-        help_text=_(
+    target = target_field(
+        _(
             "Its Defensa is the difficulty and its armour the RD; a hit's damage waits for "
             "the GM in the scene's fight."
-        ),
-        coerce=int,
-        empty_value=None,
-        required=False,
+        )
     )
     target_state = forms.ChoiceField(
         label=_("How the target faces it"),
@@ -140,13 +143,9 @@ class HitosRollForm(RollForm):
         self.fields["skill"].choices = [("", _("No skill")), *skills]
         self.fields["skill"].initial = first_choice(skills)
         self.fields["modifier"].choices = int_choices(-10, 10)
-        others = Character.objects.filter(campaign_id=sheet.character.campaign_id).exclude(
-            pk=sheet.character.pk
+        self.fields["target"].choices = target_choices(
+            sheet, _("Nobody: the difficulty and the RD typed")
         )
-        self.fields["target"].choices = [
-            ("", _("Nobody: the difficulty and the RD typed")),
-            *((c.pk, c.name) for c in others.order_by("is_npc", "name", "pk")),
-        ]
         usable = [a for a in sheet.aspects if not a.exhausted]
         # Another character's aspect, used against them, hands them the drama point paid.
         others = [
@@ -221,8 +220,5 @@ class HitosRollForm(RollForm):
             )
         if data.get("kind") == "attack" and not data.get("weapon"):
             self.add_error("weapon", _("Choose the weapon's category."))
-        if data.get("kind") == "attack" and data.get("target") and data.get("secret"):
-            self.add_error(
-                "secret", _("An attack on a character goes to the fight: it cannot be secret.")
-            )
+        refuse_secret_attack(self, data)
         return data

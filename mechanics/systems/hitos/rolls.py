@@ -13,7 +13,7 @@ from django.utils.translation import pgettext
 from campaigns.models import Scene
 from characters.models import Aspect, Character
 from characters.services.sheet import aspect_set_exhausted, resource_adjust
-from mechanics.combat import stamp_target
+from mechanics.combat import aimed
 from mechanics.models import SituationAspect
 from mechanics.rules.hitos import odds as engine_odds
 from mechanics.rules.hitos import rolls as engine
@@ -23,7 +23,7 @@ from mechanics.rules.hitos.catalogue import (
     ATTACK_SKILL,
     DAMAGE_CATEGORIES_BY_KEY,
 )
-from mechanics.services.combat import scene_fight
+from mechanics.services.combat import attack_target
 from mechanics.setup import (
     OddsRow,
     OddsView,
@@ -227,36 +227,12 @@ def _stamped(record, owner, hindering: dict | None):
     return replace(record, details=details)
 
 
-def attack_target(sheet: Sheet, data: Mapping) -> Sheet | None:
-    """The sheet of the character an attack from the roll panel is aimed at (None: no
-    target, the difficulty and the RD typed), once the fight it joins is known."""
-    target_id = data.get("target") if data.get("kind") == "attack" else None
-    if not target_id:
-        return None
-    target = (
-        Character.objects.filter(pk=target_id, campaign_id=sheet.character.campaign_id)
-        .exclude(pk=sheet.character.pk)
-        .first()
-    )
-    if target is None:
-        raise ValidationError(
-            _("Choose a character of this campaign as the target."), code="target"
-        )
-    scene_fight(scene=sheet.scene, attacker=sheet.character, target=target)
-    return load_sheets([target], sheet.character.campaign, with_scene=False)[target.pk]
-
-
 def rolled_traits(data: Mapping) -> Mapping:
     """The set-up with the traits it rolls: an attack always Reflejos + Combate, whatever
     else was sent (docs/rules.md#hitos-attack-traits)."""
     if data.get("kind") != "attack":
         return data
     return {**data, "characteristic": ATTACK_CHARACTERISTIC, "skill": ATTACK_SKILL}
-
-
-def _aimed(plan_roll, target: Sheet, defence: int):
-    """The roll's record names its target and its Defensa, as the combat panel's do."""
-    return lambda rng=None: [stamp_target(side, target, defence) for side in plan_roll(rng)]
 
 
 class HitosSetup(RollSetup):
@@ -443,7 +419,7 @@ class HitosSetup(RollSetup):
 
         plan_roll = single(sheet, roll, data)
         if target is not None:
-            plan_roll = _aimed(plan_roll, target, defence.value)
+            plan_roll = aimed(plan_roll, target, defence.value)
         return Plan(
             kind="attack",
             odds=replace(odds, notes=(*odds.notes, *notes, note)),

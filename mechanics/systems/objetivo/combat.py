@@ -155,6 +155,16 @@ def shot_details(data) -> dict:
     return shot_range(data)[1]
 
 
+def _outcome(side: SideRecord) -> AttackRoll:
+    """A rolled attack: a miss, a hit without damage, or the PV for the GM to apply."""
+    dealt = side.record.effects.damage
+    if dealt is None:
+        return AttackRoll([side], False, None, "")
+    if dealt <= 0:
+        return AttackRoll([side], True, None, Message(gettext_noop("no damage")))
+    return AttackRoll([side], True, DamageInput(dealt), f"−{dealt} PV")
+
+
 class ObjetivoCombat(CombatRules):
     spends = ("destiny_point",)
     # Seed: "un ataque por turno".
@@ -229,13 +239,25 @@ class ObjetivoCombat(CombatRules):
         side = stamp_target(side, target, None)
         # The weapon fired, for a later shot's reload check (`refuse_attack`).
         details = {**side.record.details, "weapon": _weapon_key(data)}
-        side = SideRecord(side.sheet, replace(side.record, details=details))
-        dealt = side.record.effects.damage
-        if dealt is None:
-            return AttackRoll([side], False, None, "")
-        if dealt <= 0:
-            return AttackRoll([side], True, None, Message(gettext_noop("no damage")))
-        return AttackRoll([side], True, DamageInput(dealt), f"−{dealt} PV")
+        return _outcome(SideRecord(side.sheet, replace(side.record, details=details)))
+
+    def attack_from_roll(self, side) -> AttackRoll:
+        # The roll panel's plan named the target and the weapon (`aimed_data`).
+        return _outcome(side)
+
+    def aimed_data(self, attacker: Sheet, target: Sheet, data: Mapping) -> tuple[Defence, dict]:
+        """A roll panel's attack aimed at `target`: the difficulty the combat panel would
+        use, the target's Defensa or, for a shot, the range (short range with no distance
+        typed), and the set-up to roll with it; a number typed is not used
+        (docs/rules.md#objetivo-roll-panel-attacks)."""
+        computed = {**data, "defensa": None}
+        # A shot by the panel's rule (`attack_traits`), whatever skill was chosen.
+        ranged = attack_traits(data)[1] == (RANGED_SKILL,)
+        if ranged:
+            computed["skill"] = RANGED_SKILL
+        defence = self.computed_defence(attacker, target, computed)
+        shot = shot_details(computed) if ranged else None
+        return defence, {**data, "defensa": defence.value, "shot": shot}
 
     def refuse_attack(self, attack, last_shots, round_) -> None:
         side = attack.sides[-1]

@@ -9,7 +9,14 @@ from django import forms
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from mechanics.forms.roll import RollForm, SideForm, first_choice
+from mechanics.forms.roll import (
+    RollForm,
+    SideForm,
+    first_choice,
+    refuse_secret_attack,
+    target_choices,
+    target_field,
+)
 from mechanics.rules.errors import RuleError
 from mechanics.rules.objetivo.catalogue import WEAPONS
 from mechanics.systems.objetivo.combat import RANGED_SKILL, attack_traits, shot_range
@@ -30,12 +37,14 @@ class ObjetivoRollForm(RollForm):
         (
             _("Weapon and target"),
             ("attack",),
-            ["weapon", "damage", "distance", "cover", "ranges", "defensa"],
+            ["target", "weapon", "damage", "distance", "cover", "ranges", "defensa"],
         ),
         (None, None, ["label", "secret"]),
     )
     spends = ("destiny_point", "specialization")
     compact = frozenset({"modifier"})
+    # The target's names and what choosing one does read across the row.
+    wide = RollForm.wide | {"target"}
     # An attack's attribute follows from its weapon and skill: its list hides (objetivo.css).
     cell_classes = MappingProxyType({"attribute": "roll-cell-not-attack"})
 
@@ -66,6 +75,12 @@ class ObjetivoRollForm(RollForm):
         max_length=20,
         required=False,
     )
+    target = target_field(
+        _(
+            "Its Defensa (or, for a shot, the range) is the difficulty and the Defensa typed "
+            "is not used; a hit's damage waits for the GM in the scene's fight."
+        )
+    )
     defensa = forms.IntegerField(
         label=_("Target's Defensa (or range difficulty)"),
         help_text=_("Empty when shooting: from the distance typed."),
@@ -78,6 +93,7 @@ class ObjetivoRollForm(RollForm):
         sheet = self.sheet
         self.fields.update(range_fields())
         self.fields["attribute"].choices = sheet.trait_choices("attribute")
+        self.fields["target"].choices = target_choices(sheet, _("Nobody: the Defensa typed"))
         skills = sheet.trait_choices("skill")
         self.fields["skill"].choices = [("", _("No skill")), *skills]
         self.fields["skill"].initial = first_choice(skills)
@@ -128,8 +144,14 @@ class ObjetivoRollForm(RollForm):
         if kind == "attack":
             clean_ranges(self, data)
             self._attack_traits(data)
+            if data.get("target"):
+                # The target's Defensa, or the range, sets the difficulty (the set-up).
+                self.errors.pop("defensa", None)
+                data["defensa"] = None
+                if data.get("distance") is not None and "ranges" not in self.errors:
+                    self._shot_difficulty(data)
             # A typed Defensa wins; else the distance, the ranges and cover set it.
-            if not data.get("defensa"):
+            elif not data.get("defensa"):
                 if data.get("distance") is None:
                     self.add_error("defensa", _("An attack needs the target's Defensa."))
                 elif "ranges" not in self.errors:
@@ -139,6 +161,7 @@ class ObjetivoRollForm(RollForm):
                 data["shot"] = {}
             if (data.get("weapon") or CUSTOM_WEAPON) == CUSTOM_WEAPON:
                 clean_damage(self, data)
+        refuse_secret_attack(self, data)
         return data
 
     def _attack_traits(self, data: dict) -> None:

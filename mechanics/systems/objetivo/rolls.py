@@ -11,10 +11,12 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from mechanics.combat import aimed
 from mechanics.rules.dice import RollRecord
 from mechanics.rules.objetivo import catalogue
 from mechanics.rules.objetivo import odds as engine_odds
 from mechanics.rules.objetivo import rolls as engine
+from mechanics.services.combat import attack_target
 from mechanics.setup import (
     OddsRow,
     OddsView,
@@ -53,8 +55,11 @@ def specialization_used(sheet: Sheet) -> bool:
 
 class ObjetivoSetup(RollSetup):
     opposed_kinds = ("opposed",)
-    # The specialization is once per scene.
+    # The specialization is once per scene; an attack aimed at a character joins the
+    # fight of its scene.
     reads_scene = True
+    # An attack aimed at a character reads its sheet and the fight, not this one's rows.
+    panel_follows_campaign = True
 
     def spec(
         self, sheet: Sheet, data: Mapping, *, difficulty=None, extra: int = 0
@@ -155,6 +160,23 @@ class ObjetivoSetup(RollSetup):
                 odds=self.odds(spec, steps),
                 roll=single(sheet, lambda rng: engine.roll_check(spec, rng), data),
             )
+        # Aimed at a character: the difficulty is the combat panel's, the damage waits
+        # for the GM in the scene's fight (docs/rules.md#objetivo-roll-panel-attacks).
+        target = attack_target(sheet, data)
+        notes = ()
+        if target is not None:
+            defence, data = sheet.system.combat.aimed_data(sheet, target, data)
+            words = {"defence": defence.label, "value": defence.value}
+            if data["shot"] is not None:
+                # The target of a shot has no Defensa: the range is its difficulty.
+                words["defence"] = _("Shot at %(name)s, %(range)s") % {
+                    "name": target.character.name,
+                    "range": defence.label,
+                }
+            notes = (
+                _("%(defence)s: %(value)s, the difficulty.") % words,
+                _("A hit's damage waits for the GM in the combat panel."),
+            )
         defensa = data.get("defensa")
         if not defensa:
             raise ValidationError(_("An attack needs the target's Defensa."), code="defensa")
@@ -164,20 +186,28 @@ class ObjetivoSetup(RollSetup):
         note = _(
             "Damage if it hits: %(damage)s, each die exploding on its maximum; ×2 on a crítico"
         ) % {"damage": str(damage)}
+        added = {}
         shot = data.get("shot")
+        if shot is not None:
+            # A shot's difficulty comes from its range (and cover), not from a Defensa: the
+            # card says so (docs/rules.md#objetivo-shot-card).
+            added["shot"] = dict(shot)
+        if target is not None:
+            # The weapon fired, for a later shot's reload check in the fight.
+            added["weapon"] = data.get("weapon") or CUSTOM_WEAPON
 
         def roll(rng=None) -> RollRecord:
             record = engine.roll_attack(spec, defensa, damage, rng)
-            if shot is None:
-                return record
-            # A shot's difficulty comes from its range (and cover), not from a Defensa: the
-            # card says so (docs/rules.md#objetivo-shot-card).
-            return replace(record, details={**record.details, "shot": dict(shot)})
+            return replace(record, details={**record.details, **added}) if added else record
 
+        plan_roll = single(sheet, roll, data)
+        if target is not None:
+            plan_roll = aimed(plan_roll, target, None)
         return Plan(
             kind="attack",
-            odds=replace(odds, notes=(*odds.notes, note)),
-            roll=single(sheet, roll, data),
+            odds=replace(odds, notes=(*odds.notes, note, *notes)),
+            roll=plan_roll,
+            extra={"target": target.character} if target is not None else {},
         )
 
     def opposed(self, a: Sheet, data_a: Mapping, b: Sheet, data_b: Mapping) -> Plan:
