@@ -284,7 +284,9 @@ def test_a_stranger_gets_a_404_from_a_roll_panel_reload(client, stranger, campai
 def test_a_roll_leaves_an_open_roll_panel_as_it_is_where_the_panel_reads_no_rolls(
     client, gm, player
 ):
-    campaign = CampaignFactory(system="objetivo", created_by=gm)
+    # 3d6 + NdP: its panel reads its character's rows alone (Hitos' and Dado objetivo's
+    # read the fight and the other characters, for their attacks at one).
+    campaign = CampaignFactory(system="ndp", created_by=gm)
     MembershipFactory(campaign=campaign, user=gm, role="gm")
     MembershipFactory(campaign=campaign, user=player, role="player")
     character = make_character(campaign, player, name="Rufo")
