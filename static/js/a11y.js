@@ -104,6 +104,99 @@
     }
   });
 
+  // --- A swap that replaces the focused control (a GM's form sent with htmx on the sheet or
+  // the scene, or a live refresh of that part): the focus goes to what takes its place, not
+  // to the page's body. Never into a plain field (static/js/live.js holds back the live
+  // refreshes of a part with a focused field) but the first field in error of a refused
+  // form; else the same button, the same section's <summary>, the part's heading or the part
+  // itself. Without scrolling: the page stays where the user had it. Roll panels keep their
+  // own rule above. ---
+  var VISIBLE = function (elt) { return elt.getClientRects().length > 0; };
+  var left = null; // the focused control when a swap began
+
+  function sentBy(control) {
+    // What a button does: its form's address, its name and value, its words and its label.
+    var form = control.form || control.closest("form");
+    var action = control.getAttribute("hx-post") || (form && (form.getAttribute("hx-post") || form.getAttribute("action")));
+    return [control.tagName, action, control.name, control.value, control.textContent.trim(), control.getAttribute("aria-label")].join("|");
+  }
+
+  // The one element of `part` that passes `test`: with two alike (a row's button beside
+  // another row's), neither.
+  function only(part, selector, test) {
+    var found = Array.prototype.filter.call(part.querySelectorAll(selector), test);
+    return found.length === 1 ? found[0] : null;
+  }
+
+  // The parts drawn again that stood for the lost control's sections, nearest first (the
+  // old ones are out of the page with it, their ids on the new ones).
+  function partsOf(lost) {
+    var parts = [];
+    for (var node = lost.parentElement; node; node = node.parentElement) {
+      var part = node.id && document.getElementById(node.id);
+      if (part && part !== node) parts.push(part);
+    }
+    return parts;
+  }
+
+  function standIn(lost, parts) {
+    var invalid = null;
+    parts.some(function (part) {
+      invalid = Array.prototype.find.call(part.querySelectorAll('[aria-invalid="true"]'), function (field) {
+        return !field.disabled && VISIBLE(field);
+      });
+      return Boolean(invalid);
+    });
+    if (invalid) return invalid;
+    var part = parts[0];
+    var wanted = lost.matches("button, a[href]") && sentBy(lost);
+    var section = lost.closest("details");
+    var summary = section && section.querySelector(":scope > summary");
+    var said = summary && summary.textContent.trim();
+    var found = (wanted && only(part, "button, a[href]", function (control) {
+      return !control.disabled && VISIBLE(control) && sentBy(control) === wanted;
+    })) || (part.matches("details") && part.querySelector(":scope > summary")) || (said && only(part, "summary", function (other) {
+      return VISIBLE(other) && other.textContent.trim() === said;
+    })) || Array.prototype.find.call(part.querySelectorAll("h1, h2, h3, h4, h5, h6"), VISIBLE) || part;
+    if (found.matches("summary, button, a[href]")) return found;
+    // A heading or a part takes the focus only from a script, and gives that up on leaving.
+    if (!found.hasAttribute("tabindex")) {
+      found.setAttribute("tabindex", "-1");
+      found.addEventListener("blur", function () { found.removeAttribute("tabindex"); }, { once: true });
+    }
+    return found;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    var active = document.activeElement;
+    var target = detail.target;
+    left = null;
+    if (!active || active === document.body) return;
+    // Where the target's replacement will be, should it have no id to find it by.
+    left = {
+      control: active, request: detail.requestConfig, target: target.contains(active) ? target : null,
+      parent: target.parentElement, before: target.previousElementSibling
+    };
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!left || event.detail.requestConfig !== left.request) return;
+    var was = left;
+    left = null;
+    var active = document.activeElement;
+    if (was.control.isConnected || (active && active !== document.body)) return;
+    var parts = partsOf(was.control);
+    if (!parts.length && was.target) {
+      // The target itself when only its content was replaced, else what replaced it.
+      var part = was.target.isConnected ? was.target
+        : was.before ? was.before.nextElementSibling : was.parent && was.parent.firstElementChild;
+      if (part) parts.push(part);
+    }
+    if (!parts.length || !parts[0].isConnected) return;
+    standIn(was.control, parts).focus({ preventScroll: true });
+  });
+
   // --- A skip link into a panel that htmx loads (the sheet's roll panel): its first visible
   // control takes the focus. Until the panel is in, the plain link jumps to its place. ---
   var FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled])";

@@ -6,6 +6,17 @@
     if (form && event.target.tagName === "SELECT") form.submit();
   });
 
+  // A field marked autofocus (the login page's user name) takes the focus also when the
+  // address ends in a fragment around it (the skip link's #main, kept by the redirect to
+  // sign in), where browsers skip autofocus. Not before the page's load: going to the
+  // fragment focuses the page itself, after the parsing.
+  window.addEventListener("load", function () {
+    var field = document.querySelector("[autofocus]");
+    var place = window.location.hash && document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+    var active = document.activeElement;
+    if (field && place && place.contains(field) && (!active || active === document.body)) field.focus();
+  });
+
   // The campaign form shows only the chosen system's house rules.
   function showHouseRules(select) {
     document.querySelectorAll("[data-house-rules]").forEach(function (group) {

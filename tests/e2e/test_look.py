@@ -38,3 +38,24 @@ def test_a_sheet_and_the_campaign_page_wear_the_sites_look(new_page, screenshot,
         screenshot(page, f"sheet-{system}-{width}-{scheme}")
     # Each system's own stylesheet gives it an accent of its own.
     assert len(set(accents.values())) == len(campaigns) == 4
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_login_page_focuses_the_user_name_when_its_address_ends_in_main(new_page, width):
+    """Browsers skip autofocus when the address has a fragment: the skip link's #main,
+    which the redirect to sign in keeps (a link to a page of the site followed while
+    signed out). static/js/app.js focuses the field all the same."""
+    campaigns = played_table()
+    campaign = campaigns["tinieblas"][0]
+    page = new_page(width=width, height=800)
+    page.goto(campaign.get_absolute_url() + "#main")
+    expect(page).to_have_url(f"{reverse('login')}?next={campaign.get_absolute_url()}#main")
+    expect(page.locator("#id_username")).to_be_focused()
+    page.goto(reverse("login") + "#main")
+    expect(page.locator("#id_username")).to_be_focused()
+    # Typing at once signs in.
+    page.keyboard.type("ana")
+    page.keyboard.press("Tab")
+    page.keyboard.type(PASSWORD)
+    page.keyboard.press("Enter")
+    expect(page.locator("#campaign-list .system-chip")).to_have_count(4)
