@@ -71,6 +71,8 @@ def pages(campaigns: dict, gm: bool) -> list[tuple[str, str]]:
         ]
     else:
         found.append(("diary form", reverse("characters:diary", args=[c, ch, s])))
+        # A GM's page: the site's "not allowed" page.
+        found.append(("not allowed", reverse("campaigns:edit", args=[c])))
     return found
 
 
@@ -131,6 +133,7 @@ def test_the_pages_before_logging_in_have_no_wcag_aa_violations(new_page):
         ("forgotten password", reverse("password_reset")),
         ("reset link sent", reverse("password_reset_done")),
         ("reset link spent", reverse("password_reset_confirm", args=["MQ", "used-token"])),
+        ("page not found", "/no-such-page/"),
     ]:
         page.goto(url)
         for scheme in SCHEMES:
@@ -153,8 +156,10 @@ def test_every_page_has_no_wcag_aa_violations(new_page, who):
         errors.clear()
         response = page.goto(url)
         # A page the viewer may not open would check an error page instead, except the
-        # creation page's own refusal to a player at the campaign's character limit.
-        assert response.ok or (name.endswith(" creation") and response.status == 403), name
+        # creation page's own refusal to a player at the campaign's character limit, and
+        # the "not allowed" page itself.
+        refused = name.endswith(" creation") or name == "not allowed"
+        assert response.ok or (refused and response.status == 403), name
         if name.endswith(" sheet"):
             # The roll panel loads into the sheet: check the sheet with it open.
             expect(page.locator(".roll-panel")).to_be_visible()
