@@ -1,5 +1,8 @@
 // Keyboard and screen-reader paths; progressive enhancement only (every page works without it).
 (function () {
+  // Drawn on the page (not hidden, nor in a closed part).
+  var VISIBLE = function (elt) { return elt.getClientRects().length > 0; };
+
   // --- After a roll: the focus stays on the control used, and #roll-announcer (outside the
   // swapped panel) says the result once. A panel is the player's (.roll-panel, or the slot it
   // loads into) or any other marked data-roll-panel (the GM's two-sided roll, the free roller). ---
@@ -111,7 +114,6 @@
   // form; else the same button, the same section's <summary>, the part's heading or the part
   // itself. Without scrolling: the page stays where the user had it. Roll panels keep their
   // own rule above. ---
-  var VISIBLE = function (elt) { return elt.getClientRects().length > 0; };
   var left = null; // the focused control when a swap began
 
   function sentBy(control) {
@@ -205,9 +207,7 @@
     var link = event.target.closest && event.target.closest("a[data-skip-into]");
     var place = link && document.querySelector(link.getAttribute("data-skip-into"));
     if (!place) return;
-    var control = Array.prototype.find.call(place.querySelectorAll(FOCUSABLE), function (elt) {
-      return elt.getClientRects().length > 0;
-    });
+    var control = Array.prototype.find.call(place.querySelectorAll(FOCUSABLE), VISIBLE);
     if (!control) return;
     event.preventDefault();
     control.focus();
