@@ -47,6 +47,10 @@ def test_a_roll_card_on_the_campaign_page_says_what_was_rolled(open_as, screensh
     panel = page.locator(f"#roll-panel-{character.pk}")
     expect(panel).to_be_attached()
     page.locator(f'a[data-roll-trait="{key}"]').click()
+    # The dock opens once the trait's answer is drawn. The skill alone is no sign of it:
+    # a panel may choose that skill already (Objetivo's first), and a tap on the old
+    # panel's button, swapped out by that answer, would be lost.
+    expect(page.locator(f"#roll-dock-{character.pk}")).to_have_attribute("role", "dialog")
     expect(panel.get_by_label("Habilidad", exact=True)).to_have_value(key)
     panel.get_by_role("button", name="Tirar los dados").click()
     result = page.locator(f"#roll-result-{character.pk} .roll-card")

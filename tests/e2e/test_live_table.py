@@ -70,6 +70,8 @@ def lucias_sheet(open_live):
 def panel_on_investigacion(page, lucia):
     """Her roll panel, opened from the sheet's Investigación."""
     page.locator('a[data-roll-trait="investigacion"]').click()
+    # Open once the trait's answer is drawn (test_first_evening says why).
+    expect(page.locator(f"#roll-dock-{lucia.pk}")).to_have_attribute("role", "dialog")
     panel = page.locator(f"#roll-panel-{lucia.pk}")
     expect(panel.get_by_label("Habilidad", exact=True)).to_have_value("investigacion")
     return panel
@@ -94,6 +96,7 @@ def test_a_roll_a_wound_and_a_diary_reach_the_others_pages_without_a_reload(open
 
     # Ana rolls on her phone: the card reaches Berto's campaign page and the GM's scene.
     ana_page.locator('a[data-roll-trait="investigacion"]').click()
+    expect(ana_page.locator(f"#roll-dock-{lucia.pk}")).to_have_attribute("role", "dialog")
     panel = ana_page.locator(f"#roll-panel-{lucia.pk}")
     expect(panel.get_by_label("Habilidad", exact=True)).to_have_value("investigacion")
     panel.get_by_role("button", name="Tirar los dados").click()
