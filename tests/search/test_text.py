@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from campaigns.markdown import render_markdown
-from search.text import visible_text
+from search.text import clean, visible_text
 
 
 def test_scripts_and_styles_are_dropped_with_their_content():
@@ -40,3 +40,8 @@ def test_a_hostile_diary_reads_as_its_rendered_page_shows_it():
 def test_no_text_gives_no_text():
     assert visible_text("") == ""
     assert visible_text(render_markdown("")) == ""
+
+
+def test_clean_drops_control_characters_and_keeps_lines_tabs_and_accents():
+    assert clean("Lucía\tPérez\n\nañora 🎲") == "Lucía\tPérez\n\nañora 🎲"
+    assert clean("ab\x00c\x07d\re\u200bf\u2028g") == "abcdefg"
