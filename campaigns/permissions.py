@@ -50,6 +50,17 @@ class CampaignAccess:
         return self.campaign.change_seq if self.is_gm else self.campaign.public_seq
 
     @property
+    def live_nonroll_seq(self) -> int:
+        """Of `live_seq`, every change but a new roll: what reads the campaign's other rows
+        and never its rolls (a roll panel aiming at the fight) follows it, and stays as it
+        is through the evening's rolls (campaigns.versions)."""
+        campaign = self.campaign
+        if self.is_gm:
+            return campaign.nonroll_seq
+        # A new roll players see moves both counters alike; a GM's private row, neither.
+        return campaign.public_seq - campaign.public_roll_seq
+
+    @property
     def is_player(self) -> bool:
         return self.role == Role.PLAYER
 

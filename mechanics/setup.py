@@ -407,8 +407,9 @@ class RollSetup:
     # Sheet rows a roll reads besides traits and pools (keys of SHEET_EXTRAS).
     sheet_extras: tuple[str, ...] = ()
     # The roll panel reads rows beyond the character's own and the campaign's (other
-    # characters' aspects): its cache key then follows the campaign's change sequence
-    # (campaigns.versions). Rolls it reads back bump the character (READ_BACK there).
+    # characters' aspects, the fight): its cache key then follows the campaign's changes
+    # but its new rolls (`Campaign.nonroll_seq`, campaigns.versions). It reads no rolls
+    # but those it reads back, which bump the character (READ_BACK there).
     panel_follows_campaign: bool = False
     # The panel's form or the plan reads the roll's scene (`Sheet.scene`): the odds of a
     # set-up then read the open scenes and check the one chosen, as the panel and the roll

@@ -124,8 +124,8 @@ def _key(name: str, char_access: CharacterAccess, version, query: QueryDict) -> 
         viewer(access),
         (char_access.character.pk, version),
         (campaign.pk, campaign.version),
-        # A panel that reads more than its character's and campaign's rows.
-        campaign.change_seq if campaign.game_system.roll_setup.panel_follows_campaign else None,
+        # A panel that reads more than its character's and campaign's rows, and no rolls.
+        campaign.nonroll_seq if campaign.game_system.roll_setup.panel_follows_campaign else None,
         sorted(query.lists()),
     )
 
@@ -168,12 +168,12 @@ def _rolled_panel(request, char_access, context: dict, kept, *, attack: bool) ->
 def _live_version(access: CampaignAccess, character) -> str:
     """What an open panel's live reload sends ({% live_reload %}): the panel is stale when
     what it shows of its character (`_shown_version`) or the campaign's rows change, or,
-    for a panel that reads more, when the reader's sequence moves (campaigns.versions)."""
+    for a panel that reads more, when the reader's sequence moves but for new rolls, which
+    no panel reads (campaigns.versions): another player's roll leaves it as it is."""
     setup = get_system(access.campaign.system).roll_setup
-    # (A roll's own answer does not read the sequence again, within the roll's query
-    # budget: such a panel reloads once after its own roll, its result kept. An attack's
-    # answer does, since its words are in that answer alone: `character_roll`.)
-    follows = access.live_seq if setup is not None and setup.panel_follows_campaign else ""
+    # (An attack's answer reads the sequence again, since its words are in that answer
+    # alone: `character_roll`.)
+    follows = access.live_nonroll_seq if setup is not None and setup.panel_follows_campaign else ""
     return f"{_shown_version(character)}.{access.campaign.version}.{follows}"
 
 
@@ -448,7 +448,9 @@ def character_roll(request: HttpRequest, campaign_id: int, character_id: int) ->
                 if attack is not None:
                     # The answer carries the versions the attack left, so the live reload
                     # its own change sends finds the panel up to date and keeps its words.
-                    access.campaign.refresh_from_db(fields=["version", "change_seq", "public_seq"])
+                    access.campaign.refresh_from_db(
+                        fields=["version", "nonroll_seq", "public_seq", "public_roll_seq"]
+                    )
                 if changed or stored.group is not None:
                     open_actions = setup.open_actions(character)
                     form = _panel_form(sheet, kept, is_gm=is_gm, open_actions=open_actions)

@@ -20,9 +20,8 @@ fixed_dice = rolling.fixed_dice
 
 def in_view(page, locator, name: str) -> None:
     """What the player sees on her phone with `locator` scrolled into the docked panel.
-    Scrolled in one step in the page: after its own roll, a Hitos panel may reload once
-    (its result kept, `mechanics.views.roll._live_version`), which would detach an
-    element Playwright waits on to be stable."""
+    Scrolled in one step in the page: a live reload of the panel meanwhile would detach
+    an element Playwright waits on to be stable."""
     locator.evaluate("element => element.scrollIntoView({block: 'nearest'})")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"hitos-roll-attack-{name}.png"))

@@ -12,13 +12,13 @@ from django.test import AsyncRequestFactory
 from django.urls import reverse
 
 from campaigns.htmx import SINCE_HEADER
-from campaigns.models import Campaign
+from campaigns.models import Campaign, SceneNote
 from campaigns.permissions import campaign_access
 from campaigns.views.chronicle import SCENES_PER_PAGE
 from characters import services as character_services
 from characters.advancement import PurchaseSpec
 from characters.models import Character
-from tests.factories import CampaignFactory, MembershipFactory, make_character
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory, make_character
 from tests.html import parse
 from tests.mechanics import rolling
 from tests.mechanics_web.rolls import CANARY, make_scene, store_roll
@@ -281,20 +281,50 @@ def test_a_stranger_gets_a_404_from_a_roll_panel_reload(client, stranger, campai
     assert client.get(url, **HTMX, **{SINCE: "1.1."}).status_code == 404
 
 
-def test_a_roll_leaves_an_open_roll_panel_as_it_is_where_the_panel_reads_no_rolls(
-    client, gm, player
+@pytest.mark.parametrize("member", ["gm", "player"])
+@pytest.mark.parametrize("system", ["ndp", "hitos", "objetivo"])
+def test_another_players_roll_leaves_an_open_roll_panel_as_it_is(
+    client, request, gm, player, system, member
 ):
-    # 3d6 + NdP: its panel reads its character's rows alone (Hitos' and Dado objetivo's
-    # read the fight and the other characters, for their attacks at one).
-    campaign = CampaignFactory(system="ndp", created_by=gm)
+    """No panel reads another character's rolls. Hitos' and Dado objetivo's read the
+    other characters and the fight, for an attack at one: a change there reloads them."""
+    campaign = CampaignFactory(system=system, created_by=gm)
     MembershipFactory(campaign=campaign, user=gm, role="gm")
     MembershipFactory(campaign=campaign, user=player, role="player")
+    dora = UserFactory(username="dora")
+    MembershipFactory(campaign=campaign, user=dora, role="player")
     character = make_character(campaign, player, name="Rufo")
-    client.force_login(player)
+    other = make_character(campaign, dora, name="Tere")
+    client.force_login(request.getfixturevalue(member))
     url = reverse("mechanics:roll", args=[campaign.pk, character.pk])
     version = panel_reload(client.get(url, **HTMX).content.decode())
-    store_roll(campaign, gm)
+    store_roll(campaign, dora, character=other)
+    store_roll(campaign, gm, secret=True)
     assert client.get(url, **HTMX, **{SINCE: version}).status_code == 204
+    Character.objects.filter(pk=other.pk).update(notes="Otra armadura")
+    reloaded = client.get(url, **HTMX, **{SINCE: version}).status_code
+    assert reloaded == (200 if system != "ndp" else 204)
+
+
+def test_the_sequence_without_rolls_moves_for_a_player_with_what_players_see_alone(
+    campaign, table, gm, player
+):
+    """What a Hitos or Dado objetivo panel follows: for a player, no new roll and no
+    change only GMs see (a secret roll, a GM's note); for a GM, every change but a roll."""
+
+    def sequences():
+        return {user: campaign_access(user, campaign.pk).live_nonroll_seq for user in (gm, player)}
+
+    before = sequences()
+    store_roll(campaign, player, character=table["character"])
+    store_roll(campaign, gm, secret=True)
+    assert sequences() == before
+    SceneNote.objects.create(scene=table["scene"], author=gm, body="El sicario es su hermano.")
+    after_note = sequences()
+    assert after_note[gm] > before[gm]
+    assert after_note[player] == before[player]
+    Character.objects.filter(pk=table["character"].pk).update(notes="Otra armadura")
+    assert all(seq > after_note[user] for user, seq in sequences().items())
 
 
 @pytest.mark.parametrize("member", ["gm", "player"])
