@@ -287,7 +287,8 @@ def test_another_players_roll_leaves_an_open_roll_panel_as_it_is(
     client, request, gm, player, system, member
 ):
     """No panel reads another character's rolls. Hitos' and Dado objetivo's read the
-    other characters and the fight, for an attack at one: a change there reloads them."""
+    other characters and the fight, for an attack at one: a change to another character
+    reloads them."""
     campaign = CampaignFactory(system=system, created_by=gm)
     MembershipFactory(campaign=campaign, user=gm, role="gm")
     MembershipFactory(campaign=campaign, user=player, role="player")
