@@ -1,6 +1,6 @@
 """An open roll panel at the table: what its live reload costs right after another
 player's roll, for the systems whose panel reads the fight and the other characters
-(Hitos, Dado objetivo).
+(`RollSetup.panel_follows_campaign`).
 
 Builds the demo (bench/site.py); for each system, the player opens her character's
 panel, another character of the campaign rolls, and the panel's reload is timed (CPU
@@ -50,13 +50,15 @@ def main() -> int:
         from bench.data import pool_records
         from campaigns.htmx import SINCE_HEADER
         from mechanics.services.rolls import RollSide, roll_perform
+        from mechanics.systems.registry import get_system
 
         client = site.clients(world)["player"]
         htmx = {"HTTP_HX_REQUEST": "true", "HTTP_X_FORWARDED_PROTO": "https"}
         since = "HTTP_" + SINCE_HEADER.upper().replace("-", "_")
         records = pool_records(random.Random(3), args.rounds)
-        for system in ("hitos", "objetivo"):
-            sheet = world.other_sheets[system]
+        for system, sheet in sorted(world.other_sheets.items()):
+            if not get_system(system).roll_setup.panel_follows_campaign:
+                continue
             campaign = sheet.campaign
             url = reverse("mechanics:roll", args=[campaign.pk, sheet.pk])
             others = [c for c in campaign.characters.exclude(pk=sheet.pk) if c.owner_id]
