@@ -10,7 +10,8 @@
 //   answer (and the notice it carries) is never replaced by an older state.
 // - A region where a field is being filled in (focused, or changed and not sent) is left
 //   as it is, whether the typing began before the refresh was asked or while its answer
-//   was on the way: a refresh never takes what the user typed.
+//   was on the way: a refresh never takes what the user typed. Nor a tap under way: a
+//   region pressed and not yet released is drawn once the tap has ended.
 // - Pages refresh their parts through one hidden element ({% live_refresh %}) that swaps
 //   in the parts it names; each part is spared the same way, and the page's version then
 //   stays behind, so that the part is drawn once the user has left it.
@@ -71,6 +72,28 @@
     return Array.prototype.some.call(region.querySelectorAll("input, select, textarea"), changed);
   }
 
+  // A tap under way (pressed, not yet released) in a region: drawing the region then would
+  // take the control from under it, and the tap would be lost. The answer is dropped and
+  // asked again once the tap has ended, after the click it makes (a roll goes first).
+  var pressed = null;
+  var owedRelease = false;
+  document.addEventListener("pointerdown", function (event) { pressed = event.target; }, true);
+  function released() {
+    pressed = null;
+    if (!owedRelease) return;
+    owedRelease = false;
+    window.setTimeout(function () { htmx.trigger(document.body, "cronica:poll"); });
+  }
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
+  window.addEventListener("blur", released);
+
+  function tapped(region) {
+    if (!pressed || !region.contains(pressed)) return false;
+    owedRelease = true;
+    return true;
+  }
+
   // Asks again once the user has left `region` with nothing in it unsent.
   var watched = new WeakSet();
   function askWhenLeft(region) {
@@ -121,13 +144,18 @@
       askWhenLeft(event.detail.target);
       return;
     }
+    if (tapped(event.detail.target)) {
+      event.detail.shouldSwap = false;
+      return;
+    }
     // The swap runs right after this event, before any microtask.
     var elt = event.detail.elt;
     var parts = (elt.getAttribute("hx-select-oob") || "").split(",").map(function (entry) {
       var selector = entry.split(":")[0].trim(); // "#id" or "#id:swap style"
       return selector && document.querySelector(selector);
     });
-    liveSwap = { elt: elt, edited: parts.some(function (part) { return part && part !== elt && editing(part); }) };
+    var spared = parts.some(function (part) { return part && part !== elt && (editing(part) || tapped(part)); });
+    liveSwap = { elt: elt, edited: spared };
     var opened = Array.prototype.map.call(document.querySelectorAll("details[open]"), detailsKey);
     queueMicrotask(function () {
       liveSwap = null;
@@ -154,6 +182,8 @@
     } else if (editing(target)) {
       event.detail.shouldSwap = false;
       askWhenLeft(target);
+    } else if (tapped(target)) {
+      event.detail.shouldSwap = false;
     }
   });
 })();
