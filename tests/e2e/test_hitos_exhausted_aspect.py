@@ -34,6 +34,8 @@ def test_the_player_exhausts_an_aspect_and_only_the_gm_recovers_it(open_as, scre
     # The sheet loads its roll panel first (a trait clicked meanwhile races that load).
     expect(panel).to_be_attached()
     page.get_by_role("link", name="Tirar Cultura").click()
+    # Open once the trait's answer is drawn, which would take a choice made before it.
+    expect(page.locator(f"#roll-dock-{irene.pk}")).to_have_attribute("role", "dialog")
     expect(panel.get_by_label("Habilidad", exact=True)).to_have_value("cultura")
     panel.get_by_label("Activar un aspecto (se usa el dado mayor)").select_option(
         label="Bibliotecaria curiosa"

@@ -254,6 +254,9 @@ def test_a_trait_clicked_while_a_roll_is_in_flight_is_chosen_after_its_result(op
     page.goto(f"/campaigns/{campaign.pk}/characters/{character.pk}/")
     panel = page.locator(f"#roll-panel-{character.pk}")
     page.get_by_role("link", name="Tirar Inteligencia").click()
+    # Open once the trait's answer is drawn: Inteligencia is the panel's first attribute
+    # already, so the value alone is no sign of it (test_first_evening says why).
+    expect(page.locator(f"#roll-dock-{character.pk}")).to_have_attribute("role", "dialog")
     expect(panel.get_by_label("Atributo", exact=True)).to_have_value("inteligencia")
     held = []
     page.route(
