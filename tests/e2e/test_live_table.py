@@ -54,6 +54,20 @@ def held_answer(page, held: list, what: str):
     raise AssertionError(f"the {what} never reached the network")
 
 
+def count_reloads_answered(page) -> None:
+    """From now on, `window.reloadsAnswered` counts the live reloads the page has had
+    answered (whether or not it drew them)."""
+    page.evaluate(
+        """() => {
+          window.reloadsAnswered = 0;
+          document.addEventListener("htmx:afterRequest", (event) => {
+            const headers = (event.detail.requestConfig || {}).headers || {};
+            if (headers["X-Cronica-Since"]) window.reloadsAnswered += 1;
+          });
+        }"""
+    )
+
+
 def lucias_sheet(open_live):
     """Ana's sheet of Lucía (Tinieblas, Inteligencia 3, Investigación 2), open and live;
     the campaign is narradora's. Returns (the page, Lucía)."""
@@ -308,15 +322,7 @@ def test_what_is_typed_while_a_reload_is_on_its_way_is_kept(open_live):
     route, answer = held_answer(page, held, "reload")
     label = panel.get_by_label("¿Para qué es la tirada?")
     label.fill("Leer el diario del forense")
-    page.evaluate(
-        """() => {
-          window.reloadsAnswered = 0;
-          document.addEventListener("htmx:afterRequest", (event) => {
-            const headers = (event.detail.requestConfig || {}).headers || {};
-            if (headers["X-Cronica-Since"]) window.reloadsAnswered += 1;
-          });
-        }"""
-    )
+    count_reloads_answered(page)
     route.fulfill(response=answer)
     # The answer came and went: what she typed stays.
     page.wait_for_function("() => window.reloadsAnswered >= 1")
@@ -338,15 +344,7 @@ def test_a_tap_on_the_roll_button_outlasts_a_reload_of_its_panel(open_live):
     held = hold_first_refresh(page, lambda url: f"/characters/{lucia.pk}/roll/" in url)
     lucia.traits.filter(key="investigacion").update(rating=4)
     route, answer = held_answer(page, held, "reload")
-    page.evaluate(
-        """() => {
-          window.reloadsAnswered = 0;
-          document.addEventListener("htmx:afterRequest", (event) => {
-            const headers = (event.detail.requestConfig || {}).headers || {};
-            if (headers["X-Cronica-Since"]) window.reloadsAnswered += 1;
-          });
-        }"""
-    )
+    count_reloads_answered(page)
     route.fulfill(response=answer)
     page.wait_for_function("() => window.reloadsAnswered >= 1")
     page.mouse.up()
