@@ -15,6 +15,10 @@ BASE_PYTHON := $(or \
 	$(lastword $(wildcard $(HOME)/.pyenv/versions/$(PYTHON_VERSION)*/bin/python$(PYTHON_VERSION))), \
 	$(shell command -v python$(PYTHON_VERSION)))
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
+# Python keeps compiled modules (and pytest its rewritten tests) in __pycache__. A machine
+# that sets PYTHONDONTWRITEBYTECODE has every process compile them again: about 15 s of
+# each test worker's start, and of each `manage.py` a test runs.
+unexport PYTHONDONTWRITEBYTECODE
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help run test test-fast lint system-deps messages clean
