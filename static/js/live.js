@@ -11,7 +11,8 @@
 // - A region where a field is being filled in (focused, or changed and not sent) is left
 //   as it is, whether the typing began before the refresh was asked or while its answer
 //   was on the way: a refresh never takes what the user typed. Nor a tap under way: a
-//   region pressed and not yet released is drawn once the tap has ended.
+//   region pressed (a pointer, or Space on a button) and not yet released is drawn once
+//   the tap has ended.
 // - Pages refresh their parts through one hidden element ({% live_refresh %}) that swaps
 //   in the parts it names; each part is spared the same way, and the page's version then
 //   stays behind, so that the part is drawn once the user has left it.
@@ -75,9 +76,17 @@
   // A tap under way (pressed, not yet released) in a region: drawing the region then would
   // take the control from under it, and the tap would be lost. The answer is dropped and
   // asked again once the tap has ended, after the click it makes (a roll goes first).
+  // Space held on a button is a tap too: the button clicks when it is let go.
   var pressed = null;
   var owedRelease = false;
+  var BUTTON = "button, [role=button], input[type=submit], input[type=button]";
   document.addEventListener("pointerdown", function (event) { pressed = event.target; }, true);
+  document.addEventListener("keydown", function (event) {
+    if (event.key === " " && !event.repeat && event.target.matches(BUTTON)) pressed = event.target;
+  }, true);
+  document.addEventListener("keyup", function (event) {
+    if (event.key === " ") released();
+  }, true);
   function released() {
     pressed = null;
     if (!owedRelease) return;

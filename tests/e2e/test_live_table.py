@@ -332,22 +332,31 @@ def test_what_is_typed_while_a_reload_is_on_its_way_is_kept(open_live):
     expect(panel.locator(f"#roll-odds-{lucia.pk}")).to_contain_text("Investigación +4")
 
 
-def test_a_tap_on_the_roll_button_outlasts_a_reload_of_its_panel(open_live):
-    """The GM raises a rating while the player's finger is on «Tirar los dados»: the panel's
-    reload waits for the tap to end, so the tap rolls; then the new rating follows."""
+@pytest.mark.parametrize("by", ["pointer", "space"])
+def test_a_tap_on_the_roll_button_outlasts_a_reload_of_its_panel(open_live, by):
+    """The GM raises a rating while the player's finger is on «Tirar los dados» (or Space
+    is held on it, which clicks when let go): the panel's reload waits for the press to
+    end, so it rolls; then the new rating follows."""
     page, lucia = lucias_sheet(open_live)
     panel = panel_on_investigacion(page, lucia)
     button = panel.get_by_role("button", name="Tirar los dados")
-    box = button.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+    if by == "pointer":
+        box = button.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+    else:
+        button.focus()
+        page.keyboard.down("Space")
     held = hold_first_refresh(page, lambda url: f"/characters/{lucia.pk}/roll/" in url)
     lucia.traits.filter(key="investigacion").update(rating=4)
     route, answer = held_answer(page, held, "reload")
     count_reloads_answered(page)
     route.fulfill(response=answer)
     page.wait_for_function("() => window.reloadsAnswered >= 1")
-    page.mouse.up()
+    if by == "pointer":
+        page.mouse.up()
+    else:
+        page.keyboard.up("Space")
     expect(panel.locator(f"#roll-result-{lucia.pk} .roll-card")).to_be_visible()
     expect(panel.locator(f"#roll-odds-{lucia.pk}")).to_contain_text("Investigación +4")
     assert Roll.objects.filter(character=lucia).count() == 1
