@@ -360,3 +360,35 @@ def test_a_tap_on_the_roll_button_outlasts_a_reload_of_its_panel(open_live, by):
     expect(panel.locator(f"#roll-result-{lucia.pk} .roll-card")).to_be_visible()
     expect(panel.locator(f"#roll-odds-{lucia.pk}")).to_contain_text("Investigación +4")
     assert Roll.objects.filter(character=lucia).count() == 1
+
+
+def test_a_tap_in_a_part_of_the_page_outlasts_a_refresh_that_draws_it(open_live):
+    """The GM's finger is on a pool's «−» when two points added to it by another hand redraw
+    the sheet's pools (a part its live refresh draws): that part waits for the tap to end,
+    so the point is spent from what the change left."""
+    from characters.models import Resource
+    from mechanics.systems.hitos.system import DRAMA_POINTS
+
+    gm, player = UserFactory(username="narradora"), UserFactory(username="jugadora")
+    campaign = campaign_with("hitos", gm, players=[player], name="Mesa")
+    irene = make_character(campaign, player, name="Irene")
+    page = open_live(gm)
+    live(page, irene.get_absolute_url())
+    start = Resource.objects.get(character=irene, key=DRAMA_POINTS).current
+    box = page.locator(f"#pool-{DRAMA_POINTS}-minus").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    sheet = irene.get_absolute_url()
+    held = hold_first_refresh(page, lambda url: url.split("?")[0].endswith(sheet))
+    drama = Resource.objects.filter(character=irene, key=DRAMA_POINTS)
+    drama.update(current=start + 2)
+    route, answer = held_answer(page, held, "refresh")
+    count_reloads_answered(page)
+    route.fulfill(response=answer)
+    page.wait_for_function("() => window.reloadsAnswered >= 1")
+    page.mouse.up()
+    # Spent from what the change left: two more, one less.
+    value = page.locator(f"#pool-{DRAMA_POINTS} [data-pool-value]")
+    expect(value).to_have_text(re.compile(rf"^{start + 1}\b"))
+    assert drama.get().current == start + 1
+    assert not_reloaded(page)
