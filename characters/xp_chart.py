@@ -343,7 +343,8 @@ def build_chart(
     # three times and its height twice), each value's height worked out once.
     x_scale = plot_right - plot_left
     bottom = str(y_of(0))
-    heights = {value: str(y_of(value)) for value in shown}
+    levels = {value: y_of(value) for value in shown}
+    heights = {value: str(level) for value, level in levels.items()}
     series = []
     for index, (character, line) in enumerate(values.items()):
         xs = [
@@ -351,31 +352,35 @@ def build_chart(
             for moment in line.moments
         ]
         ys = [heights[value] for value in line.values]
-        # A step per point: along at the height before it, then up or down to its own.
-        steps = [
-            f"{x},{before} {x},{y}" for x, before, y in zip(xs, [bottom, *ys], ys, strict=False)
-        ]
-        markers = [
-            f'<circle cx="{x}" cy="{y}" r="3.5"><title>{tooltip}</title></circle>'
-            for x, y, tooltip in zip(xs, ys, line.titles, strict=True)
-        ]
-        origin = xs[0]
-        for at, (first, low, peak) in line.ranges.items():
-            # A group: a box over its entries' times from its lowest value to its highest
-            # (3 units wider, so entries of one moment show), entered at its first entry
-            # and left at its last.
-            x, y = float(xs[at]), ys[at]
-            x_first = round(plot_left + (first - start_at) / 1000000 / span * x_scale, 1)
-            before = line.values[at - 1] if at else 0
-            entered = heights[min(max(before, low), peak)]
-            steps[at] = f"{x_first},{ys[at - 1] if at else bottom} {x_first},{entered} {x},{y}"
-            markers[at] = (
-                f'<rect x="{round(x_first - 1.5, 1)}" y="{heights[peak]}" '
-                f'width="{round(x - x_first + 3, 1)}" height="{round(y_of(low) - y_of(peak), 1)}">'
-                f"<title>{line.titles[at]}</title></rect>"
-            )
-            if at == 0:
-                origin = x_first
+        ranges = line.ranges
+        steps, markers = [], []
+        before, origin = bottom, xs[0]
+        for at, (x, y, tooltip) in enumerate(zip(xs, ys, line.titles, strict=True)):
+            group = ranges.get(at)
+            if group is None:
+                # A step: along at the height before it, then up or down to its own.
+                steps.append(f"{x},{before} {x},{y}")
+                markers.append(
+                    f'<circle cx="{x}" cy="{y}" r="3.5"><title>{tooltip}</title></circle>'
+                )
+            else:
+                # A group: a box over its entries' times from its lowest value to its
+                # highest (3 units wider, so entries of one moment show), entered at its
+                # first entry and left at its last.
+                first, low, peak = group
+                x_first = round(plot_left + (first - start_at) / 1000000 / span * x_scale, 1)
+                value_before = line.values[at - 1] if at else 0
+                entered = heights[min(max(value_before, low), peak)]
+                steps.append(f"{x_first},{before} {x_first},{entered} {x},{y}")
+                markers.append(
+                    f'<rect x="{round(x_first - 1.5, 1)}" y="{heights[peak]}" '
+                    f'width="{round(float(x) - x_first + 3, 1)}" '
+                    f'height="{round(levels[low] - levels[peak], 1)}">'
+                    f"<title>{tooltip}</title></rect>"
+                )
+                if at == 0:
+                    origin = x_first
+            before = y
         series.append(
             Series(
                 name=character.name,
