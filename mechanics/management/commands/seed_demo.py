@@ -1,5 +1,5 @@
-"""Demo data: one campaign per rule system, with a GM, two players, a character for each
-player and a chronicle they have played. Idempotent."""
+"""Demo data: one campaign per rule system (or those named with --system), with a GM, two
+players, a character for each player and a chronicle they have played. Idempotent."""
 
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
@@ -17,8 +17,17 @@ DEMO_USERS = (("master", Role.GM), ("ana", Role.PLAYER), ("bruno", Role.PLAYER))
 class Command(BaseCommand):
     help = "Create the demo campaigns, a GM, two players and their characters (safe to run again)."
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--system",
+            action="append",
+            choices=[system.key for system in all_systems()],
+            help="only this system's campaign (may be given again for another)",
+        )
+
     @transaction.atomic
     def handle(self, *args, **options):
+        wanted = options["system"]
         users = {}
         for username, _role in DEMO_USERS:
             user, created = User.objects.get_or_create(username=username)
@@ -27,6 +36,8 @@ class Command(BaseCommand):
                 user.save()
             users[username] = user
         for system in all_systems():
+            if wanted and system.key not in wanted:
+                continue
             name, description = system.demo_campaign
             campaign, _created = Campaign.objects.get_or_create(
                 name=name,
