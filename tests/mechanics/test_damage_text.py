@@ -132,8 +132,12 @@ def test_ndp_messages_are_in_spanish_for_a_spanish_page(text, expected):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("999d6", "«999d6» is too large: a weapon's damage is at most 20 dice of up to 100 sides."),
-        ("1d101", "«1d101» is too large: a weapon's damage is at most 20 dice of up to 100 sides."),
+        ("999d6", "«999d6» is too large: a weapon's damage is at most 20 dice."),
+        ("1d101", "«1d101» is too large: a weapon's damage dice have at most 100 sides."),
+        (
+            "21d101",
+            "«21d101» is too large: a weapon's damage is at most 20 dice of up to 100 sides.",
+        ),
         ("1d6-21", "The damage bonus or penalty is too large: at most ±20."),
         (
             "2d1",

@@ -91,6 +91,20 @@ def too_large(dice):
     )
 
 
+def too_many(dice):
+    return (
+        f"«{dice}» es demasiado grande: el daño de un arma es como mucho 20 dados.",
+        f"«{dice}» is too large: a weapon's damage is at most 20 dice.",
+    )
+
+
+def too_big(dice):
+    return (
+        f"«{dice}» es demasiado grande: los dados de daño de un arma tienen como mucho 100 caras.",
+        f"«{dice}» is too large: a weapon's damage dice have at most 100 sides.",
+    )
+
+
 def no_die(dice):
     return (
         f"«{dice}» no es una tirada de dados válida: tira al menos un dado de 2 caras o más, "
@@ -117,8 +131,8 @@ NO_SIGN = (
 )
 CASES = [
     ("999d999", too_large("999d999")),
-    ("21d6", too_large("21d6")),
-    ("1d101", too_large("1d101")),
+    ("21d6", too_many("21d6")),
+    ("1d101", too_big("1d101")),
     ("1d0", NO_SIDES),
     ("0d6", NO_DICE),
     ("2 d 1", no_die("2d1")),

@@ -324,15 +324,24 @@ def check_damage(damage: DamageDice) -> None:
             ),
             dice=str(DamageDice(count, sides)),
         )
-    if count > MAX_DAMAGE_DICE or sides > MAX_DAMAGE_SIDES:
-        raise RuleError(
-            gettext_noop(
+    # The message names the limit the dice break (both, when they break both).
+    too_many, too_big = count > MAX_DAMAGE_DICE, sides > MAX_DAMAGE_SIDES
+    if too_many or too_big:
+        if too_many and too_big:
+            words = gettext_noop(
                 "«%(dice)s» is too large: a weapon's damage is at most %(count)s dice of up "
                 "to %(sides)s sides."
-            ),
-            dice=str(DamageDice(count, sides)),
-            count=MAX_DAMAGE_DICE,
-            sides=MAX_DAMAGE_SIDES,
+            )
+        elif too_many:
+            words = gettext_noop(
+                "«%(dice)s» is too large: a weapon's damage is at most %(count)s dice."
+            )
+        else:
+            words = gettext_noop(
+                "«%(dice)s» is too large: a weapon's damage dice have at most %(sides)s sides."
+            )
+        raise RuleError(
+            words, dice=str(DamageDice(count, sides)), count=MAX_DAMAGE_DICE, sides=MAX_DAMAGE_SIDES
         )
     if not _whole(modifier) or abs(modifier) > MAX_DAMAGE_MODIFIER:
         raise RuleError(
