@@ -4,6 +4,7 @@ from urllib.parse import urlsplit
 import pytest
 from django.core.cache import caches
 from django.db import connection
+from django.utils import translation
 from hypothesis import HealthCheck, settings
 
 from campaigns.history import DELETING_GUARD_SQL
@@ -91,6 +92,13 @@ def _empty_caches():
     test's rows, which a cache must not take for the same rows."""
     for cache in caches.all():
         cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the default language: a request in English leaves English active
+    in its thread after it (LocaleMiddleware), and a later test's messages would follow."""
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
