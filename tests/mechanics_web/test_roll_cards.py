@@ -136,7 +136,7 @@ def test_a_card_built_as_a_string_escapes_every_name_and_label(campaign, player)
     assert not any(tag in html for tag in ("<script>", "<b>", "<i>"))
     assert "· Lucía &amp; &lt;b&gt;&quot;la Roja&quot;&lt;/b&gt;</span>" in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; más</p>" in html
-    assert "Scene: &lt;i&gt;Cripta&lt;/i&gt; &amp; &#x27;sótano&#x27;</p>" in html
+    assert "Escena: &lt;i&gt;Cripta&lt;/i&gt; &amp; &#x27;sótano&#x27;</p>" in html
     assert "&amp;amp;" not in html
     page = parse(html)
     assert page.one("article", data_roll=str(roll.pk)).one("p", class_="roll-label").text() == (
