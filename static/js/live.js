@@ -163,8 +163,10 @@
       var selector = entry.split(":")[0].trim(); // "#id" or "#id:swap style"
       return selector && document.querySelector(selector);
     });
-    var spared = parts.some(function (part) { return part && part !== elt && (editing(part) || tapped(part)); });
-    liveSwap = { elt: elt, edited: spared };
+    liveSwap = {
+      elt: elt,
+      spared: parts.some(function (part) { return part && part !== elt && (editing(part) || tapped(part)); }),
+    };
     var opened = Array.prototype.map.call(document.querySelectorAll("details[open]"), detailsKey);
     queueMicrotask(function () {
       liveSwap = null;
@@ -187,7 +189,7 @@
     if (target === liveSwap.elt) {
       // The page's version ({% live_refresh %}) stays behind a part left as it is, so
       // that part is drawn when asked again.
-      if (liveSwap.edited) event.detail.shouldSwap = false;
+      if (liveSwap.spared) event.detail.shouldSwap = false;
     } else if (editing(target)) {
       event.detail.shouldSwap = false;
       askWhenLeft(target);

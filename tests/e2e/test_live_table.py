@@ -68,6 +68,13 @@ def count_reloads_answered(page) -> None:
     )
 
 
+def press(page, control) -> None:
+    """Put the mouse's button down in the middle of `control`, and keep it there."""
+    box = control.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+
+
 def lucias_sheet(open_live):
     """Ana's sheet of Lucía (Tinieblas, Inteligencia 3, Investigación 2), open and live;
     the campaign is narradora's. Returns (the page, Lucía)."""
@@ -341,9 +348,7 @@ def test_a_tap_on_the_roll_button_outlasts_a_reload_of_its_panel(open_live, by):
     panel = panel_on_investigacion(page, lucia)
     button = panel.get_by_role("button", name="Tirar los dados")
     if by == "pointer":
-        box = button.bounding_box()
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        page.mouse.down()
+        press(page, button)
     else:
         button.focus()
         page.keyboard.down("Space")
@@ -362,7 +367,7 @@ def test_a_tap_on_the_roll_button_outlasts_a_reload_of_its_panel(open_live, by):
     assert Roll.objects.filter(character=lucia).count() == 1
 
 
-def test_a_tap_in_a_part_of_the_page_outlasts_a_refresh_that_draws_it(open_live):
+def test_a_tap_in_a_part_of_the_page_outlasts_a_refresh_that_draws_it(open_live, screenshot):
     """The GM's finger is on a pool's «−» when two points added to it by another hand redraw
     the sheet's pools (a part its live refresh draws): that part waits for the tap to end,
     so the point is spent from what the change left."""
@@ -375,9 +380,7 @@ def test_a_tap_in_a_part_of_the_page_outlasts_a_refresh_that_draws_it(open_live)
     page = open_live(gm)
     live(page, irene.get_absolute_url())
     start = Resource.objects.get(character=irene, key=DRAMA_POINTS).current
-    box = page.locator(f"#pool-{DRAMA_POINTS}-minus").bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+    press(page, page.locator(f"#pool-{DRAMA_POINTS}-minus"))
     sheet = irene.get_absolute_url()
     held = hold_first_refresh(page, lambda url: url.split("?")[0].endswith(sheet))
     drama = Resource.objects.filter(character=irene, key=DRAMA_POINTS)
@@ -392,3 +395,4 @@ def test_a_tap_in_a_part_of_the_page_outlasts_a_refresh_that_draws_it(open_live)
     expect(value).to_have_text(re.compile(rf"^{start + 1}\b"))
     assert drama.get().current == start + 1
     assert not_reloaded(page)
+    screenshot(page, "pool-spent-after-refresh")
