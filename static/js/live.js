@@ -19,6 +19,8 @@
 // - A panel with a form (the roll panel) reloads itself with its choices through a hidden
 //   element in it ({% live_reload %}), spared the same way.
 // - A section the user opened (<details>) stays open when a live swap draws it again.
+// - A control tapped again and again (a pool's − and +) counts every tap, though the
+//   answer to each draws it again.
 // - htmx drops a request for a region still waiting for an answer (hx-sync): a change heard
 //   meanwhile would be lost if that answer was computed before it, so the page asks again
 //   once the answer is in.
@@ -85,9 +87,10 @@
     if (event.key === " " && !event.repeat && event.target.matches(BUTTON)) pressed = event.target;
   }, true);
   document.addEventListener("keyup", function (event) {
-    if (event.key === " ") released();
+    if (event.key === " ") released(event);
   }, true);
-  function released() {
+  function released(event) {
+    retapReplaced(pressed, event);
     pressed = null;
     if (!owedRelease) return;
     owedRelease = false;
@@ -96,6 +99,43 @@
   document.addEventListener("pointerup", released, true);
   document.addEventListener("pointercancel", released, true);
   window.addEventListener("blur", released);
+
+  // A control tapped again and again (a pool's − and +: [data-repeats], with an id) counts
+  // every tap, though the answer to each draws it again:
+  // - tapped while its form waits for the answer to the tap before (htmx would queue the
+  //   tap on that form, which the answer then replaces), it is tapped again once the
+  //   answer is in, in the place it was drawn in;
+  // - pressed when that answer drew it again under the finger (or under Space), it is
+  //   tapped again in its new place, if the press ends there.
+  var owedTaps = [];
+  function busy(control) {
+    return Boolean(control.form && control.form.classList.contains("htmx-request"));
+  }
+  document.addEventListener("click", function (event) {
+    var control = event.target.closest && event.target.closest("[data-repeats][id]");
+    if (!control || !busy(control)) return;
+    event.preventDefault();
+    owedTaps.push(control.id);
+  }, true);
+  function payOwedTap() {
+    var control = owedTaps.length && document.getElementById(owedTaps[0]);
+    if (control && busy(control)) return; // its answer pays the next
+    var id = owedTaps.shift();
+    if (control && !control.disabled) control.click();
+    else owedTaps = owedTaps.filter(function (owed) { return owed !== id; });
+  }
+  document.addEventListener("htmx:afterRequest", function () { window.setTimeout(payOwedTap); });
+
+  var TAP_ENDS = { pointerup: true, keyup: true }; // not a press cancelled or left
+  function retapReplaced(target, event) {
+    var control = target && !target.isConnected && target.closest("[data-repeats][id]");
+    if (!control || !event || !TAP_ENDS[event.type]) return;
+    var drawn = document.getElementById(control.id);
+    var there = event.type === "keyup" ? document.activeElement : event.target;
+    if (!drawn || drawn.disabled || !there || !drawn.contains(there)) return;
+    // After this event's own click, which reaches nothing: the pressed control is gone.
+    window.setTimeout(function () { drawn.click(); });
+  }
 
   function tapped(region) {
     if (!pressed || !region.contains(pressed)) return false;

@@ -69,9 +69,10 @@ def count_reloads_answered(page) -> None:
 
 
 def press(page, control) -> None:
-    """Put the mouse's button down in the middle of `control`, and keep it there."""
-    box = control.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    """Put the mouse's button down in the middle of `control`, and keep it there. (The
+    pointer gets there as Playwright's actions do: once `control` is drawn and still,
+    though a live swap may draw it again meanwhile.)"""
+    control.hover()
     page.mouse.down()
 
 
@@ -396,3 +397,67 @@ def test_a_tap_in_a_part_of_the_page_outlasts_a_refresh_that_draws_it(open_live,
     assert drama.get().current == start + 1
     assert not_reloaded(page)
     screenshot(page, "pool-spent-after-refresh")
+
+
+@pytest.mark.parametrize("tap", ["while-answered", "pressed", "space-held"])
+def test_every_tap_on_a_pools_minus_counts_though_each_answer_draws_it_again(
+    open_live, screenshot, tap
+):
+    """The GM taps a pool's «−» twice in quick succession. The second tap lands while the
+    first one's answer is on its way (`while-answered`: htmx would drop it, its form still
+    busy), or the answer draws the pool again while the second press is under way, under
+    the pointer (`pressed`) or with Space held on the button (`space-held`): either way the
+    tap is made again on the «−» drawn in its place, and two points are spent."""
+    from characters.models import Resource
+    from mechanics.systems.hitos.system import DRAMA_POINTS
+
+    gm, player = UserFactory(username="narradora"), UserFactory(username="jugadora")
+    campaign = campaign_with("hitos", gm, players=[player], name="Mesa")
+    irene = make_character(campaign, player, name="Irene")
+    drama = Resource.objects.filter(character=irene, key=DRAMA_POINTS)
+    start = drama.get().current
+    page = open_live(gm)
+    live(page, irene.get_absolute_url())
+    held = []
+
+    def hold_first_tap(route):
+        if route.request.method == "POST" and not held:
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    page.route(lambda url: f"/pools/{DRAMA_POINTS}/" in url, hold_first_tap)
+    # The first tap's live refresh is held until the end: only the taps' answers draw the
+    # pool meanwhile.
+    sheet = irene.get_absolute_url()
+    refresh = hold_first_refresh(page, lambda url: url.split("?")[0].endswith(sheet))
+    minus = page.locator(f"#pool-{DRAMA_POINTS}-minus")
+    value = page.locator(f"#pool-{DRAMA_POINTS} [data-pool-value]")
+    minus.click()
+    route, answer = held_answer(page, held, "first tap")
+    if tap == "while-answered":
+        minus.click()
+        route.fulfill(response=answer)
+    else:
+        if tap == "pressed":
+            press(page, minus)
+        else:
+            minus.focus()
+            page.keyboard.down("Space")
+        route.fulfill(response=answer)
+        # The first tap's answer has drawn the «−» again under the press.
+        expect(value).to_have_text(re.compile(rf"^{start - 1}\b"))
+        if tap == "pressed":
+            page.mouse.up()
+        else:
+            page.keyboard.up("Space")
+    expect(value).to_have_text(re.compile(rf"^{start - 2}\b"))
+    assert drama.get().current == start - 2
+    # The held refresh, older than the taps, is dropped and asked again: the rest of the
+    # page (the roll panel's pool) follows the two taps too.
+    route, answer = held_answer(page, refresh, "refresh")
+    route.fulfill(response=answer)
+    expect(page.locator(".roll-panel")).to_contain_text(f"Puntos dramáticos {start - 2}")
+    expect(value).to_have_text(re.compile(rf"^{start - 2}\b"))
+    assert not_reloaded(page)
+    screenshot(page, "two-taps-two-points")
