@@ -76,13 +76,16 @@ class CampaignForm(forms.ModelForm):
         rubric.widget = forms.NullBooleanSelect()
         # "unknown" is the stored None: the system decides (`GameSystem.xp_rubric_default`).
         on_by_default = ", ".join(s.name for s in all_systems() if s.xp_rubric_default)
-        as_system = gettext("As the system says (on for %(systems)s)") % {"systems": on_by_default}
         rubric.widget.choices = [
-            ("unknown", as_system),
+            ("unknown", _("As the system says")),
             ("true", _("On: Interpretación, Ideas, Diario…")),
             ("false", _("Off: a plain XP amount per character")),
         ]
-        rubric.help_text = _("How the GM awards XP at the end of each scene.")
+        # Which systems say "on" goes below the list: in it, a phone cut it off.
+        rubric.help_text = gettext(
+            "How the GM awards XP at the end of each scene. As the system says: on for "
+            "%(systems)s, off for the others."
+        ) % {"systems": on_by_default}
         for name, help_text in system_options().items():
             field = Campaign._meta.get_field(name).formfield(help_text=help_text)
             field.initial = getattr(self.instance, name)

@@ -130,6 +130,7 @@ def test_create_form_in_english(client, gm):
     response = client.get(reverse("campaigns:create"))
     assert "New campaign" in response.text
     assert "House rules" in response.text
+    assert "As the system says: on for Mundo de Tinieblas, off for the others." in response.text
 
 
 def test_the_form_offers_each_systems_own_settings_with_the_systems_help(client, gm):
@@ -137,8 +138,10 @@ def test_the_form_offers_each_systems_own_settings_with_the_systems_help(client,
     text = client.get(reverse("campaigns:create")).text
     assert 'name="hitos_drama_sacrifice"' in text
     assert "Solo Hitos: un punto dramático" in text
-    # The rubric's default names the systems that award XP with it.
-    assert "Según el sistema (sí en Mundo de Tinieblas)" in text
+    # The rubric's default, short enough for a phone's list; the help below it names the
+    # systems that award XP with it.
+    assert '<option value="unknown" selected>Según el sistema</option>' in text
+    assert "Según el sistema: sí en Mundo de Tinieblas; no en los demás." in text
 
 
 def test_a_systems_own_setting_is_saved(client, gm):

@@ -57,3 +57,19 @@ def test_the_roll_log_filters_show_their_choice(open_as, width):
     found = page.locator("#roll-filters").evaluate(LISTS)
     assert {entry["name"] for entry in found} >= {"character", "scene"}
     assert [entry for entry in found if entry["cut"] and not entry["alone"]] == []
+
+
+def test_the_campaign_forms_lists_show_their_choice_whole_on_a_phone(open_as, screenshot):
+    """No list of the new campaign's form cuts its choice at 360 px, not even one with its
+    row to itself: the XP rubric's default says "As the system says" in the list and names
+    the systems below it."""
+    from tests.factories import UserFactory
+
+    UserFactory(username="master")
+    page = open_as("master", width=360, height=800)
+    page.goto(reverse("campaigns:create"))
+    form = page.locator("main form").first
+    found = form.evaluate(LISTS)
+    assert "xp_rubric" in {entry["name"] for entry in found}
+    assert [entry for entry in found if entry["cut"]] == []
+    screenshot(page, "campaign-form")
