@@ -18,10 +18,10 @@ from mechanics.services.rolls import roll_store
 PASSWORD = "cronica-demo"  # seed_demo's
 
 
-def played_table() -> dict:
-    """The demo's four campaigns with a story, an open and a closed scene, a diary, a GM
-    note, rolls (one secret), XP and a fight in progress in each."""
-    call_command("seed_demo", stdout=io.StringIO())
+def played_table(*systems: str) -> dict:
+    """The demo's four campaigns (or those of `systems`) with a story, an open and a closed
+    scene, a diary, a GM note, rolls (one secret), XP and a fight in progress in each."""
+    call_command("seed_demo", system=list(systems) or None, stdout=io.StringIO())
     gm_client = Client()
     campaigns = {}
     for campaign in Campaign.objects.order_by("pk"):

@@ -257,7 +257,7 @@ def test_the_focus_ring_stands_out_against_the_page(new_page, scheme):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_roll_type_toggle_and_outline_buttons_reach_aa(new_page, scheme):
-    played_table()
+    played_table("objetivo")
     page = new_page()
     page.emulate_media(color_scheme=scheme)
     log_in(page, "ana")

@@ -50,7 +50,7 @@ def test_no_list_of_the_roll_panel_cuts_its_choice_beside_another(open_as, scree
 
 @pytest.mark.parametrize("width", [360, 1280])
 def test_the_roll_log_filters_show_their_choice(open_as, width):
-    campaigns = played_table()
+    campaigns = played_table("tinieblas")
     campaign = campaigns["tinieblas"][0]
     page = open_as("master", width=width, height=900)
     page.goto(reverse("mechanics:log", args=[campaign.pk]))
