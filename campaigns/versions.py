@@ -27,7 +27,10 @@ field is covered without a migration of its own, and `tests/test_versions.py` ch
 every table of the project against them.
 
 A version only grows: a `save()` that writes back the value it loaded still ends one
-above what the database held.
+above what the database held. It counts changes, not rows: on PostgreSQL a statement that
+adds or deletes many rows (a new character's 54 traits) bumps each campaign and character
+once, from the statement's rows at once (a transition table), where SQLite, which has no
+such triggers, bumps once per row.
 """
 
 from __future__ import annotations
@@ -160,11 +163,13 @@ def scoped_tables() -> Iterator[Scoped]:
         yield Scoped(model, campaign, characters)
 
 
-def _bumps(scoped: Scoped, row: str, event: str = "update") -> list[str]:
+def _bumps(scoped: Scoped, row: str, event: str = "update", rows: str | None = None) -> list[str]:
     """The statements that bump, for the row `row` (NEW or OLD) of a scoped table, what
     it changes: the campaign's sequences, and its characters' or the campaign's version.
     (The campaign's and a character's own version are bumped by the triggers on their
-    own columns.)"""
+    own columns.) With `rows`, a statement's transition table on PostgreSQL: the same for
+    all its rows at once, `row` naming each of them, so a statement bumps each campaign
+    and character once however many rows it writes (a character's 54 traits)."""
     campaign = scoped.campaign.format(row=row)
     label = scoped.model._meta.label
     private = PRIVATE.get(label)
@@ -175,6 +180,12 @@ def _bumps(scoped: Scoped, row: str, event: str = "update") -> list[str]:
     public = (
         "1" if private is None else f"CASE WHEN NOT ({private.format(row=row)}) THEN 1 ELSE 0 END"
     )
+    if rows is not None:
+        # Any of the statement's rows players may see moves their sequence, once.
+        campaign_rows = (
+            f"(SELECT {campaign} AS id, max({public}) AS public FROM {rows} {row} GROUP BY 1)"
+        )
+        public = "written.public"
     sequences = f"{CHANGE}, public_seq = public_seq + {public}"
     if label not in SEQUENCE_ONLY:
         sequences += f", {NONROLL}"
@@ -184,23 +195,37 @@ def _bumps(scoped: Scoped, row: str, event: str = "update") -> list[str]:
         sequences += f", {PUBLIC_LEDGERS[label]} = {PUBLIC_LEDGERS[label]} + {public}"
     if label == CAMPAIGN:
         return []
-    where = f"WHERE id = {campaign} AND NOT deleting"
-    ids = ", ".join(f'{row}."{column}"' for column in scoped.characters)
-    bump = f"UPDATE campaigns_campaign SET {sequences} {where};"
+
+    def campaign_bump(sets: str) -> str:
+        if rows is None:
+            return f"UPDATE campaigns_campaign SET {sets} WHERE id = {campaign} AND NOT deleting;"
+        return (
+            f"UPDATE campaigns_campaign SET {sets} FROM {campaign_rows} written "
+            "WHERE campaigns_campaign.id = written.id AND NOT deleting;"
+        )
+
+    def characters_bump(counters: str, condition: str | None = None) -> str:
+        if rows is None:
+            ids = ", ".join(f'{row}."{column}"' for column in scoped.characters)
+            where = "" if condition is None else f" AND {condition.format(row=row)}"
+            return f"UPDATE characters_character SET {counters} WHERE id IN ({ids}){where};"
+        where = "" if condition is None else f" WHERE {condition.format(row=row)}"
+        ids = " UNION ".join(
+            f'SELECT {row}."{column}" FROM {rows} {row}{where}' for column in scoped.characters
+        )
+        return f"UPDATE characters_character SET {counters} WHERE id IN ({ids});"
+
+    bump = campaign_bump(sequences)
     if label in SEQUENCE_ONLY or (label == CHARACTER and event == "update"):
         read_back = READ_BACK.get(label)
         # Such rows go only with their character or campaign: a deletion bumps nothing more.
         if read_back is None or event == "delete":
             return [bump]
-        return [
-            f"UPDATE characters_character SET {CHARACTER_BUMP} "
-            f"WHERE id IN ({ids}) AND {read_back.format(row=row)};",
-            bump,
-        ]
+        return [characters_bump(CHARACTER_BUMP, read_back), bump]
     if scoped.characters and label != CHARACTER:
         counters = "version = version + 1" if label in APART else CHARACTER_BUMP
-        return [f"UPDATE characters_character SET {counters} WHERE id IN ({ids});", bump]
-    return [f"UPDATE campaigns_campaign SET {sequences}, version = version + 1 {where};"]
+        return [characters_bump(counters), bump]
+    return [campaign_bump(f"{sequences}, version = version + 1")]
 
 
 def _own_columns(model: type[models.Model], but: tuple[str, ...] = ()) -> str:
@@ -280,9 +305,12 @@ def _postgresql(scoped: Scoped) -> tuple[list[str], list[str]]:
     table, label = scoped.table, scoped.model._meta.label
     own, bump, shown = _name(table, "own"), _name(table, "bump"), _name(table, "shown")
     grid = _name(table, "grid")
-    drop = [f'DROP FUNCTION IF EXISTS "{name}"() CASCADE;' for name in (own, bump, shown, grid)]
+    inserted, deleted = _name(table, "inserted"), _name(table, "deleted")
+    drop = [
+        f'DROP FUNCTION IF EXISTS "{name}"() CASCADE;'
+        for name in (own, bump, shown, grid, inserted, deleted)
+    ]
     create = []
-    events = "INSERT OR UPDATE OR DELETE"
     if label in (CAMPAIGN, CHARACTER):
         columns = _own_columns(scoped.model)
         create += [
@@ -290,22 +318,37 @@ def _postgresql(scoped: Scoped) -> tuple[list[str], list[str]]:
             f'CREATE TRIGGER "{own}" BEFORE UPDATE OF {columns} ON "{table}" '
             f'FOR EACH ROW EXECUTE FUNCTION "{own}"();',
         ]
-        events = f"INSERT OR DELETE OR UPDATE OF {columns}"
-    if label != CAMPAIGN:
+    if label == CHARACTER:
+        # Characters are written one at a time: their bumps go row by row.
         old, new = (" ".join(_bumps(scoped, row)) for row in ("OLD", "NEW"))
-        inserted, deleted = (
-            " ".join(_bumps(scoped, "NEW", "insert")),
-            " ".join(_bumps(scoped, "OLD", "delete")),
-        )
+        on_insert = " ".join(_bumps(scoped, "NEW", "insert"))
+        on_delete = " ".join(_bumps(scoped, "OLD", "delete"))
         body = (
-            f"IF TG_OP = 'INSERT' THEN {inserted} ELSIF TG_OP = 'DELETE' THEN {deleted} "
+            f"IF TG_OP = 'INSERT' THEN {on_insert} ELSIF TG_OP = 'DELETE' THEN {on_delete} "
             f"ELSE {old} {new} END IF;"
         )
         create += [
             _function(bump, body),
-            f'CREATE TRIGGER "{bump}" AFTER {events} ON "{table}" '
+            f'CREATE TRIGGER "{bump}" AFTER INSERT OR DELETE OR UPDATE OF {columns} '
+            f'ON "{table}" FOR EACH ROW EXECUTE FUNCTION "{bump}"();',
+        ]
+    elif label != CAMPAIGN:
+        # An update, row by row (its two sides); new and deleted rows, a statement's at
+        # once (a transition table, which PostgreSQL allows for one event per trigger).
+        old, new = (" ".join(_bumps(scoped, row)) for row in ("OLD", "NEW"))
+        create += [
+            _function(bump, f"{old} {new}"),
+            f'CREATE TRIGGER "{bump}" AFTER UPDATE ON "{table}" '
             f'FOR EACH ROW EXECUTE FUNCTION "{bump}"();',
         ]
+        for event, side, name in (("insert", "NEW", inserted), ("delete", "OLD", deleted)):
+            body = " ".join(_bumps(scoped, "r", event, rows=f"{event}_rows"))
+            create += [
+                _function(name, body),
+                f'CREATE TRIGGER "{name}" AFTER {event.upper()} ON "{table}" '
+                f"REFERENCING {side} TABLE AS {event}_rows "
+                f'FOR EACH STATEMENT EXECUTE FUNCTION "{name}"();',
+            ]
     if label == CHARACTER:
         create += [
             _function(shown, _shown_bump(scoped)),

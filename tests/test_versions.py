@@ -8,8 +8,9 @@ from io import StringIO
 import pytest
 from django.apps import apps
 from django.core.management import call_command
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 
+from campaigns.history import REFUSAL
 from campaigns.models import Campaign
 from campaigns.versions import (
     APART_COLUMNS,
@@ -93,25 +94,7 @@ def test_a_write_to_any_row_of_any_table_bumps_its_campaign_and_its_characters()
             cursor.execute(
                 f'UPDATE "{scoped.table}" SET "{pk}" = "{pk}" WHERE "{pk}" = %s', [row.pk]
             )
-        after = _counters()
-        old_version, old_seq, old_nonroll, *old_ledgers = before["campaigns"][campaign.pk]
-        new_version, new_seq, new_nonroll, *new_ledgers = after["campaigns"][campaign.pk]
-        bumped = new_seq > old_seq
-        # A ledger's counter moves for its new rows alone (and the campaign's own row).
-        if label != CAMPAIGN:
-            bumped &= new_ledgers == old_ledgers
-        if label in SEQUENCE_ONLY:
-            bumped &= new_version == old_version and after["characters"] == before["characters"]
-            bumped &= new_nonroll == old_nonroll
-        elif characters:
-            bumped &= all(after["characters"][c] > before["characters"][c] for c in characters)
-            grids = [after["grids"][c] > before["grids"][c] for c in characters]
-            bumped &= not any(grids) if label in HEALTH_AND_XP else all(grids)
-        else:
-            bumped &= new_version > old_version
-        if label not in SEQUENCE_ONLY:
-            bumped &= new_nonroll > old_nonroll
-        if not bumped:
+        if not _bumped(label, before, _counters(), campaign.pk, characters):
             missed.append(label)
     assert missed == []
     # The demo leaves these tables empty; their triggers are made by the same code.
@@ -126,6 +109,105 @@ def test_a_write_to_any_row_of_any_table_bumps_its_campaign_and_its_characters()
         "mechanics.SituationAspect",
         "mechanics.CombatAttack",
     }
+
+
+def _bumped(label: str, before: dict, after: dict, campaign: int, characters: list) -> bool:
+    """Whether a write to a row of `label` of `campaign` that links to `characters` moved
+    what it must, and not what it must not (`_counters` before and after)."""
+    old_version, old_seq, old_nonroll, *old_ledgers = before["campaigns"][campaign]
+    new_version, new_seq, new_nonroll, *new_ledgers = after["campaigns"][campaign]
+    bumped = new_seq > old_seq
+    # A ledger's counter moves for its new rows alone (and the campaign's own row).
+    if label != CAMPAIGN:
+        bumped &= new_ledgers == old_ledgers
+    if label in SEQUENCE_ONLY:
+        bumped &= new_version == old_version and after["characters"] == before["characters"]
+        bumped &= new_nonroll == old_nonroll
+    elif characters:
+        bumped &= all(after["characters"][c] > before["characters"][c] for c in characters)
+        grids = [after["grids"][c] > before["grids"][c] for c in characters]
+        bumped &= not any(grids) if label in HEALTH_AND_XP else all(grids)
+    else:
+        bumped &= new_version > old_version
+    if label not in SEQUENCE_ONLY:
+        bumped &= new_nonroll > old_nonroll
+    return bumped
+
+
+class _Undone(Exception):
+    """Raised to roll a test's writes back."""
+
+
+def test_deleting_a_row_of_any_table_and_adding_it_back_bumps_its_campaign_and_characters():
+    """As the test above, for a row deleted and then written back (plain SQL), then rolled
+    back: the paths of new and deleted rows, which PostgreSQL's triggers take for a whole
+    statement at once. The append-only tables refuse the deletion; their new rows' bumps
+    are tested through their services (below and tests/live)."""
+    call_command("seed_demo", stdout=StringIO())
+    missed, refused = [], {}
+    for scoped in scoped_tables():
+        model, label = scoped.model, scoped.model._meta.label
+        row = model._default_manager.order_by("pk").first()
+        if row is None or label == CAMPAIGN:  # a campaign's own row: nothing left to bump
+            continue
+        campaign = getattr(row, "campaign_id", None) or _campaign_of(scoped, row.pk)
+        # A character's own row deleted or added bumps its campaign's version.
+        characters = [getattr(row, c) for c in scoped.characters if getattr(row, c) is not None]
+        table, pk = scoped.table, model._meta.pk.column
+        try:
+            with transaction.atomic():
+                before = _counters()
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        f'CREATE TEMP TABLE kept AS SELECT * FROM "{table}" WHERE "{pk}" = %s',
+                        [row.pk],
+                    )
+                    cursor.execute(f'DELETE FROM "{table}" WHERE "{pk}" = %s', [row.pk])
+                deleted = _counters()
+                with connection.cursor() as cursor:
+                    cursor.execute(f'INSERT INTO "{table}" SELECT * FROM kept')
+                    cursor.execute("DROP TABLE kept")
+                added = _counters()
+                raise _Undone
+        except _Undone:
+            pass
+        except IntegrityError as error:
+            refused[label] = REFUSAL in str(error)
+            continue
+        for event, (old, new) in (("delete", (before, deleted)), ("insert", (deleted, added))):
+            if not _bumped(label, old, new, campaign, characters):
+                missed.append((label, event))
+    assert missed == []
+    # Refused by the append-only guard, and nothing else.
+    assert refused == {
+        "characters.XpEntry": True, "mechanics.HealthEvent": True, "mechanics.Roll": True,
+    }  # fmt: skip
+
+
+def test_a_statement_writing_rows_of_two_campaigns_bumps_both(gm, player):
+    """One INSERT (and one DELETE) of traits of two characters in two campaigns: each
+    character and each campaign is bumped (PostgreSQL bumps once per statement, for every
+    campaign and character its rows belong to)."""
+    from tests.factories import campaign_with
+
+    characters = [
+        make_character(campaign_with("tinieblas", gm, players=[player]), player)
+        for _campaign in range(2)
+    ]
+    for write in (
+        lambda: Trait.objects.bulk_create(
+            Trait(character=c, key="test-trait", kind="skill") for c in characters
+        ),
+        lambda: Trait.objects.filter(key="test-trait").delete(),
+    ):
+        before = _counters()
+        write()
+        after = _counters()
+        for character in characters:
+            assert after["characters"][character.pk] > before["characters"][character.pk]
+            campaign = character.campaign_id
+            # (version, change_seq, ...): the sequence; traits leave the campaign's version.
+            assert after["campaigns"][campaign][1] > before["campaigns"][campaign][1]
 
 
 def _campaign_of(scoped, pk) -> int:
