@@ -28,7 +28,7 @@ every table of the project against them.
 
 A version only grows: a `save()` that writes back the value it loaded still ends one
 above what the database held. It counts changes, not rows: on PostgreSQL a statement that
-adds or deletes many rows (a new character's 54 traits) bumps each campaign and character
+adds or deletes many rows (a new character's traits) bumps each campaign and character
 once, from the statement's rows at once (a transition table), where SQLite, which has no
 such triggers, bumps once per row.
 """
@@ -169,7 +169,7 @@ def _bumps(scoped: Scoped, row: str, event: str = "update", rows: str | None = N
     (The campaign's and a character's own version are bumped by the triggers on their
     own columns.) With `rows`, a statement's transition table on PostgreSQL: the same for
     all its rows at once, `row` naming each of them, so a statement bumps each campaign
-    and character once however many rows it writes (a character's 54 traits)."""
+    and character once however many rows it writes (a new character's traits)."""
     campaign = scoped.campaign.format(row=row)
     label = scoped.model._meta.label
     private = PRIVATE.get(label)
