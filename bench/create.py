@@ -13,7 +13,6 @@ Run: .venv/bin/python bench/create.py [--rounds 15]
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
@@ -30,7 +29,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=15, help="characters per system")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        from bench.data import start_django
+        from bench.data import load_line, start_django, write_results
 
         start_django(Path(folder), "create.sqlite3")
         from django.contrib.auth.models import User
@@ -43,7 +42,7 @@ def main() -> int:
 
         lines = [
             f"bench/create.py on {connection.vendor}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
-            "load average when it started: " + " ".join(f"{n:.1f}" for n in os.getloadavg()),
+            load_line(),
             "",
             f"{'system':<12} {'traits':>6} {'median ms':>10} {'min ms':>7}",
         ]
@@ -69,11 +68,7 @@ def main() -> int:
             )
             print(line, flush=True)
             lines.append(line)
-    results = ROOT / "bench" / "results"
-    results.mkdir(exist_ok=True)
-    path = results / f"{datetime.now(UTC):%Y-%m-%d}-create-{connection.vendor}.txt"
-    path.write_text("\n".join(lines) + "\n")
-    print(f"written to {path.relative_to(ROOT)}")
+        write_results(lines, "create")
     return 0
 
 

@@ -653,6 +653,24 @@ def start_django(folder: Path, name: str) -> None:
     call_command("migrate", verbosity=0)
 
 
+def load_line() -> str:
+    """How loaded the machine was when a benchmark started: the figures may come from a
+    shared one."""
+    return "load average when it started: " + " ".join(f"{n:.1f}" for n in os.getloadavg())
+
+
+def write_results(lines: list[str], name: str) -> None:
+    """A data benchmark's figures, to bench/results/<date>-<name>-<database>.txt."""
+    from django.db import connection
+
+    root = Path(__file__).resolve().parents[1]
+    results = root / "bench" / "results"
+    results.mkdir(exist_ok=True)
+    path = results / f"{datetime.now(UTC):%Y-%m-%d}-{name}-{connection.vendor}.txt"
+    path.write_text("\n".join(lines) + "\n")
+    print(f"written to {path.relative_to(root)}")
+
+
 def build_big_campaign(
     sizes: Sizes | None = None,
     *,

@@ -13,7 +13,6 @@ Run: .venv/bin/python bench/delete.py [--rolls 2000,10000,40000]
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import time
@@ -29,14 +28,14 @@ def main() -> int:
     parser.add_argument("--rolls", default="2000,10000,40000", help="rolls of each campaign")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        from bench.data import Sizes, build_big_campaign, start_django
+        from bench.data import Sizes, build_big_campaign, load_line, start_django, write_results
 
         start_django(Path(folder), "delete.sqlite3")
         from django.db import connection
 
         lines = [
             f"bench/delete.py on {connection.vendor}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
-            "load average when it started: " + " ".join(f"{n:.1f}" for n in os.getloadavg()),
+            load_line(),
             "",
             f"{'rolls':>7} {'XP':>6} {'health':>6} {'diaries':>7} {'built s':>8} {'deleted s':>10}",
         ]
@@ -59,11 +58,7 @@ def main() -> int:
             )
             print(line, flush=True)
             lines.append(line)
-    results = ROOT / "bench" / "results"
-    results.mkdir(exist_ok=True)
-    path = results / f"{datetime.now(UTC):%Y-%m-%d}-delete-{connection.vendor}.txt"
-    path.write_text("\n".join(lines) + "\n")
-    print(f"written to {path.relative_to(ROOT)}")
+        write_results(lines, "delete")
     return 0
 
 

@@ -111,7 +111,7 @@ def main() -> int:
             **settings.STORAGES,
             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
         }
-        from bench.data import Sizes, build_big_campaign
+        from bench.data import Sizes, build_big_campaign, load_line, write_results
         from campaigns import services
         from campaigns.permissions import campaign_access
         from search.index import rebuild
@@ -140,7 +140,7 @@ def main() -> int:
             f"{entries} entries",
             f"median of {args.repeat} requests, server time (test client, whole request), "
             "and of the search alone (engine: its two queries)",
-            "load average when it started: " + " ".join(f"{n:.1f}" for n in os.getloadavg()),
+            load_line(),
             "",
             f"{'query':<32} {'reader':<7} {'request':>8} {'fastest':>8} {'engine':>7} "
             f"{'queries':>8} {'hits':>5}  what",
@@ -177,11 +177,8 @@ def main() -> int:
             f"slowest median: request {worst:.1f} ms, engine {worst_engine:.1f} ms (goal: 50 ms)",
         ]
         print(lines[-1])
-        results = ROOT / "bench" / "results"
         label = f"-{args.label}" if args.label else ""
-        name = f"{datetime.now(UTC):%Y-%m-%d}-search{label}-{connection.vendor}.txt"
-        (results / name).write_text("\n".join(lines) + "\n")
-        print(f"written to bench/results/{name}")
+        write_results(lines, f"search{label}")
     return 0
 
 
