@@ -17,7 +17,6 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,11 +28,10 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=15, help="characters per system")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        from bench.data import load_line, start_django, write_results
+        from bench.data import results_heading, start_django, write_results
 
         start_django(Path(folder), "create.sqlite3")
         from django.contrib.auth.models import User
-        from django.db import connection
 
         from campaigns.models import Membership, Role
         from campaigns.services import campaign_create
@@ -41,9 +39,7 @@ def main() -> int:
         from mechanics.systems.registry import all_systems
 
         lines = [
-            f"bench/create.py on {connection.vendor}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
-            load_line(),
-            "",
+            *results_heading("bench/create.py"),
             f"{'system':<12} {'traits':>6} {'median ms':>10} {'min ms':>7}",
         ]
         print("\n".join(lines), flush=True)

@@ -653,10 +653,19 @@ def start_django(folder: Path, name: str) -> None:
     call_command("migrate", verbosity=0)
 
 
-def load_line() -> str:
-    """How loaded the machine was when a benchmark started: the figures may come from a
-    shared one."""
-    return "load average when it started: " + " ".join(f"{n:.1f}" for n in os.getloadavg())
+def results_heading(script: str, *about: str) -> list[str]:
+    """The first lines of a data benchmark's figures: the script, the database, when, what
+    else `about` says, and how loaded the machine was (the figures may come from a shared
+    one), then a blank line."""
+    from django.db import connection
+
+    load = " ".join(f"{n:.1f}" for n in os.getloadavg())
+    return [
+        f"{script} on {connection.vendor}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
+        *about,
+        f"load average when it started: {load}",
+        "",
+    ]
 
 
 def write_results(lines: list[str], name: str) -> None:

@@ -16,7 +16,6 @@ import argparse
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,15 +27,18 @@ def main() -> int:
     parser.add_argument("--rolls", default="2000,10000,40000", help="rolls of each campaign")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        from bench.data import Sizes, build_big_campaign, load_line, start_django, write_results
+        from bench.data import (
+            Sizes,
+            build_big_campaign,
+            results_heading,
+            start_django,
+            write_results,
+        )
 
         start_django(Path(folder), "delete.sqlite3")
-        from django.db import connection
 
         lines = [
-            f"bench/delete.py on {connection.vendor}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
-            load_line(),
-            "",
+            *results_heading("bench/delete.py"),
             f"{'rolls':>7} {'XP':>6} {'health':>6} {'diaries':>7} {'built s':>8} {'deleted s':>10}",
         ]
         print("\n".join(lines), flush=True)

@@ -25,7 +25,6 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -111,7 +110,7 @@ def main() -> int:
             **settings.STORAGES,
             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
         }
-        from bench.data import Sizes, build_big_campaign, load_line, write_results
+        from bench.data import Sizes, build_big_campaign, results_heading, write_results
         from campaigns import services
         from campaigns.permissions import campaign_access
         from search.index import rebuild
@@ -134,14 +133,14 @@ def main() -> int:
             cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
         entries = SearchEntry.objects.filter(campaign=big.campaign).count()
         lines = [
-            f"bench/search.py on {connection.vendor}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
-            f"{sizes}",
-            f"built in {built:.0f} s; rebuild of the campaign's index: {indexed:.1f} s, "
-            f"{entries} entries",
-            f"median of {args.repeat} requests, server time (test client, whole request), "
-            "and of the search alone (engine: its two queries)",
-            load_line(),
-            "",
+            *results_heading(
+                "bench/search.py",
+                f"{sizes}",
+                f"built in {built:.0f} s; rebuild of the campaign's index: {indexed:.1f} s, "
+                f"{entries} entries",
+                f"median of {args.repeat} requests, server time (test client, whole request), "
+                "and of the search alone (engine: its two queries)",
+            ),
             f"{'query':<32} {'reader':<7} {'request':>8} {'fastest':>8} {'engine':>7} "
             f"{'queries':>8} {'hits':>5}  what",
         ]
