@@ -18,7 +18,9 @@ def test_seed_demo_creates_one_campaign_per_system_with_a_gm_and_two_players():
     for campaign in Campaign.objects.all():
         roles = sorted(campaign.memberships.values_list("role", flat=True))
         assert roles == ["gm", "player", "player"]
-    assert User.objects.get(username="master").check_password("cronica-demo")
+    # Each demo user signs in with the demo's password (hashed once for the three).
+    for username in ("master", "ana", "bruno"):
+        assert User.objects.get(username=username).check_password("cronica-demo")
 
 
 def test_seed_demo_is_idempotent():
