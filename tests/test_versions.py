@@ -27,7 +27,7 @@ from characters.services import xp_adjust
 from mechanics.services.health import character_apply_damage
 from mechanics.systems.base import DamageInput
 from tests.campaigns.test_chronicle import store_roll
-from tests.factories import UserFactory, make_character
+from tests.factories import UserFactory, campaign_with, make_character
 
 pytestmark = pytest.mark.django_db
 
@@ -188,8 +188,6 @@ def test_a_statement_writing_rows_of_two_campaigns_bumps_both(gm, player):
     """One INSERT (and one DELETE) of traits of two characters in two campaigns: each
     character and each campaign is bumped (PostgreSQL bumps once per statement, for every
     campaign and character its rows belong to)."""
-    from tests.factories import campaign_with
-
     characters = [
         make_character(campaign_with("tinieblas", gm, players=[player]), player)
         for _campaign in range(2)

@@ -118,7 +118,8 @@
     owedTaps.push(control.id);
   }, true);
   function payOwedTap() {
-    var control = owedTaps.length && document.getElementById(owedTaps[0]);
+    if (!owedTaps.length) return;
+    var control = document.getElementById(owedTaps[0]);
     if (control && busy(control)) return; // its answer pays the next
     var id = owedTaps.shift();
     if (control && !control.disabled) control.click();
