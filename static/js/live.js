@@ -133,9 +133,11 @@
     if (!control || !event || !TAP_ENDS[event.type]) return;
     var drawn = document.getElementById(control.id);
     var there = event.type === "keyup" ? document.activeElement : event.target;
-    if (!drawn || drawn.disabled || !there || !drawn.contains(there)) return;
-    // After this event's own click, which reaches nothing: the pressed control is gone.
-    window.setTimeout(function () { drawn.click(); });
+    if (!drawn || !there || !drawn.contains(there)) return;
+    // Owed, and paid after this event's own click, which reaches nothing: the pressed
+    // control is gone.
+    owedTaps.push(control.id);
+    window.setTimeout(payOwedTap);
   }
 
   function tapped(region) {
