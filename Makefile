@@ -35,12 +35,13 @@ $(VENV)/.installed: pyproject.toml constraints.txt build-constraints.txt
 	$(PIP) install --quiet --build-constraint build-constraints.txt -c constraints.txt -e ".[test]"
 	touch $@
 
-# msgfmt compiles translations; Chromium, PostgreSQL 15 and Redis are only needed by the tests.
+# msgfmt compiles translations; Chromium's headless shell, PostgreSQL 15 and Redis are only
+# needed by the tests.
 system-deps:
 	@missing=""; \
 	command -v msgfmt >/dev/null || missing="$$missing gettext"; \
 	if [ "$(WITH_TEST_DEPS)" = 1 ]; then \
-	  [ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	  [ -x /usr/bin/chromium-headless-shell ] || missing="$$missing chromium-headless-shell"; \
 	  [ -x /usr/lib/postgresql/15/bin/initdb ] || missing="$$missing postgresql-15"; \
 	  command -v redis-server >/dev/null || missing="$$missing redis-server"; \
 	fi; \

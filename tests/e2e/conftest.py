@@ -15,7 +15,9 @@ from tests.ports import free_port
 # database synchronously, which is safe here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+# Debian's build of Chromium's headless shell, the browser Playwright itself runs headless:
+# without the full browser's interface, a browser test costs about a fifth less CPU.
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium-headless-shell")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "e2e"
 # Every wait is for a condition; the timeout only bounds a failure, so it is generous
 # (several poll periods on a loaded machine) and no test asserts how long anything took.
