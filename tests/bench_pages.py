@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Iterator
 
@@ -29,3 +30,21 @@ def each_page(
             caches[CACHE].clear()  # whatever an earlier page cached
         url = page.url(client) if callable(page.url) else page.url
         yield page, functools.partial(getattr(client, page.method), url, page.data, **extra)
+
+
+def read_again(world: site.World) -> site.World:
+    """`world` with its rows read again, for a test of a module that shares it: an earlier
+    test's writes were rolled back, not the instances they changed."""
+
+    def again(row):
+        return type(row)._default_manager.get(pk=row.pk)
+
+    return dataclasses.replace(
+        world,
+        campaign=again(world.campaign),
+        gm=again(world.gm),
+        player=again(world.player),
+        character=again(world.character),
+        scene=again(world.scene),
+        other_sheets={system: again(sheet) for system, sheet in world.other_sheets.items()},
+    )

@@ -3,7 +3,8 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.core.cache import caches
-from django.db import connection
+from django.db import connection, transaction
+from django.test import override_settings
 from django.utils import translation
 from hypothesis import HealthCheck, settings
 
@@ -86,6 +87,23 @@ def django_db_setup(django_db_setup, django_db_blocker):
         connection.features.supports_json_field  # noqa: B018
 
 
+@pytest.fixture(scope="module")
+def module_rows(django_db_setup, django_db_blocker, tmp_path_factory):
+    """A transaction open across a module's tests, rolled back after its last: rows that
+    take seconds to make (the demo) and that its tests share are made once, through the
+    blocker this yields, with the tests' settings. Each test still starts from them as
+    they were made: its own writes are rolled back at its end (`db` nests its transaction
+    in this one). Not for a module with transactional tests, which must commit."""
+    with override_settings(**_settings_for_tests(tmp_path_factory)):
+        with django_db_blocker.unblock():
+            atomic = transaction.atomic()
+            atomic.__enter__()
+        yield django_db_blocker
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
 @pytest.fixture(autouse=True)
 def _empty_caches():
     """Each test starts with empty caches: rolled-back rows give their ids to the next
@@ -125,16 +143,26 @@ def _history_flushable(request):
             cursor.execute(statement)
 
 
+def _settings_for_tests(tmp_path_factory) -> dict:
+    """The settings every test runs with, and rows made for a whole module are made with."""
+    from django.conf import settings as django_settings
+
+    return {
+        "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"],
+        # Uploaded portraits go to a folder of each test's own, never the project's media/.
+        "MEDIA_ROOT": str(tmp_path_factory.mktemp("media")),
+        # The manifest storage needs collectstatic; tests render templates without it.
+        "STORAGES": {
+            **django_settings.STORAGES,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        },
+    }
+
+
 @pytest.fixture(autouse=True)
 def _test_settings(settings, tmp_path_factory):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    # Uploaded portraits go to a folder of each test's own, never the project's media/.
-    settings.MEDIA_ROOT = str(tmp_path_factory.mktemp("media"))
-    # The manifest storage needs collectstatic; tests render templates without it.
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
+    for name, value in _settings_for_tests(tmp_path_factory).items():
+        setattr(settings, name, value)
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from campaigns.fragments import CACHE
 from campaigns.keyset import encode
 from characters.models import XpEntry
 from mechanics.models import Roll
-from tests.bench_pages import each_page
+from tests.bench_pages import each_page, read_again
 
 # Queries per page once its fragments are cached, as the GM or a player; a page may get
 # cheaper, never dearer. A GM's page of their campaign asks nothing for the menu's admin
@@ -84,14 +84,20 @@ def _queries(world: site.World, *, warm: bool = True) -> dict[tuple[str, str], i
     return counted
 
 
-@pytest.fixture
-def demo(db):
-    return site.build_demo()
+@pytest.fixture(scope="module")
+def _worlds(module_rows):
+    with module_rows.unblock():
+        return site.build_demo(), site.build_big(Sizes.mid())
 
 
 @pytest.fixture
-def mid(db):
-    return site.build_big(Sizes.mid())
+def demo(_worlds, db):
+    return read_again(_worlds[0])
+
+
+@pytest.fixture
+def mid(_worlds, db):
+    return read_again(_worlds[1])
 
 
 @pytest.mark.parametrize("warm", [False, True], ids=["first request", "next requests"])

@@ -18,9 +18,14 @@ from tests.html import parse
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def _seeded(module_rows):
+    with module_rows.unblock():
+        call_command("seed_demo", stdout=StringIO())
+
+
 @pytest.fixture
-def demo():
-    call_command("seed_demo", stdout=StringIO())
+def demo(_seeded, db):
     return {c.system: c for c in Campaign.objects.all()}
 
 

@@ -13,8 +13,13 @@ pytestmark = pytest.mark.django_db
 FIELDS = ("campaign_id", "kind", "object_id", "scene_id", "character_id", "secret", "title", "body")
 
 
-def test_seed_demo_leaves_the_index_a_rebuild_would_make():
-    call_command("seed_demo", stdout=StringIO())
+@pytest.fixture(scope="module")
+def demo(module_rows):
+    with module_rows.unblock():
+        call_command("seed_demo", stdout=StringIO())
+
+
+def test_seed_demo_leaves_the_index_a_rebuild_would_make(demo):
     kept = sorted(SearchEntry.objects.values_list(*FIELDS))
     assert {row[1] for row in kept} >= {"scene", "diary", "character", "roll"}
     out = StringIO()
@@ -23,8 +28,7 @@ def test_seed_demo_leaves_the_index_a_rebuild_would_make():
     assert out.getvalue() == f"{len(kept)} entries indexed.\n"
 
 
-def test_rebuilding_one_campaign_leaves_the_others_alone():
-    call_command("seed_demo", stdout=StringIO())
+def test_rebuilding_one_campaign_leaves_the_others_alone(demo):
     first, *others = sorted({row[0] for row in SearchEntry.objects.values_list("campaign_id")})
     theirs = sorted(SearchEntry.objects.exclude(campaign_id=first).values_list(*FIELDS))
     assert rebuild(campaign_id=first) == SearchEntry.objects.filter(campaign_id=first).count()
