@@ -82,7 +82,11 @@
   var pressed = null;
   var owedRelease = false;
   var BUTTON = "button, [role=button], input[type=submit], input[type=button]";
-  document.addEventListener("pointerdown", function (event) { pressed = event.target; }, true);
+  document.addEventListener("pointerdown", function (event) {
+    pressed = event.target;
+    var button = event.target.closest && event.target.closest(BUTTON);
+    pressedButton = button ? { button: button, box: button.getBoundingClientRect() } : null;
+  }, true);
   document.addEventListener("keydown", function (event) {
     if (event.key === " " && !event.repeat && event.target.matches(BUTTON)) pressed = event.target;
   }, true);
@@ -91,7 +95,8 @@
   }, true);
   function released(event) {
     retapReplaced(pressed, event);
-    pressed = null;
+    if (event && event.type === "pointerup") clickMoved(event);
+    pressed = pressedButton = null;
     if (!owedRelease) return;
     owedRelease = false;
     window.setTimeout(function () { htmx.trigger(document.body, "cronica:poll"); });
@@ -126,6 +131,25 @@
     else owedTaps = owedTaps.filter(function (owed) { return owed !== id; });
   }
   document.addEventListener("htmx:afterRequest", function () { window.setTimeout(payOwedTap); });
+
+  // A press on a button that the page moves from under the pointer ends on something else,
+  // and clicks nothing. On a roll panel, pressing «Tirar» leaves the field just typed in,
+  // and the odds above the button, answering that change, may be drawn taller or shorter
+  // before the press ends. A press let go where the button was when it began is made on
+  // the button.
+  var pressedButton = null;
+  function clickMoved(event) {
+    var press = pressedButton;
+    if (!press || !press.button.isConnected || press.button.disabled) return;
+    if (press.button.contains(event.target)) return; // the browser clicks it
+    var was = press.box;
+    var now = press.button.getBoundingClientRect();
+    if (now.top === was.top && now.left === was.left) return; // a press let go elsewhere
+    var x = event.clientX;
+    var y = event.clientY;
+    if (x < was.left || x > was.right || y < was.top || y > was.bottom) return;
+    window.setTimeout(function () { press.button.click(); });
+  }
 
   var TAP_ENDS = { pointerup: true, keyup: true }; // not a press cancelled or left
   function retapReplaced(target, event) {

@@ -58,3 +58,49 @@ def test_player_types_damage_too_large_and_is_told_the_limit(
     expect(page.locator(f"#roll-result-{hero.pk} .roll-card")).to_be_visible()
     roll = Roll.objects.get(character=hero)
     assert roll.record["details"]["damage_roll"]["dice"] == "1d6"
+
+
+def test_a_press_on_roll_rolls_though_the_odds_answering_the_field_just_left_move_the_button(
+    open_as, fixed_dice
+):
+    """The player mends the damage and presses «Tirar los dados» at once: the press leaves
+    the field, the odds above the button answer that change with five rows where one note
+    stood, and the button is drawn lower while still pressed. Let go where it was, the
+    press rolls (the browser alone would click nothing: the press ends off the button)."""
+    from tests.e2e.test_live_table import held_answer, press
+
+    gm = UserFactory(username="narradora")
+    player = UserFactory(username="jugadora")
+    campaign = campaign_with("ndp", gm, players=[player], name="Las Marcas")
+    hero = make_character(campaign, player, name="Aldara", ratings={"pelea": 4})
+    page = open_as("jugadora", width=1280, height=900)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{hero.pk}/roll/")
+    panel = page.locator(f"#roll-panel-{hero.pk}")
+    panel.locator(".roll-kinds").get_by_text("Ataque", exact=True).click()
+    panel.get_by_label("Habilidad", exact=True).select_option("pelea")
+    panel.get_by_label("Adversidad que superar").fill("8")
+    panel.get_by_label("Daño del arma").fill("1d6 2")
+    panel.get_by_role("button", name="Tirar los dados").click()
+    odds = page.locator(f"#roll-odds-{hero.pk}")
+    expect(odds).to_contain_text("Corrige la tirada")
+    held = []
+
+    def hold_mended_odds(route):
+        if "1d6%2B2" in route.request.url and not held:
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    page.route(lambda url: "part=odds" in url, hold_mended_odds)
+    panel.get_by_label("Daño del arma").fill("1d6+2")
+    button = panel.get_by_role("button", name="Tirar los dados")
+    before = button.bounding_box()
+    fixed_dice(6)
+    press(page, button)
+    route, answer = held_answer(page, held, "odds")
+    route.fulfill(response=answer)
+    expect(odds).to_contain_text("Impacto: herida grave")
+    assert button.bounding_box()["y"] > before["y"] + before["height"]
+    page.mouse.up()
+    expect(page.locator(f"#roll-result-{hero.pk} .roll-card")).to_be_visible()
+    assert Roll.objects.count() == 1
