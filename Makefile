@@ -4,9 +4,6 @@ SHELL := /bin/bash
 
 PORT ?= 8000
 WORKERS ?= auto
-# The browser tests leave the cores idle about a tenth of the time (waiting on Chromium, the
-# server and the page's timers): the PostgreSQL run has one worker more than the cores.
-PG_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
@@ -77,7 +74,7 @@ test: $(VENV)/.installed system-deps messages lint
 	$(VENV)/bin/pytest -m "not e2e" -n $(WORKERS) --dist worksteal $(PYTEST_ARGS)
 	@echo "== PostgreSQL 15, fragments in Redis: the database tests, browser tests included =="
 	scripts/with-postgres.sh scripts/with-redis.sh \
-		$(VENV)/bin/pytest --database-only -n $(PG_WORKERS) --dist worksteal $(PYTEST_ARGS)
+		$(VENV)/bin/pytest --database-only -n $(WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 # The quick developer loop: no Monte Carlo tests (marked slow), no browser, no PostgreSQL.
 test-fast: $(VENV)/.installed messages lint

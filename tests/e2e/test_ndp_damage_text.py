@@ -81,6 +81,11 @@ def test_a_press_on_roll_rolls_though_the_odds_answering_the_field_just_left_mov
     panel.get_by_label("Adversidad que superar").fill("8")
     panel.get_by_label("Daño del arma").fill("1d6 2")
     panel.get_by_role("button", name="Tirar los dados").click()
+    # The roll's answer, refused, has drawn the panel again (the odds say so before it).
+    cell = panel.locator(".roll-cell", has=page.locator(f"#roll{hero.pk}_damage"))
+    expect(cell.locator(".invalid-feedback")).to_have_text(
+        "Pon + o − entre los dados y el bono, por ejemplo 1d6+2."
+    )
     odds = page.locator(f"#roll-odds-{hero.pk}")
     expect(odds).to_contain_text("Corrige la tirada")
     held = []
