@@ -61,7 +61,7 @@ def test_player_types_damage_too_large_and_is_told_the_limit(
 
 
 def test_a_press_on_roll_rolls_though_the_odds_answering_the_field_just_left_move_the_button(
-    open_as, fixed_dice
+    open_as, fixed_dice, screenshot
 ):
     """The player mends the damage and presses «Tirar los dados» at once: the press leaves
     the field, the odds above the button answer that change with five rows where one note
@@ -109,3 +109,4 @@ def test_a_press_on_roll_rolls_though_the_odds_answering_the_field_just_left_mov
     page.mouse.up()
     expect(page.locator(f"#roll-result-{hero.pk} .roll-card")).to_be_visible()
     assert Roll.objects.count() == 1
+    screenshot(page, "rolled-though-the-button-moved")
