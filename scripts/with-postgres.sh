@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Run a command against a throwaway PostgreSQL 15 cluster on loopback.
-# The cluster lives in a temporary folder, runs as an unprivileged user, and is
-# stopped and deleted when the command ends, whatever its outcome.
+# The cluster lives in a temporary folder (under PG_DATA_PARENT, /tmp by default), runs
+# as an unprivileged user, and is stopped and deleted when the command ends, whatever its
+# outcome.
 set -euo pipefail
 
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 PG_USER=${PG_USER:-postgres}
 PGPORT=${PGPORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
-DATA_DIR=$(mktemp -d /tmp/cronica-pg.XXXXXX)
+DATA_DIR=$(mktemp -d "${PG_DATA_PARENT:-/tmp}/cronica-pg.XXXXXX")
 
 as_pg() {
   if [ "$(id -u)" = 0 ]; then "${RUNUSER:-/usr/sbin/runuser}" -u "$PG_USER" -- "$@"; else "$@"; fi
