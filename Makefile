@@ -4,8 +4,8 @@ SHELL := /bin/bash
 
 PORT ?= 8000
 # The test run's throwaway PostgreSQL cluster lives in memory where there is a tmpfs: the
-# flush that ends each browser test (TRUNCATE, new files for every table) took 400 ms
-# on disk, 150 ms there. Benchmarks keep theirs on disk (/tmp), as a server would.
+# flush that ends each browser test (TRUNCATE, new files for every table) took 144-465 ms
+# on disk, 132-177 ms there. Benchmarks keep theirs on disk (/tmp), as a server would.
 PG_DATA_PARENT ?= $(if $(wildcard /dev/shm/.),/dev/shm,/tmp)
 WORKERS ?= auto
 VENV := .venv

@@ -80,6 +80,7 @@
   // asked again once the tap has ended, after the click it makes (a roll goes first).
   // Space held on a button is a tap too: the button clicks when it is let go.
   var pressed = null;
+  var pressedButton = null; // the button under a press, and where it was drawn (clickMoved)
   var owedRelease = false;
   var BUTTON = "button, [role=button], input[type=submit], input[type=button]";
   document.addEventListener("pointerdown", function (event) {
@@ -137,7 +138,6 @@
   // and the odds above the button, answering that change, may be drawn taller or shorter
   // before the press ends. A press let go where the button was when it began is made on
   // the button.
-  var pressedButton = null;
   function clickMoved(event) {
     var press = pressedButton;
     if (!press || !press.button.isConnected || press.button.disabled) return;

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from mechanics.models import Roll
+from tests.e2e.test_live_table import held_answer, press
 from tests.factories import UserFactory, campaign_with, make_character
 from tests.mechanics import rolling
 
@@ -67,8 +68,6 @@ def test_a_press_on_roll_rolls_though_the_odds_answering_the_field_just_left_mov
     the field, the odds above the button answer that change with five rows where one note
     stood, and the button is drawn lower while still pressed. Let go where it was, the
     press rolls (the browser alone would click nothing: the press ends off the button)."""
-    from tests.e2e.test_live_table import held_answer, press
-
     gm = UserFactory(username="narradora")
     player = UserFactory(username="jugadora")
     campaign = campaign_with("ndp", gm, players=[player], name="Las Marcas")
