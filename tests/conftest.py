@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -85,6 +86,15 @@ def pytest_collection_modifyitems(config, items):
         (kept if wanted else skipped).append(item)
     config.hook.pytest_deselected(items=skipped)
     items[:] = kept
+
+
+def pytest_collection_finish(session):
+    """The modules and test items loaded so far live until the end: the cyclic garbage
+    collector stops walking them (freeze), and runs a young collection every 50,000 new
+    objects rather than 700. 1,667 view tests on SQLite: 149 s of CPU before, 136-141 s after."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
 
 
 @pytest.fixture(scope="session")
