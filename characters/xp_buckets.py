@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import NamedTuple, Protocol
 
 from django.core.cache import caches
@@ -41,6 +41,9 @@ EACH_ENTRY = 1
 # The summary's spans, in seconds (each unit's length is a whole number of them).
 SPANS = (EACH_ENTRY, *(int(length.total_seconds()) for _unit, length in UNITS))
 TIMEOUT = 3600
+# Lines grouped by a week or more show their points' moments as dates: at that scale a
+# group's first and last entries' times of day tell nothing.
+DATED_SPAN = int(timedelta(weeks=1).total_seconds())
 
 
 class Charted(Protocol):
@@ -86,15 +89,25 @@ def _unit(span: timedelta, series: int, budget: int = POINT_BUDGET) -> tuple[str
 
 
 class Sums(NamedTuple):
-    """A character's ledger in five numbers: its first and last entry's times, the XP
-    earned (awards and corrections), the sum of every entry (its balance) and how many
-    entries it holds."""
+    """A character's ledger in five numbers: its first and last entry's times (in
+    microseconds since 1970, UTC: plain numbers, which the cache pickles at a tenth of a
+    datetime's cost), the XP earned (awards and corrections), the sum of every entry (its
+    balance) and how many entries it holds."""
 
-    first: datetime
-    last: datetime
+    first: int
+    last: int
     earned: int
     total: int
     entries: int
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MICROSECOND = timedelta(microseconds=1)
+
+
+def _stamp(moment: datetime) -> int:
+    """An aware moment as microseconds since 1970."""
+    return (moment - EPOCH) // MICROSECOND
 
 
 def _sums(campaign_id: int, character_ids: Collection[int]) -> dict[int, tuple]:
@@ -108,7 +121,9 @@ def _sums(campaign_id: int, character_ids: Collection[int]) -> dict[int, tuple]:
         .values_list("character_id")
         .annotate(Min("first_at"), Max("last_at"), Sum("earned"), Sum("total"), Sum("entries"))
     )
-    found = {character: tuple(sums) for character, *sums in rows}
+    found = {
+        character: (_stamp(first), _stamp(last), *rest) for character, first, last, *rest in rows
+    }
     return {pk: found.get(pk, ()) for pk in character_ids}
 
 
@@ -119,7 +134,7 @@ def _span(sums: Collection[tuple]) -> int:
         return EACH_ENTRY
     start = min(first for first, *_rest in sums)
     end = max(last for _first, last, *_rest in sums)
-    _name, length = _unit(end - start, len(sums))
+    _name, length = _unit((end - start) * MICROSECOND, len(sums))
     return int(length.total_seconds())
 
 
@@ -180,7 +195,11 @@ def _read(
             had.entries + entries,
         )
         groups.append((character, first, last, total, earned, low, peak))
-    return sums, _points(groups)
+    stamped = {
+        pk: (_stamp(found[0]), _stamp(found[1]), *found[2:]) if found else ()
+        for pk, found in sums.items()
+    }
+    return stamped, _points(groups)
 
 
 @dataclass(frozen=True)
@@ -196,6 +215,11 @@ class Ledgers:
     sums: dict[int, Sums]
     keys: dict[int, tuple[int, int, int, int]]
     read: dict[int, list[LedgerPoint]] = field(default_factory=dict)
+
+    @property
+    def dated(self) -> bool:
+        """Whether the points' moments are written as dates (`DATED_SPAN`)."""
+        return self.span >= DATED_SPAN
 
     def points(self, character_ids: Collection[int]) -> dict[int, list[LedgerPoint]]:
         """{character id: points oldest first} of these characters: those read with the
@@ -217,31 +241,36 @@ def line_keys(name: str, characters: Sequence[Charted], *parts: object) -> dict[
 
 def ledger_summary(campaign: Campaign, characters: Sequence[Charted]) -> Ledgers:
     """The `Ledgers` of these characters in the campaign. Each one's sums are kept in the
-    fragment cache apart, under its version (`Character.version`, loaded with it): the
+    fragment cache apart, with its version (`Character.version`, loaded with it): the
     database bumps it at each new entry of its ledger, in the same transaction
     (campaigns/versions.py), so after an award to one character only its sums are read,
     and its line's key changes alone, unless the span changes with it. Its points are
     read in the same query, grouped by the span of the others' lines (or, when no other
     line is cached, as for a player's one line, by the span of the lines' sums as last
-    read): the span, unless the new entry changes it."""
+    read, of an older version): the span, unless the new entry changes it."""
     cache = caches[CACHE]
-    keys = line_keys("xp-sums", characters, campaign.pk)
+    # One key a character, the version in the value: the sums of its version, or those
+    # last read, in one read and one write.
+    prefix = fragment_key("xp-sums", campaign.pk)
+    keys = {c.pk: f"{prefix}:{c.pk}" for c in characters}
     stored = cache.get_many(keys.values())
-    sums = {pk: stored[key] for pk, key in keys.items() if key in stored}
+    sums, older = {}, []
+    for character in characters:
+        version, found = stored.get(keys[character.pk], (None, ()))
+        if version == character.version:
+            sums[character.pk] = found
+        elif found:
+            older.append(found)
     missing = [pk for pk in keys if pk not in sums]
     guess, read = None, {}
     if missing:
-        # Each line's sums as last read, whatever its version: a guess only, as the span
-        # the others tell, whose points the chart uses only if it takes that span.
-        prefix = fragment_key("xp-sums-latest", campaign.pk)
-        latest = {pk: f"{prefix}:{pk}" for pk in missing}
-        known = [found for found in sums.values() if found]
-        if not known:
-            known = [found for found in cache.get_many(latest.values()).values() if found]
+        # A guess only, as the span the others tell (or these lines' older sums), whose
+        # points the chart uses only if it takes that span.
+        known = [found for found in sums.values() if found] or older
         guess = _span(known) if known else None
         new, read = _read(campaign.pk, missing, guess)
-        fresh = {keys[pk]: new[pk] for pk in missing} | {latest[pk]: new[pk] for pk in missing}
-        cache.set_many(fresh, TIMEOUT)
+        versions = {c.pk: c.version for c in characters}
+        cache.set_many({keys[pk]: (versions[pk], new[pk]) for pk in missing}, TIMEOUT)
         sums |= new
     found = {pk: Sums._make(sums[pk]) for pk in keys if sums[pk]}
     if not found:

@@ -147,52 +147,60 @@ def _nice_step(maximum: int, ticks: int = 4) -> int:
 
 
 # The format codes that read the moment's own fields, written as `DateFormat` writes
-# them, as fields of `str.format(moment, its month's name, its year % 100)`.
+# them, as fields of `str.format(day, month, year, hour, minute, second, month's name,
+# year % 100)`: the moment's fields read once in Python (a `{0.day}` field of the template
+# costs twice as much), PLAIN_ARGUMENTS of them.
 PLAIN_FIELDS = {
-    "d": "{0.day:02d}",
-    "j": "{0.day}",
-    "m": "{0.month:02d}",
-    "n": "{0.month}",
-    "M": "{1}",
-    "Y": "{0.year:04d}",
-    "y": "{2:02d}",
-    "H": "{0.hour:02d}",
-    "G": "{0.hour}",
-    "i": "{0.minute:02d}",
-    "s": "{0.second:02d}",
+    "d": "{0:02d}",
+    "j": "{0}",
+    "m": "{1:02d}",
+    "n": "{1}",
+    "M": "{6}",
+    "Y": "{2:04d}",
+    "y": "{7:02d}",
+    "H": "{3:02d}",
+    "G": "{3}",
+    "i": "{4:02d}",
+    "s": "{5:02d}",
 }
+PLAIN_ARGUMENTS = 8
 
 
-def moment_formatter(format_string: str) -> Callable[[datetime], str]:
+def moment_formatter(format_string: str, *, escaped: bool = False) -> Callable[[datetime], str]:
     """`DateFormat(moment).format(format_string)` for the hundreds of moments of a chart
     or a page of rows: the format is split once, where `Formatter.format` splits it again
     at every call (through a lazy regex), into one `str.format` template, in which the
     plain codes read the moment without `DateFormat` (which checks the moment against its
     time zone first); made once per format and language (the month names are the
-    language's)."""
-    return _formatter(str(format_string), get_language())
+    language's). `escaped`: as `html.escape` would write it, the template's words escaped
+    once (numbers need nothing), not each moment written."""
+    return _formatter(str(format_string), get_language(), escaped)
 
 
 @lru_cache(maxsize=64)
-def _formatter(format_string: str, _language: str) -> Callable[[datetime], str]:
-    months = {number: str(name).title() for number, name in MONTHS_3.items()}
+def _formatter(format_string: str, _language: str, escaped: bool) -> Callable[[datetime], str]:
+    words = html.escape if escaped else str
+    months = {number: words(str(name).title()) for number, name in MONTHS_3.items()}
     template, others = [], []
     for index, piece in enumerate(re_formatchars.split(format_string)):
         if index % 2 == 0:
-            template.append(re_escaped.sub(r"\1", piece).replace("{", "{{").replace("}", "}}"))
+            text = words(re_escaped.sub(r"\1", piece))
+            template.append(text.replace("{", "{{").replace("}", "}}"))
         elif piece in PLAIN_FIELDS:
             template.append(PLAIN_FIELDS[piece])
-        else:  # the codes left to DateFormat follow the three plain arguments
-            template.append(f"{{{3 + len(others)}}}")
+        else:  # the codes left to DateFormat follow the plain arguments
+            template.append(f"{{{PLAIN_ARGUMENTS + len(others)}}}")
             others.append(piece)
     write = "".join(template).format
-    if not others:
-        return lambda moment: write(moment, months[moment.month], moment.year % 100)
 
     def format_moment(moment: datetime) -> str:
+        year, month = moment.year, moment.month
+        plain = (moment.day, month, year, moment.hour, moment.minute, moment.second)
+        if not others:
+            return write(*plain, months[month], year % 100)
         written = DateFormat(moment)
-        rest = (str(getattr(written, code)()) for code in others)
-        return write(moment, months[moment.month], moment.year % 100, *rest)
+        rest = (words(str(getattr(written, code)())) for code in others)
+        return write(*plain, months[month], year % 100, *rest)
 
     return format_moment
 
@@ -231,52 +239,70 @@ class Marks(NamedTuple):
 
 # The axis measures local wall-clock time: aware moments of one zone subtract as such.
 WALL_EPOCH = datetime(1970, 1, 1)
+EPOCH_DAY = WALL_EPOCH.toordinal()
 MICROSECOND = timedelta(microseconds=1)
 
 
 def _microseconds(moment: datetime) -> int:
-    """A local moment as wall-clock microseconds since 1970."""
-    return (moment.replace(tzinfo=None) - WALL_EPOCH) // MICROSECOND
+    """A local moment as wall-clock microseconds since 1970: in integers, as a timedelta's
+    floor division by a microsecond costs four times this (hundreds of moments a chart)."""
+    seconds = (moment.toordinal() - EPOCH_DAY) * 86400
+    seconds += moment.hour * 3600 + moment.minute * 60 + moment.second
+    return seconds * 1000000 + moment.microsecond
 
 
 def _wall(microseconds: int, zone) -> datetime:
     return (WALL_EPOCH + microseconds * MICROSECOND).replace(tzinfo=zone)
 
 
-def chart_marks(series_points: dict, measure: str = "balance") -> dict:
-    """{character: Marks} for {character: [xp_buckets.LedgerPoint oldest first]}."""
+def chart_marks(series_points: dict, measure: str = "balance", *, dates: bool = False) -> dict:
+    """{character: Marks} for {character: [xp_buckets.LedgerPoint oldest first]}; with
+    `dates`, the points' moments written as dates (points that group weeks of entries)."""
     zone = timezone.get_current_timezone()
-    marker_title = _("%(name)s: %(value)s XP on %(date)s")
-    group_title = _(
-        "%(name)s: %(value)s XP on %(date)s (between %(low)s and %(peak)s XP since %(start)s)"
+    # The sentences escaped once, and each name and date: what escaping each tooltip
+    # would write (numbers need none), for a fraction of its cost.
+    marker_title = html.escape(_("%(name)s: %(value)s XP on %(date)s"))
+    group_title = html.escape(
+        _("%(name)s: %(value)s XP on %(date)s (between %(low)s and %(peak)s XP since %(start)s)")
     )
     # Once per chart, not per point (DateFormat is what date_format calls for each).
-    moment_text = moment_formatter(get_format("SHORT_DATETIME_FORMAT"))
+    written = get_format("SHORT_DATE_FORMAT" if dates else "SHORT_DATETIME_FORMAT")
+    moment_text = moment_formatter(written, escaped=True)
     found = {}
     earned = measure == "earned"
     for character, points in series_points.items():
+        name = html.escape(character.name)
         running = 0
-        marks = Marks([], [], [], {})
-        for point in points:
+        moments, values, titles, ranges = [], [], [], {}
+        for index, (first_at, last_at, low, peak, balance, gained) in enumerate(points):
             before = running
-            running = running + point.earned if earned else point.balance
-            moment = point.last_at.astimezone(zone)
-            marks.moments.append(_microseconds(moment))
-            marks.values.append(running)
-            shown = {"name": character.name, "value": running, "date": moment_text(moment)}
-            if point.is_group:
-                first = point.first_at.astimezone(zone)
+            running = running + gained if earned else balance
+            moment = last_at.astimezone(zone)
+            moments.append(_microseconds(moment))
+            values.append(running)
+            date = moment_text(moment)
+            if first_at != last_at or low != peak:  # LedgerPoint.is_group
+                first = first_at.astimezone(zone)
                 # The summary keeps the balance's range alone; XP earned only falls with
                 # a correction, so its range is most often what it was before and after.
-                low, peak = sorted((before, running)) if earned else (point.low, point.peak)
-                marks.ranges[len(marks.values) - 1] = (_microseconds(first), low, peak)
-                shown |= {"low": low, "peak": peak, "start": moment_text(first)}
-                tooltip = group_title % shown
+                if earned:
+                    low, peak = (before, running) if before <= running else (running, before)
+                ranges[index] = (_microseconds(first), low, peak)
+                start = moment_text(first)
+                titles.append(
+                    group_title
+                    % {
+                        "name": name,
+                        "value": running,
+                        "date": date,
+                        "low": low,
+                        "peak": peak,
+                        "start": start,
+                    }
+                )
             else:
-                tooltip = marker_title % shown
-            # What django.utils.html.escape writes, without its lazy-string wrapper.
-            marks.titles.append(html.escape(tooltip))
-        found[character] = marks
+                titles.append(marker_title % {"name": name, "value": running, "date": date})
+        found[character] = Marks(moments, values, titles, ranges)
     return found
 
 
@@ -339,23 +365,21 @@ def build_chart(
         x_ticks.append(Tick(x_of(moment), label))
     y_ticks = tuple(Tick(y_of(value), str(value)) for value in range(0, y_max + 1, step))
     # The hot loop: as x_of and y_of, from a point's microseconds (/ 10**6 is what
-    # timedelta.total_seconds() divides); each number written once (a point writes its x
-    # three times and its height twice), each value's height worked out once.
+    # timedelta.total_seconds() divides), in one pass over a line's points; each value's
+    # height worked out and written once.
     x_scale = plot_right - plot_left
     bottom = str(y_of(0))
     levels = {value: y_of(value) for value in shown}
     heights = {value: str(level) for value, level in levels.items()}
     series = []
     for index, (character, line) in enumerate(values.items()):
-        xs = [
-            str(round(plot_left + (moment - start_at) / 1000000 / span * x_scale, 1))
-            for moment in line.moments
-        ]
-        ys = [heights[value] for value in line.values]
         ranges = line.ranges
         steps, markers = [], []
-        before, origin = bottom, xs[0]
-        for at, (x, y, tooltip) in enumerate(zip(xs, ys, line.titles, strict=True)):
+        before, value_before, origin = bottom, 0, None
+        points = zip(line.moments, line.values, line.titles, strict=True)
+        for at, (moment, value, tooltip) in enumerate(points):
+            x = round(plot_left + (moment - start_at) / 1000000 / span * x_scale, 1)
+            y = heights[value]
             group = ranges.get(at)
             if group is None:
                 # A step: along at the height before it, then up or down to its own.
@@ -363,29 +387,31 @@ def build_chart(
                 markers.append(
                     f'<circle cx="{x}" cy="{y}" r="3.5"><title>{tooltip}</title></circle>'
                 )
+                if origin is None:
+                    origin = x
             else:
                 # A group: a box over its entries' times from its lowest value to its
                 # highest (3 units wider, so entries of one moment show), entered at its
                 # first entry and left at its last.
                 first, low, peak = group
                 x_first = round(plot_left + (first - start_at) / 1000000 / span * x_scale, 1)
-                value_before = line.values[at - 1] if at else 0
                 entered = heights[min(max(value_before, low), peak)]
                 steps.append(f"{x_first},{before} {x_first},{entered} {x},{y}")
+                # Written to a tenth as round() and str() would write them, in one step.
                 markers.append(
-                    f'<rect x="{round(x_first - 1.5, 1)}" y="{heights[peak]}" '
-                    f'width="{round(float(x) - x_first + 3, 1)}" '
-                    f'height="{round(levels[low] - levels[peak], 1)}">'
+                    f'<rect x="{x_first - 1.5:.1f}" y="{heights[peak]}" '
+                    f'width="{x - x_first + 3:.1f}" '
+                    f'height="{levels[low] - levels[peak]:.1f}">'
                     f"<title>{tooltip}</title></rect>"
                 )
-                if at == 0:
+                if origin is None:
                     origin = x_first
-            before = y
+            before, value_before = y, value
         series.append(
             Series(
                 name=character.name,
                 style=index % SERIES_STYLES,
-                points=f"{origin},{bottom} {' '.join(steps)} {plot_right},{ys[-1]}",
+                points=f"{origin},{bottom} {' '.join(steps)} {plot_right},{before}",
                 markers=mark_safe("".join(markers)),  # each title escaped by chart_marks
                 last=line.values[-1],
             )

@@ -61,7 +61,7 @@ class PageWords:
     """What the rows of a page write alike, worked out once for the page (each cost more
     than a row's own markup)."""
 
-    moment: Callable[[datetime], str]  # writes a time as SHORT_DATETIME_FORMAT does
+    moment: Callable[[datetime], str]  # writes a time as SHORT_DATETIME_FORMAT does, escaped
     kinds: dict[str, str]
     balance_after: str
     # The campaign's ledger and scene addresses of an id, each reversed once.
@@ -72,7 +72,7 @@ class PageWords:
     @classmethod
     def now(cls, campaign_id: int) -> PageWords:
         return cls(
-            moment=moment_formatter(get_format("SHORT_DATETIME_FORMAT")),
+            moment=moment_formatter(get_format("SHORT_DATETIME_FORMAT"), escaped=True),
             kinds={kind: str(label) for kind, label in XpEntry.Kind.choices},
             balance_after=esc(_("Balance after")),
             ledger=addresses("characters:xp", campaign_id),
@@ -128,7 +128,7 @@ def row_html(entry, lines: Sequence, *, name: str | None, words: PageWords) -> s
     html.append(
         '<div class="small text-body-secondary">\n'
         f"{_('by %(who)s') % {'who': esc(author)}} · "
-        f'<time datetime="{at.isoformat()}">{esc(words.moment(at))}</time>\n</div>\n</div>\n'
+        f'<time datetime="{at.isoformat()}">{words.moment(at)}</time>\n</div>\n</div>\n'
         '<span class="small text-body-secondary text-nowrap xp-balance" '
         f'title="{words.balance_after}">= {words.number(entry.balance_after)}</span>\n'
         "</div>\n</li>"

@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import pickle
+import re
 from contextvars import ContextVar
-from time import monotonic
+from time import monotonic, time
 
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, MEMCACHE_MAX_KEY_LENGTH
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
@@ -32,6 +35,9 @@ _waiting: ContextVar[dict[str, tuple[bytes, int | None]] | None] = ContextVar(
 )
 
 _sizes: dict[str, list[int]] = {}
+# Django's pattern of the characters memcached refuses in a key, compiled here: its own,
+# behind a lazy object, cost more than the read or write it checks a key for.
+_MEMCACHED_REFUSES = re.compile(r"[\x00-\x20\x7f]")
 
 
 class BoundedLocMemCache(LocMemCache):
@@ -58,11 +64,51 @@ class BoundedLocMemCache(LocMemCache):
             self._expire_info.pop(old, None)
             self._size[0] -= len(pickled)
 
+    def validate_key(self, key):
+        """Django's warnings, only for a key they concern: most keys a page uses (a
+        hundred with nothing cached) need none."""
+        if len(key) > MEMCACHE_MAX_KEY_LENGTH or _MEMCACHED_REFUSES.search(key):
+            super().validate_key(key)
+
     def _delete(self, key):
-        pickled = self._cache.get(key)
-        if pickled is not None:
-            self._size[0] -= len(pickled)
-        return super()._delete(key)
+        # Most keys a page stores are new: no KeyError raised and caught for them.
+        pickled = self._cache.pop(key, None)
+        if pickled is None:
+            return False
+        self._expire_info.pop(key, None)
+        self._size[0] -= len(pickled)
+        return True
+
+    # A page's list (rows, a chart's lines) reads and stores its pieces dozens at a time:
+    # one hold of the lock for them all, not one `get` or `set` each.
+    def get_many(self, keys, version=None):
+        made = {self.make_and_validate_key(key, version=version): key for key in keys}
+        found = {}
+        now = time()
+        with self._lock:
+            for key, asked in made.items():
+                pickled = self._cache.get(key)
+                if pickled is None:
+                    continue
+                expires = self._expire_info.get(key)
+                if expires is not None and expires <= now:
+                    self._delete(key)
+                    continue
+                self._cache.move_to_end(key, last=False)
+                found[asked] = pickled
+        return {asked: pickle.loads(pickled) for asked, pickled in found.items()}
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        pickled = {
+            self.make_and_validate_key(key, version=version): pickle.dumps(
+                value, self.pickle_protocol
+            )
+            for key, value in data.items()
+        }
+        with self._lock:
+            for key, value in pickled.items():
+                self._set(key, value, timeout)
+        return []
 
     def clear(self):
         with self._lock:

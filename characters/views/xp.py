@@ -116,7 +116,7 @@ def _chart(
 def _marks(ledgers: Ledgers, characters: Sequence[Charted], measure: str) -> dict:
     """The marks of these characters' lines, from their points (one query)."""
     points = ledgers.points([c.pk for c in characters])
-    return chart_marks({c: points[c.pk] for c in characters}, measure)
+    return chart_marks({c: points[c.pk] for c in characters}, measure, dates=ledgers.dated)
 
 
 # The award panel ---------------------------------------------------------------------------

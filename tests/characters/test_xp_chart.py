@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone, translation
 from django.utils.dateformat import DateFormat
 from django.utils.formats import get_format
+from django.utils.html import escape
 
 from characters.xp_buckets import LedgerPoint
 from characters.xp_chart import WIDTH, _nice_step, build_chart, chart_marks, moment_formatter
@@ -154,6 +155,8 @@ def test_each_point_has_a_circle_whose_tooltip_escapes_the_name():
         "D, N jS P e",
         # Every code written without DateFormat, and one written with it.
         "d/m/y j-n-Y M G:H:i:s a",
+        # Words that markup escapes.
+        "<\\b>M</\\b> & 'y' a",
     ],
 )
 def test_a_moments_tooltip_reads_as_djangos_dateformat_writes_it(language, format_string):
@@ -162,8 +165,10 @@ def test_a_moments_tooltip_reads_as_djangos_dateformat_writes_it(language, forma
     with translation.override(language):
         format_string = get_format(format_string) if format_string.isupper() else format_string
         written = moment_formatter(format_string)
+        escaped = moment_formatter(format_string, escaped=True)
         for moment in map(timezone.localtime, moments):
             assert written(moment) == DateFormat(moment).format(format_string)
+            assert escaped(moment) == escape(DateFormat(moment).format(format_string))
 
 
 def test_a_group_of_entries_shows_the_range_of_balances_it_left():

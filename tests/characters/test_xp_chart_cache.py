@@ -5,7 +5,7 @@ write shows on the very next request, for each viewer, in each language."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.conf import settings
@@ -222,3 +222,25 @@ def test_the_menus_follow_new_scenes_and_each_viewer(client, campaign, gm, playe
     page = _log(client, campaign)
     assert "La cripta" in _menu(page, "scene")
     assert _menu(page, "character") == ["Todos", "Lucía", "Mateo"]
+
+
+@pytest.mark.parametrize(
+    ("last_day", "tooltip"),
+    [
+        # The line spans two days: grouped by the day, each point says its times.
+        (2, "Lucía: 4 PX el 6 Ene 2023, 21:30 (entre 2 y 4 PX desde el 6 Ene 2023, 21:00)"),
+        # Twenty months: grouped by the week, where their times of day say nothing.
+        (600, "Lucía: 4 PX el 6 Ene 2023 (entre 2 y 4 PX desde el 6 Ene 2023)"),
+    ],
+)
+def test_points_grouping_weeks_of_entries_say_their_dates_and_finer_ones_their_times(
+    client, campaign, gm, lucia, grouped, last_day, tooltip
+):
+    first = datetime(2023, 1, 6, 20, 0, tzinfo=UTC)  # 21:00 in Madrid
+    for moment in (first, first + timedelta(minutes=30), first + timedelta(days=last_day)):
+        with backdated(moment):
+            services.xp_adjust(character=lucia, user=gm, amount=2, reason="Sesión")
+    client.force_login(gm)
+    chart = parse(_log(client, campaign)).one(id="campaign-xp-chart")
+    tooltips = [title.text() for title in chart.find_all("title")]
+    assert tooltip in tooltips
