@@ -163,7 +163,7 @@ def module_rows(django_db_setup, django_db_blocker, tmp_path_factory):
     blocker this yields, with the tests' settings. Each test still starts from them as
     they were made: its own writes are rolled back at its end (`db` nests its transaction
     in this one). Not for a module with transactional tests, which must commit."""
-    with override_settings(**_settings_for_tests(tmp_path_factory)):
+    with override_settings(MEDIA_ROOT=_media_root(tmp_path_factory)):
         with django_db_blocker.unblock():
             atomic = transaction.atomic()
             atomic.__enter__()
@@ -212,26 +212,34 @@ def _history_flushable(request):
             cursor.execute(statement)
 
 
-def _settings_for_tests(tmp_path_factory) -> dict:
-    """The settings every test runs with, and rows made for a whole module are made with."""
+@pytest.fixture(scope="session", autouse=True)
+def _session_settings():
+    """Settings every test runs with, set once for the whole run: a change of settings
+    between two tests would reach the live server's threads too, and a request still
+    answering the last test's page could build the static files storage of the settings
+    in between (a 500 for the next test's page)."""
     from django.conf import settings as django_settings
 
-    return {
-        "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"],
-        # Uploaded portraits go to a folder of each test's own, never the project's media/.
-        "MEDIA_ROOT": str(tmp_path_factory.mktemp("media")),
+    with override_settings(
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
         # The manifest storage needs collectstatic; tests render templates without it.
-        "STORAGES": {
+        STORAGES={
             **django_settings.STORAGES,
             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
         },
-    }
+    ):
+        yield
+
+
+def _media_root(tmp_path_factory) -> str:
+    """Uploaded portraits go to a folder of each test's (or module's) own, never the
+    project's media/."""
+    return str(tmp_path_factory.mktemp("media"))
 
 
 @pytest.fixture(autouse=True)
-def _test_settings(settings, tmp_path_factory):
-    for name, value in _settings_for_tests(tmp_path_factory).items():
-        setattr(settings, name, value)
+def _test_media(settings, tmp_path_factory):
+    settings.MEDIA_ROOT = _media_root(tmp_path_factory)
 
 
 @pytest.fixture
