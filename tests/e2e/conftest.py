@@ -1,6 +1,8 @@
 """Browser tests: Playwright driving Debian's headless Chromium against the live server."""
 
 import os
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -139,6 +141,22 @@ def screenshot(request):
     return take
 
 
+@dataclass(frozen=True)
+class AsgiSite:
+    url: str
+    server: object  # uvicorn.Server
+
+    def wait_until_idle(self) -> None:
+        """Until no request is being answered: a test's last request (a roll still being
+        written when the page showed what the test waited for) must end before the flush,
+        whose TRUNCATE would otherwise deadlock with its locks."""
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while self.server.server_state.tasks:
+            if time.monotonic() > deadline:
+                pytest.fail(f"the ASGI server still answers {len(self.server.server_state.tasks)}")
+            time.sleep(0.01)
+
+
 @pytest.fixture(scope="session")
 def asgi_server(django_db_setup):
     """The site under uvicorn, as `make run` serves it, in a thread of this process (so
@@ -168,7 +186,7 @@ def asgi_server(django_db_setup):
             pytest.fail("uvicorn did not start")
         thread.join(0.05)
     with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "127.0.0.1"]):
-        yield f"http://127.0.0.1:{port}"
+        yield AsgiSite(f"http://127.0.0.1:{port}", server)
     server.should_exit = True
     thread.join(10)
 
@@ -182,7 +200,7 @@ def open_live(browser, asgi_server, screenshot):
         client = Client()
         client.force_login(user)
         context = browser.new_context(
-            viewport={"width": width, "height": height}, locale="es-ES", base_url=asgi_server
+            viewport={"width": width, "height": height}, locale="es-ES", base_url=asgi_server.url
         )
         context.set_default_timeout(WAIT_MS)
         context.add_cookies(
@@ -190,7 +208,7 @@ def open_live(browser, asgi_server, screenshot):
                 {
                     "name": settings.SESSION_COOKIE_NAME,
                     "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                    "url": asgi_server,
+                    "url": asgi_server.url,
                 }
             ]
         )
@@ -200,3 +218,4 @@ def open_live(browser, asgi_server, screenshot):
     yield open_page
     for context in contexts:
         context.close()
+    asgi_server.wait_until_idle()

@@ -335,9 +335,10 @@ def test_what_is_typed_while_a_reload_is_on_its_way_is_kept(open_live):
     # The answer came and went: what she typed stays.
     page.wait_for_function("() => window.reloadsAnswered >= 1")
     expect(label).to_have_value("Leer el diario del forense")
-    # Once she has sent it, the change is there.
+    # Once she has sent it, the change is there, and the roll is made.
     panel.get_by_role("button", name="Tirar los dados").click()
     expect(panel.locator(f"#roll-odds-{lucia.pk}")).to_contain_text("Investigación +4")
+    expect(page.locator(f"#roll-result-{lucia.pk} .roll-card")).to_be_visible()
 
 
 @pytest.mark.parametrize("by", ["pointer", "space"])
