@@ -105,9 +105,13 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MICROSECOND = timedelta(microseconds=1)
 
 
-def _stamp(moment: datetime) -> int:
-    """An aware moment as microseconds since 1970."""
-    return (moment - EPOCH) // MICROSECOND
+def _stamped(sums: tuple) -> tuple:
+    """Sums read with datetimes as `Sums` keeps them: the two moments as microseconds
+    since 1970 (`()`, no entries, as it is)."""
+    if not sums:
+        return ()
+    first, last, *rest = sums
+    return ((first - EPOCH) // MICROSECOND, (last - EPOCH) // MICROSECOND, *rest)
 
 
 def _sums(campaign_id: int, character_ids: Collection[int]) -> dict[int, tuple]:
@@ -121,9 +125,7 @@ def _sums(campaign_id: int, character_ids: Collection[int]) -> dict[int, tuple]:
         .values_list("character_id")
         .annotate(Min("first_at"), Max("last_at"), Sum("earned"), Sum("total"), Sum("entries"))
     )
-    found = {
-        character: (_stamp(first), _stamp(last), *rest) for character, first, last, *rest in rows
-    }
+    found = {character: _stamped(tuple(sums)) for character, *sums in rows}
     return {pk: found.get(pk, ()) for pk in character_ids}
 
 
@@ -195,11 +197,7 @@ def _read(
             had.entries + entries,
         )
         groups.append((character, first, last, total, earned, low, peak))
-    stamped = {
-        pk: (_stamp(found[0]), _stamp(found[1]), *found[2:]) if found else ()
-        for pk, found in sums.items()
-    }
-    return stamped, _points(groups)
+    return {pk: _stamped(found) for pk, found in sums.items()}, _points(groups)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import logging
 import pickle
 import re
 from contextvars import ContextVar
-from time import monotonic, time
+from time import monotonic
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT, MEMCACHE_MAX_KEY_LENGTH
 from django.core.cache.backends.locmem import LocMemCache
@@ -84,18 +84,15 @@ class BoundedLocMemCache(LocMemCache):
     def get_many(self, keys, version=None):
         made = {self.make_and_validate_key(key, version=version): key for key in keys}
         found = {}
-        now = time()
         with self._lock:
             for key, asked in made.items():
-                pickled = self._cache.get(key)
-                if pickled is None:
+                if key not in self._cache:
                     continue
-                expires = self._expire_info.get(key)
-                if expires is not None and expires <= now:
+                if self._has_expired(key):
                     self._delete(key)
                     continue
                 self._cache.move_to_end(key, last=False)
-                found[asked] = pickled
+                found[asked] = self._cache[key]
         return {asked: pickle.loads(pickled) for asked, pickled in found.items()}
 
     def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
