@@ -72,7 +72,8 @@ def pytest_collection_modifyitems(config, items):
     # Browser tests last (xdist hands each worker its tests in this order): Playwright's
     # sync API leaves an event loop running in the worker's thread, after which neither
     # asyncio.run() nor Django's async_to_sync (an async view under the test client) works.
-    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+    # Within each group the long tests first: one left for the end keeps a core busy alone.
+    items.sort(key=lambda item: (item.get_closest_marker("e2e") is not None, not is_long(item)))
     from django.conf import settings as django_settings
 
     database_only = config.getoption("--database-only")
@@ -86,6 +87,10 @@ def pytest_collection_modifyitems(config, items):
         (kept if wanted else skipped).append(item)
     config.hook.pytest_deselected(items=skipped)
     items[:] = kept
+
+
+def is_long(item: pytest.Item) -> bool:
+    return any(item.get_closest_marker(name) for name in ("long", "slow"))
 
 
 def pytest_collection_finish(session):

@@ -11,7 +11,6 @@ PASSWORD = "correct-horse-battery"
 class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = User
-        django_get_or_create = ("username",)
 
     username = factory.Sequence(lambda n: f"user{n}")
     password = factory.django.Password(PASSWORD)

@@ -316,6 +316,7 @@ def _traceback(response) -> str:
     return "".join(traceback.format_exception(*info))[-3000:]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("half", [0, 1])
 def test_no_hostile_request_is_a_server_error_or_a_partial_write(half):
     """Every other route in each half: two workers share the walk, the longest test."""

@@ -169,6 +169,7 @@ def test_the_pages_before_logging_in_have_no_wcag_aa_violations(new_page):
     assert failures == {}, json.dumps(failures, indent=1, ensure_ascii=False)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("who", ["player", "gm"])
 def test_every_page_has_no_wcag_aa_violations(new_page, who):
     campaigns = played_table()
