@@ -8,10 +8,6 @@ PORT ?= 8000
 # on disk, 132-177 ms there. Benchmarks keep theirs on disk (/tmp), as a server would.
 PG_DATA_PARENT ?= $(if $(wildcard /dev/shm/.),/dev/shm,/tmp)
 WORKERS ?= auto
-# The PostgreSQL run ends with the browser tests, whose workers wait on Chromium, on the
-# server and on the site's timers: one worker more than there are cores keeps the cores
-# busy meanwhile (221 browser tests on 2 cores: 446 s with 2 workers, 402 s with 3).
-PG_WORKERS ?= $(if $(filter auto,$(WORKERS)),$(shell echo $$(( $$(nproc) + 1 ))),$(WORKERS))
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
@@ -84,7 +80,7 @@ test: $(VENV)/.installed system-deps messages lint
 	$(VENV)/bin/pytest -m "not e2e" -n $(WORKERS) --dist worksteal $(PYTEST_ARGS)
 	@echo "== PostgreSQL 15, fragments in Redis: the database tests, browser tests included =="
 	PG_DATA_PARENT=$(PG_DATA_PARENT) scripts/with-postgres.sh scripts/with-redis.sh \
-		$(VENV)/bin/pytest --database-only -n $(PG_WORKERS) --dist worksteal $(PYTEST_ARGS)
+		$(VENV)/bin/pytest --database-only -n $(WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 # The quick developer loop: no Monte Carlo tests (marked slow), no browser, no PostgreSQL.
 test-fast: $(VENV)/.installed messages lint
