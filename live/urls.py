@@ -4,4 +4,7 @@ from live import views
 
 app_name = "live"
 
-urlpatterns = [path("", views.stream, name="stream")]
+urlpatterns = [
+    path("", views.stream, name="stream"),
+    path("check/", views.check, name="check"),
+]

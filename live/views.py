@@ -97,6 +97,18 @@ async def _events(
 
 
 @require_GET
+def check(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The poll of a page without a stream (static/js/live.js): 204 while the reader's
+    sequence is still the page's `since`, else the sequence, after which the page's live
+    parts fetch themselves, as on a `change` event. One request a poll, not one per part
+    (a sheet has four); Http404 for a stranger or a visitor, as the stream."""
+    seq = campaign_access(request.user, campaign_id).live_seq
+    if request.GET.get("since") == str(seq):
+        return HttpResponse(status=204)
+    return HttpResponse(str(seq), content_type="text/plain; charset=utf-8")
+
+
+@require_GET
 async def stream(request: HttpRequest, campaign_id: int) -> HttpResponse:
     # Http404 for a stranger or a visitor, as every campaign view answers them.
     if not hasattr(request, "scope"):

@@ -33,11 +33,17 @@ def live_stream(context) -> str:
     if access is None:
         return ""
     seq = access.live_seq
+    # The page's sequence, and what it polls while it has no stream (live.js).
+    polled = format_html(
+        ' data-live-seq="{}" data-live-check="{}"',
+        seq,
+        reverse("live:check", args=[access.campaign.pk]),
+    )
     if not hasattr(context.get("request"), "scope"):
-        # Served by a WSGI server, which cannot hold a stream: the page polls (live.js).
-        return format_html(' data-live-seq="{}"', seq)
+        # Served by a WSGI server, which cannot hold a stream: the page polls.
+        return polled
     url = reverse("live:stream", args=[access.campaign.pk])
-    return format_html(' hx-ext="sse" sse-connect="{}?since={}" data-live-seq="{}"', url, seq, seq)
+    return format_html(' hx-ext="sse" sse-connect="{}?since={}"{}', url, seq, polled)
 
 
 @register.simple_tag(takes_context=True)

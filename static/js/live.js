@@ -4,7 +4,10 @@
 // from:body"); a region that is up to date answers 204 and stays as it is.
 //
 // - Until the stream says hello (no stream under a WSGI server, a proxy that buffers),
-//   the regions are polled every 2 s instead; once it is up, the polling stops.
+//   the page asks every 2 s whether its reader's sequence moved (live.views.check: one
+//   request, whatever the page's regions) and, when it did or the answer is not a plain
+//   "no" (a session that ended), the regions fetch themselves as on a change event; once
+//   the stream is up, the polling stops.
 // - A region's refresh that was asked before one of this page's own writes ended may
 //   carry the state before that write: it is dropped and asked again, so the write's own
 //   answer (and the notice it carries) is never replaced by an older state.
@@ -44,8 +47,21 @@
     up = false;
     main.setAttribute("data-live", "down");
   });
+  var seq = main.getAttribute("data-live-seq");
+  var check = main.getAttribute("data-live-check");
   window.setInterval(function () {
-    if (!up && !document.hidden) htmx.trigger(document.body, "cronica:poll");
+    if (up || document.hidden) return;
+    fetch(check + "?since=" + encodeURIComponent(seq), { headers: { "HX-Request": "true" } }).then(
+      function (response) {
+        if (response.status === 204) return;
+        if (!response.ok) return htmx.trigger(document.body, "cronica:poll");
+        return response.text().then(function (text) {
+          seq = text;
+          htmx.trigger(document.body, "cronica:poll");
+        });
+      },
+      function () {}
+    );
   }, POLL_MS);
 
   function isLive(detail) {

@@ -15,6 +15,8 @@ from tests.factories import CampaignFactory, MembershipFactory, UserFactory, mak
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 CANARY = "CANARIO-SECRETO-7731"
+# What a page without a stream polls (live.views.check).
+CHECK = "/live/check/"
 
 
 def table():
@@ -77,11 +79,34 @@ def test_a_roll_appears_on_another_players_page_and_a_secret_roll_never_does(ope
     for page in (paula_page, bob_page):
         expect(page.locator(f'#roll-feed [data-roll="{later.pk}"]')).to_be_visible()
         # At least one more poll answers before the page is read again.
-        with page.expect_response(lambda response: "/rolls/feed/" in response.url):
+        with page.expect_response(lambda response: CHECK in response.url):
             pass
         assert CANARY not in page.content()
     screenshot(gm_page, "campaign-feed-gm-1280")
     screenshot(paula_page, "campaign-feed-player-360")
+
+
+def test_a_page_without_a_stream_polls_once_and_its_parts_only_after_a_change(open_as):
+    """The live server is a WSGI server: the sheet (four live parts) asks one URL a poll
+    while nothing changes, and its parts ask for themselves once something did."""
+    campaign, _gm, bob, _paula, lucia = table()
+    page = open_as(bob)
+    page.goto(f"/campaigns/{campaign.pk}/characters/{lucia.pk}/")
+    expect(page.locator("#roll-feed")).to_contain_text("Aún no hay tiradas")
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
+    for _ in range(2):
+        with page.expect_response(lambda response: CHECK in response.url) as answer:
+            pass
+        assert answer.value.status == 204
+    assert asked
+    assert all(CHECK in url for url in asked), asked
+
+    roll = roll_store(
+        campaign=campaign, user=bob, record=roll_dice(5, 10, False, random.Random(2)), label="Pelea"
+    )
+    expect(page.locator(f'#roll-feed [data-roll="{roll.pk}"]')).to_be_visible()
+    assert any("/rolls/feed/" in url for url in asked)
 
 
 @pytest.mark.parametrize("width", [360, 1280])

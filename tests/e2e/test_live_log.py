@@ -34,10 +34,10 @@ def stored_dice(roll: Roll) -> list[str]:
 
 
 def polled(page, times: int = 2) -> None:
-    """Wait until the feed has asked the server `times` more times."""
+    """The feed asks the server `times` more times, as a change heard makes it."""
     for _ in range(times):
         with page.expect_response(lambda response: FEED in response.url):
-            pass
+            page.evaluate("htmx.trigger(document.body, 'cronica:poll')")
 
 
 @pytest.mark.parametrize("system", list(SKILLS))

@@ -128,9 +128,11 @@ def test_a_page_served_by_asgi_connects_to_its_stream(campaign, player):
         Context({"access": access, "request": request})
     )
     stream = reverse("live:stream", args=[campaign.pk])
+    check = reverse("live:check", args=[campaign.pk])
     public = seq(campaign, "player")
     assert rendered.startswith(
-        f'<main hx-ext="sse" sse-connect="{stream}?since={public}" data-live-seq="{public}">'
+        f'<main hx-ext="sse" sse-connect="{stream}?since={public}" data-live-seq="{public}" '
+        f'data-live-check="{check}">'
     )
     assert "js/live.js" in rendered
     assert "hx-sse-2.js" in rendered
@@ -139,11 +141,48 @@ def test_a_page_served_by_asgi_connects_to_its_stream(campaign, player):
 def test_under_wsgi_a_page_has_no_stream_to_connect_to(client, campaign, player):
     client.force_login(player)
     html = client.get(reverse("campaigns:detail", args=[campaign.pk])).content.decode()
+    check = reverse("live:check", args=[campaign.pk])
     assert (
-        f'<main id="main" class="container pb-5" data-live-seq="{seq(campaign, "player")}">' in html
+        f'<main id="main" class="container pb-5" data-live-seq="{seq(campaign, "player")}" '
+        f'data-live-check="{check}">' in html
     )
     assert "sse-connect" not in html
     assert "js/live.js" in html
+
+
+@pytest.mark.parametrize("member", ["gm", "player"])
+def test_the_poll_of_a_page_without_a_stream_says_whether_its_readers_sequence_moved(
+    client, request, campaign, table, member, django_assert_num_queries
+):
+    """One request a poll (live.js): 204 while nothing the reader may see changed, the
+    new sequence once something did. The session with its user, the access check."""
+    client.force_login(request.getfixturevalue(member))
+    url = reverse("live:check", args=[campaign.pk])
+    before = seq(campaign, member)
+    with django_assert_num_queries(2):
+        assert client.get(url, {"since": before}, **HTMX).status_code == 204
+    store_roll(campaign, request.getfixturevalue("player"), label="Sigilo", scene=table["scene"])
+    answer = client.get(url, {"since": before}, **HTMX)
+    assert answer.status_code == 200
+    assert answer.content.decode() == str(seq(campaign, member)) != str(before)
+    assert client.get(url, {"since": answer.content.decode()}, **HTMX).status_code == 204
+
+
+def test_a_secret_roll_moves_the_gms_poll_and_not_a_players(client, campaign, table, gm, player):
+    url = reverse("live:check", args=[campaign.pk])
+    before = {member: seq(campaign, member) for member in ("gm", "player")}
+    store_roll(campaign, gm, label=CANARY, secret=True, scene=table["scene"])
+    client.force_login(player)
+    assert client.get(url, {"since": before["player"]}, **HTMX).status_code == 204
+    client.force_login(gm)
+    assert client.get(url, {"since": before["gm"]}, **HTMX).status_code == 200
+
+
+def test_a_stranger_or_a_visitor_gets_a_404_from_the_poll(client, stranger, campaign):
+    url = reverse("live:check", args=[campaign.pk])
+    assert client.get(url, {"since": "1"}, **HTMX).status_code == 404
+    client.force_login(stranger)
+    assert client.get(url, {"since": "1"}, **HTMX).status_code == 404
 
 
 def test_pages_outside_a_campaign_have_no_live_table(client, player, campaign):
