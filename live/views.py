@@ -24,6 +24,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
+from campaigns.htmx import unchanged
 from campaigns.permissions import campaign_access
 from live.brokers import configured_broker
 from live.hub import Hub, released
@@ -99,13 +100,14 @@ async def _events(
 @require_GET
 def check(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The poll of a page without a stream (static/js/live.js): 204 while the reader's
-    sequence is still the page's `since`, else the sequence, after which the page's live
-    parts fetch themselves, as on a `change` event. One request a poll, not one per part
-    (a sheet has four); Http404 for a stranger or a visitor, as the stream."""
+    sequence is still the one the page sends (as a live refresh sends its version), else
+    the sequence, after which the page's live parts fetch themselves, as on a `change`
+    event. One request a poll, not one per part (a sheet has four); Http404 for a stranger
+    or a visitor, as the stream."""
     seq = campaign_access(request.user, campaign_id).live_seq
-    if request.GET.get("since") == str(seq):
-        return HttpResponse(status=204)
-    return HttpResponse(str(seq), content_type="text/plain; charset=utf-8")
+    return unchanged(request, seq) or HttpResponse(
+        str(seq), content_type="text/plain; charset=utf-8"
+    )
 
 
 @require_GET

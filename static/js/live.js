@@ -51,7 +51,7 @@
   var check = main.getAttribute("data-live-check");
   window.setInterval(function () {
     if (up || document.hidden) return;
-    fetch(check + "?since=" + encodeURIComponent(seq), { headers: { "HX-Request": "true" } }).then(
+    fetch(check, { headers: { "HX-Request": "true", "X-Cronica-Since": seq } }).then(
       function (response) {
         if (response.status === 204) return;
         if (!response.ok) return htmx.trigger(document.body, "cronica:poll");

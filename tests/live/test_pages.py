@@ -160,12 +160,12 @@ def test_the_poll_of_a_page_without_a_stream_says_whether_its_readers_sequence_m
     url = reverse("live:check", args=[campaign.pk])
     before = seq(campaign, member)
     with django_assert_num_queries(2):
-        assert client.get(url, {"since": before}, **HTMX).status_code == 204
+        assert client.get(url, **HTMX, **{SINCE: str(before)}).status_code == 204
     store_roll(campaign, request.getfixturevalue("player"), label="Sigilo", scene=table["scene"])
-    answer = client.get(url, {"since": before}, **HTMX)
+    answer = client.get(url, **HTMX, **{SINCE: str(before)})
     assert answer.status_code == 200
     assert answer.content.decode() == str(seq(campaign, member)) != str(before)
-    assert client.get(url, {"since": answer.content.decode()}, **HTMX).status_code == 204
+    assert client.get(url, **HTMX, **{SINCE: answer.content.decode()}).status_code == 204
 
 
 def test_a_secret_roll_moves_the_gms_poll_and_not_a_players(client, campaign, table, gm, player):
@@ -173,16 +173,16 @@ def test_a_secret_roll_moves_the_gms_poll_and_not_a_players(client, campaign, ta
     before = {member: seq(campaign, member) for member in ("gm", "player")}
     store_roll(campaign, gm, label=CANARY, secret=True, scene=table["scene"])
     client.force_login(player)
-    assert client.get(url, {"since": before["player"]}, **HTMX).status_code == 204
+    assert client.get(url, **HTMX, **{SINCE: str(before["player"])}).status_code == 204
     client.force_login(gm)
-    assert client.get(url, {"since": before["gm"]}, **HTMX).status_code == 200
+    assert client.get(url, **HTMX, **{SINCE: str(before["gm"])}).status_code == 200
 
 
 def test_a_stranger_or_a_visitor_gets_a_404_from_the_poll(client, stranger, campaign):
     url = reverse("live:check", args=[campaign.pk])
-    assert client.get(url, {"since": "1"}, **HTMX).status_code == 404
+    assert client.get(url, **HTMX, **{SINCE: "1"}).status_code == 404
     client.force_login(stranger)
-    assert client.get(url, {"since": "1"}, **HTMX).status_code == 404
+    assert client.get(url, **HTMX, **{SINCE: "1"}).status_code == 404
 
 
 def test_pages_outside_a_campaign_have_no_live_table(client, player, campaign):
