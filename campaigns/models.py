@@ -387,7 +387,12 @@ class Scene(RendersMarkdown):
         verbose_name = _("scene")
         verbose_name_plural = _("scenes")
         ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["campaign", "status"])]
+        indexes = [
+            models.Index(fields=["campaign", "status"]),
+            # A campaign's scenes newest first, as listed (the menus take the latest 31):
+            # read in order, where sorting them all took a temporary tree.
+            models.Index(fields=["campaign", "-created_at", "-id"], name="scene_campaign_newest"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(status__in=["open", "closed"]), name="scene_status_valid"

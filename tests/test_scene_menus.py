@@ -6,9 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaigns.scene_menu import MENU_SIZE
+from campaigns.scene_menu import MENU_SIZE, menu_rows
 from campaigns.services import scene_create
 from characters.services import scene_award_xp
 from mechanics.rules.tinieblas.advancement import SceneAward
@@ -102,3 +104,23 @@ def test_a_scene_of_another_campaign_is_not_added_to_the_menu(client, campaign, 
     response = client.get(PAGES["roll log"](campaign), {"scene": elsewhere.pk})
     assert "Escena ajena" not in response.text
     assert 'aria-invalid="true"' in response.text
+
+
+@pytest.mark.skipif(
+    connection.vendor != "sqlite", reason="SQLite's plan; PostgreSQL's depends on its statistics"
+)
+@pytest.mark.parametrize("selected", [None, "older"])
+def test_the_menu_walks_the_campaigns_scenes_newest_first_and_sorts_none(
+    campaign, scenes, selected
+):
+    """The menu takes the latest scenes in the order of their index: without it, SQLite
+    sorted every scene of the campaign in a temporary tree, twice, to keep 31."""
+    chosen = str(scenes[0].pk) if selected else None
+    with CaptureQueriesContext(connection) as queries:
+        list(menu_rows(campaign, chosen))
+    (query,) = queries.captured_queries
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN {query['sql']}")
+        plan = " ".join(row[-1] for row in cursor.fetchall())
+    assert "scene_campaign_newest" in plan, plan
+    assert "TEMP B-TREE" not in plan, plan
