@@ -32,7 +32,10 @@ from campaigns.markup import esc
 # phones, where the drawing is shown at half size.
 WIDTH = 720
 LEFT, RIGHT, TOP, BOTTOM = 40, 14, 12, 30
-SERIES_STYLES = 8  # CSS classes xp-series-0 … xp-series-7
+# A line's colour (CSS classes xp-series-0 … xp-series-7) and dash pattern (xp-dash-0 …
+# xp-dash-3): the first eight lines differ in both, and no two of the first 32 in both.
+SERIES_STYLES = 8
+DASHES = 4
 MIN_SPAN = 3600  # seconds: a chart of one evening still spans an hour
 
 
@@ -45,7 +48,8 @@ class Tick:
 @dataclass(frozen=True)
 class Series:
     name: str
-    style: int
+    style: int  # its colour
+    dash: int
     points: str  # the polyline's "x,y x,y …"
     # One circle per point (a box per group of entries) with its value as a tooltip:
     # markup made here, as a template loop over a few hundred of them cost more than the
@@ -78,8 +82,9 @@ class Chart:
         does)."""
         number = integer_text()
         return "".join(
-            f'<li class="xp-series xp-series-{line.style}"><span class="xp-legend-swatch">'
-            f"</span>{html.escape(line.name)} · {number(line.last)}</li>"
+            f'<li class="xp-series xp-series-{line.style} xp-dash-{line.dash}">'
+            '<svg class="xp-legend-swatch" viewBox="0 0 32 6"><line x1="0" y1="3" x2="32" '
+            f'y2="3"/></svg>{html.escape(line.name)} · {number(line.last)}</li>'
             for line in self.series
         )
 
@@ -87,7 +92,8 @@ class Chart:
     def lines(self) -> str:
         """Each series' group of the SVG."""
         return "".join(
-            f'<g class="xp-series xp-series-{line.style}" data-series="{html.escape(line.name)}">'
+            f'<g class="xp-series xp-series-{line.style} xp-dash-{line.dash}" '
+            f'data-series="{html.escape(line.name)}">'
             f'<polyline points="{line.points}"/>{line.markers}</g>\n'
             for line in self.series
         )
@@ -411,6 +417,7 @@ def build_chart(
             Series(
                 name=character.name,
                 style=index % SERIES_STYLES,
+                dash=(index + index // SERIES_STYLES) % DASHES,
                 points=f"{origin},{bottom} {' '.join(steps)} {plot_right},{before}",
                 markers=mark_safe("".join(markers)),  # each title escaped by chart_marks
                 last=line.values[-1],

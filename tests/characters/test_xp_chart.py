@@ -89,7 +89,8 @@ def test_the_chart_is_drawn_once_with_an_html_legend_that_wraps():
     chart = build_chart(chart_marks(SERIES))
     html = chart.figure("c")
     assert chart.width == WIDTH
-    assert html.count("<svg") == 1
+    # One drawing (the legend's swatches are pieces of line, hidden with the legend).
+    assert html.count('<svg viewBox="0 0 720 ') == html.count('role="img"') == 1
     legend = html[html.index('class="xp-chart-legend') :]
     assert "Lucía · 8" in legend
     assert "Mateo · 7" in legend
@@ -196,3 +197,19 @@ def test_a_group_of_entries_shows_the_range_of_balances_it_left():
     assert entered[1] == height(9)
     assert last[1] == edge[1] == height(9)
     assert box["x"] < first[0] < last[0] < box["x"] + box["width"]
+
+
+def test_no_two_of_the_first_32_lines_look_alike_and_the_first_eight_differ_in_both():
+    """A table of many characters: a line shares its colour with the line eight after it,
+    never its dash pattern as well, and its legend swatch wears both."""
+    characters = [Named(f"PJ {number:02d}") for number in range(32)]
+    chart = build_chart(chart_marks({c: [entry(0, "award", 5, 5)] for c in characters}))
+    looks = [(line.style, line.dash) for line in chart.series]
+    assert len(set(looks)) == 32
+    assert len({style for style, _dash in looks[:8]}) == 8
+    assert [dash for _style, dash in looks[:8]] == [0, 1, 2, 3, 0, 1, 2, 3]
+    html = chart.figure("c")
+    for character, (style, dash) in zip(characters, looks, strict=True):
+        classes = f"xp-series xp-series-{style} xp-dash-{dash}"
+        assert f'<g class="{classes}" data-series="{character.name}">' in html
+        assert f'<li class="{classes}"><svg class="xp-legend-swatch"' in html

@@ -5,6 +5,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -103,7 +104,7 @@ def test_gm_awards_xp_with_the_rubric_and_a_player_spends_it(open_as, screenshot
     player_page.get_by_role("link", name="Registro de PX").first.click()
     expect(player_page.get_by_role("heading", name="Registro de PX")).to_be_visible()
     expect(player_page.locator("#ledger [data-entry-kind]")).to_have_count(2)
-    chart = player_page.locator("#campaign-xp-chart svg:visible")
+    chart = player_page.locator("#campaign-xp-chart > svg")
     expect(chart).to_be_visible()
     expect(chart.locator("polyline")).to_have_count(1)
     expect(chart.locator("desc")).to_have_text("Lucía: 3 PX ahora")
@@ -114,8 +115,50 @@ def test_gm_awards_xp_with_the_rubric_and_a_player_spends_it(open_as, screenshot
     # The GM sees both awards and the spend, one line per character.
     gm_page.goto(f"/campaigns/{campaign.pk}/xp/")
     expect(gm_page.locator("#ledger [data-entry-kind]")).to_have_count(3)
-    gm_chart = gm_page.locator("#campaign-xp-chart svg:visible")
+    gm_chart = gm_page.locator("#campaign-xp-chart > svg")
     expect(gm_chart.locator("polyline")).to_have_count(2)
     expect(gm_chart.locator("desc")).to_have_text("Lucía: 3 PX ahora; Mateo: 7 PX ahora")
     expect(gm_page.locator("#character-totals")).to_contain_text("Lucía")
     screenshot(gm_page, "xp-log-1280")
+
+
+def test_a_table_of_ten_tells_its_lines_apart_in_the_chart_and_its_legend(open_as, screenshot):
+    """Ten characters: the first and the ninth line share a colour, not a dash pattern,
+    and each legend swatch is drawn as its line is."""
+    gm = UserFactory(username="narradora")
+    player = UserFactory(username="pablo")
+    campaign = CampaignFactory(name="La gran mesa", created_by=gm)
+    for user, role in ((gm, "gm"), (player, "player")):
+        Membership.objects.create(campaign=campaign, user=user, role=role)
+    for number in range(1, 11):
+        character = make_character(campaign, player, name=f"PJ {number:02d}")
+        character_services.xp_adjust(
+            character=character, user=gm, amount=number, reason="Experiencia inicial"
+        )
+
+    page = open_as(gm)
+    page.goto(reverse("characters:xp_log", args=[campaign.pk]))
+    chart = page.locator("#campaign-xp-chart")
+    expect(chart.locator("g.xp-series")).to_have_count(10)
+    looks = chart.evaluate(
+        """chart => {
+            const look = element => {
+                const style = getComputedStyle(element);
+                return [style.stroke, style.strokeDasharray];
+            };
+            return {
+                lines: [...chart.querySelectorAll("g.xp-series polyline")].map(look),
+                swatches: [...chart.querySelectorAll(".xp-legend-swatch line")].map(look),
+            };
+        }"""
+    )
+    lines = looks["lines"]
+    assert looks["swatches"] == lines
+    assert lines[8][0] == lines[0][0]
+    assert lines[8][1] != lines[0][1]
+    assert len({tuple(line) for line in lines}) == 10
+    # A swatch is a short piece beside its name, not a drawing as wide as the chart.
+    swatch = chart.locator(".xp-legend-swatch").first.bounding_box()
+    assert swatch["width"] < 50, swatch
+    assert swatch["height"] < 12, swatch
+    screenshot(page, "ten-lines")
