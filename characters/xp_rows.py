@@ -118,8 +118,10 @@ def row_html(entry, lines: Sequence, *, name: str | None, words: PageWords) -> s
         html.append('<ul class="list-inline mb-0 xp-rubric-lines text-body-secondary">\n')
         for line in lines:
             note = f" ({esc(line.note)})" if line.note else ""
+            # The seed captions Diario's levels with nothing: no empty tooltip for it.
+            title = f' title="{esc(line.caption)}"' if line.caption else ""
             html.append(
-                f'<li class="list-inline-item" title="{esc(line.caption)}">{esc(line.label)}'
+                f'<li class="list-inline-item"{title}>{esc(line.label)}'
                 f" <strong>{words.number(line.points)}</strong>{note}</li>"
             )
         html.append("\n</ul>\n")

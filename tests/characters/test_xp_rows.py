@@ -12,6 +12,7 @@ from campaigns import services as campaign_services
 from characters import services
 from characters.models import XpEntry
 from characters.xp_rows import keyed, ledger_rows
+from mechanics.rules.tinieblas.advancement import SceneAward
 from tests.factories import make_character
 from tests.html import parse
 
@@ -78,3 +79,19 @@ def test_a_row_reads_in_english(campaign, gm, player):
         (row,) = rows(campaign)
     assert row.one("span", class_="xp-balance").attrs["title"] == "Balance after"
     assert f"by {gm.username} · " in row.text()
+
+
+def test_a_rubric_line_has_its_captions_tooltip_and_diario_none_empty(campaign, gm, player):
+    """The seed captions each level of Interpretación, not Diario's: its line has no
+    tooltip rather than an empty one."""
+    lucia = make_character(campaign, player, name="Lucía")
+    scene = campaign_services.scene_create(campaign=campaign, title="Escena", participants=[lucia])
+    award = SceneAward(interpretacion=2, ideas=2, diario=1)
+    services.scene_award_xp(scene=scene, user=gm, awards={lucia.pk: award})
+    (row,) = rows(campaign)
+    lines = {
+        line.text().split(" ")[0]: line for line in row.find_all("li", class_="list-inline-item")
+    }
+    assert lines["Interpretación"].attrs["title"]
+    assert "title" not in lines["Diario"].attrs
+    assert all(line.attrs.get("title", "x") for line in lines.values())
