@@ -57,6 +57,11 @@ class Series:
     markers: SafeString
     last: int
 
+    @property
+    def classes(self) -> str:
+        """What the line and its legend swatch wear alike (css/xp.css)."""
+        return f"xp-series xp-series-{self.style} xp-dash-{self.dash}"
+
 
 @dataclass(frozen=True)
 class Chart:
@@ -82,7 +87,7 @@ class Chart:
         does)."""
         number = integer_text()
         return "".join(
-            f'<li class="xp-series xp-series-{line.style} xp-dash-{line.dash}">'
+            f'<li class="{line.classes}">'
             '<svg class="xp-legend-swatch" viewBox="0 0 32 6"><line x1="0" y1="3" x2="32" '
             f'y2="3"/></svg>{html.escape(line.name)} · {number(line.last)}</li>'
             for line in self.series
@@ -92,8 +97,7 @@ class Chart:
     def lines(self) -> str:
         """Each series' group of the SVG."""
         return "".join(
-            f'<g class="xp-series xp-series-{line.style} xp-dash-{line.dash}" '
-            f'data-series="{html.escape(line.name)}">'
+            f'<g class="{line.classes}" data-series="{html.escape(line.name)}">'
             f'<polyline points="{line.points}"/>{line.markers}</g>\n'
             for line in self.series
         )
